@@ -1,0 +1,50 @@
+"""The ``punto`` command line: the scripting interface over the rules core.
+
+Each subcommand lives in its own module with a ``register(subparsers)`` function
+that adds its parser and sets ``handler``. Errors a user can cause are printed as
+``punto: error: …`` with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from punto import __version__
+from punto.cli import coup, shoe
+from punto.errors import PuntoError
+
+__all__ = ["build_parser", "main"]
+
+_COMMANDS = (coup, shoe)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``punto`` argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="punto", description="Punto: an exact, fast baccarat system."
+    )
+    parser.add_argument("--version", action="version", version=f"punto {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module in _COMMANDS:
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``punto`` with ``argv`` (default: the process arguments); return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.handler(args)
+    except PuntoError as exc:
+        print(f"punto: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,5 @@
+"""``python -m punto.cli``."""
+
+from punto.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,60 @@
+"""``punto coup [--json] CARD...``: deal one coup from cards in shoe order.
+
+With no card arguments, reads one coup per line from standard input and answers
+one line each (JSON Lines with ``--json``); a line that fails answers an error
+object and the rest go on (exit status 1 if any line failed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from punto.cards import parse_cards
+from punto.cli.output import describe_outcome, error_object, write_json
+from punto.coup import deal_coup
+from punto.errors import PuntoError
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``coup`` subcommand."""
+    parser = subparsers.add_parser(
+        "coup",
+        help="deal one coup from the given cards",
+        description="Deal one coup from the given cards in shoe order (extra cards are "
+        "ignored). With no cards, read one coup per line from standard input.",
+    )
+    parser.add_argument("--json", action="store_true", help="answer in JSON (JSON Lines)")
+    parser.add_argument("cards", nargs="*", metavar="CARD", help="card codes: AS TD 10D KH 9C")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Deal the coup(s) and print the answer(s)."""
+    if args.cards:
+        outcome = deal_coup(parse_cards(args.cards))
+        _answer(outcome.as_dict() if args.json else describe_outcome(outcome), json=args.json)
+        return 0
+    failed = False
+    for line in sys.stdin:
+        try:
+            outcome = deal_coup(parse_cards(line))
+        except PuntoError as exc:
+            failed = True
+            if args.json:
+                write_json(error_object(exc))
+            else:
+                print(f"error: {exc}")
+            continue
+        _answer(outcome.as_dict() if args.json else describe_outcome(outcome), json=args.json)
+        sys.stdout.flush()
+    return 1 if failed else 0
+
+
+def _answer(answer: object, *, json: bool) -> None:
+    if json:
+        write_json(answer)
+    else:
+        print(answer)

@@ -1,0 +1,47 @@
+"""Text and JSON rendering shared by the subcommands (the imperative shell)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TextIO
+
+from punto.errors import PuntoError
+from punto.outcome import Outcome
+
+__all__ = ["describe_outcome", "error_object", "write_json"]
+
+
+def describe_outcome(outcome: Outcome) -> str:
+    """One line: both hands, their totals and the result.
+
+    >>> from punto.cards import parse_cards
+    >>> from punto.coup import deal_coup
+    >>> print(describe_outcome(deal_coup(parse_cards("9S 8D KH 7C"))))
+    Player 9S KH = 9 | Banker 8D 7C = 5 | player wins, natural
+    """
+    player = " ".join(c.code for c in outcome.player)
+    banker = " ".join(c.code for c in outcome.banker)
+    result = "tie" if outcome.winner.value == "tie" else f"{outcome.winner.value} wins"
+    notes = [result]
+    if outcome.natural:
+        notes.append("natural")
+    if outcome.player_pair:
+        notes.append("player pair")
+    if outcome.banker_pair:
+        notes.append("banker pair")
+    return (
+        f"Player {player} = {outcome.player_total} | Banker {banker} = {outcome.banker_total}"
+        f" | {', '.join(notes)}"
+    )
+
+
+def error_object(exc: PuntoError) -> dict[str, str]:
+    """The JSON answer for a line that failed: its message and error type."""
+    return {"error": str(exc), "type": type(exc).__name__}
+
+
+def write_json(obj: object, stream: TextIO | None = None) -> None:
+    """Write ``obj`` as one line of JSON."""
+    out = stream or sys.stdout
+    out.write(json.dumps(obj, separators=(",", ":")) + "\n")
