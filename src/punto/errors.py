@@ -8,15 +8,25 @@ and, where there is one, the limit or value that was broken.
 from __future__ import annotations
 
 __all__ = [
+    "AmountError",
+    "BetClosedError",
+    "BetCombinationError",
+    "BetError",
+    "BetLimitError",
+    "BetNotOfferedError",
     "CardError",
     "CoupError",
     "IncompleteCoupError",
+    "PaytableError",
     "PresetError",
     "PuntoError",
+    "RoadError",
     "RulesError",
     "ShoeError",
     "ShoeExhaustedError",
     "TableauError",
+    "TieOptionError",
+    "UnknownBetError",
 ]
 
 
@@ -54,3 +64,49 @@ class TableauError(CoupError):
 
 class IncompleteCoupError(CoupError):
     """Too few cards to finish a coup; the message names the missing position."""
+
+
+class BetError(PuntoError):
+    """A bet that cannot be accepted; nothing was placed."""
+
+
+class UnknownBetError(BetError):
+    """A bet name that does not exist."""
+
+
+class BetNotOfferedError(BetError):
+    """A bet this table's rules do not offer."""
+
+
+class AmountError(BetError):
+    """An amount that is zero, negative, non-numeric or finer than the minor unit."""
+
+
+class BetLimitError(BetError):
+    """A bet outside a table limit; ``limit`` names the limit and ``value`` its amount
+    (minor units)."""
+
+    def __init__(self, message: str, *, limit: str, value: int) -> None:
+        super().__init__(message)
+        self.limit = limit
+        self.value = value
+
+
+class BetCombinationError(BetError):
+    """Bets that may not be placed together ([S11] one side only, [L] Tiger restriction)."""
+
+
+class BetClosedError(BetError):
+    """A bet closed at this point of the shoe ([O] Big/Small and Super Tie from hand 31)."""
+
+
+class PaytableError(RulesError):
+    """An unknown paytable or payout class."""
+
+
+class TieOptionError(BetError):
+    """A change to bets standing in a tie that the table's tie option forbids [M12]."""
+
+
+class RoadError(PuntoError):
+    """A road (scoreboard) input that cannot be read or a road setting out of range [O]."""

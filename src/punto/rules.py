@@ -6,20 +6,28 @@ elsewhere. Presets are found by name:
 >>> rules = preset("macau")
 >>> rules.decks, rules.burn, rules.last_hand
 (8, <BurnRule.FIRST_CARD_VALUE: 'first_card_value'>, <LastHandRule.ONE_MORE: 'one_more'>)
->>> preset_names()
-['live_tiger', 'macau', 'no_commission', 'online_8deck', 'super_punto_banco']
+>>> preset_names()  # doctest: +NORMALIZE_WHITESPACE
+['live_tiger', 'macau', 'no_commission', 'online_8deck', 'online_no_commission',
+ 'super_punto_banco']
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from punto.errors import PresetError, RulesError
+from punto.bets import SUPER_TIE_BETS, Bet
+from punto.errors import BetNotOfferedError, PresetError, RulesError
+from punto.limits import LimitTier
+from punto.money import Rounding
+from punto.paytables import Paytable, paytable, paytables_for
+from punto.tie_options import TIE_POLICIES, TiePolicy
 
 __all__ = [
+    "DEFAULT_TIERS",
     "MAX_DECKS",
     "MAX_DEMO_HANDS",
     "MIN_DECKS",
@@ -84,6 +92,23 @@ class Rules:
     last_hand: LastHandRule = LastHandRule.LAST_HAND
     continuous_shuffler: bool = False
     mid_shoe_burns: bool = True
+    paytables: Mapping[Bet, str] = field(default_factory=lambda: _paytables(_CLASSIC))
+    """The bets the table offers, each with the name of its paytable."""
+    rounding: Rounding = Rounding.FLOOR
+    currency_digits: int = 2
+    limit_tiers: tuple[LimitTier, ...] = field(default_factory=lambda: DEFAULT_TIERS)
+    max_imbalance: int | None = None
+    """[M14] Largest difference between the table's Banker and Player totals (minor units)."""
+    banker_multiple_of_min: bool = False
+    """[M18] Banker bets only in multiples of the table minimum."""
+    one_side_only: bool = False
+    """[S11] Player or Banker, not both."""
+    close_from_hand: Mapping[Bet, int] = field(default_factory=lambda: MappingProxyType({}))
+    """[O] Bets closed from this hand number of the shoe on."""
+    tiger_with_main: bool = True
+    """[L] Whether a player betting the main game may also bet the Tiger side bets."""
+    tie_policy: TiePolicy = field(default_factory=lambda: TIE_POLICIES["return"])
+    """[M12] What happens to Player/Banker bets standing in a tie."""
 
     def __post_init__(self) -> None:
         if not self.name:
@@ -102,6 +127,20 @@ class Rules:
                 f"the cut card must be at least {need} cards from the end for the "
                 f"{self.last_hand.value} rule, not {self.cut_min_from_end}"
             )
+        if not self.paytables:
+            raise RulesError("a table must offer at least one bet")
+        for bet, name in self.paytables.items():
+            table = paytable(name)
+            if table.bet is not bet and not (
+                {table.bet, bet} == {Bet.DRAGON_PLAYER, Bet.DRAGON_BANKER}
+            ):
+                raise RulesError(f"paytable {name!r} is for {table.bet.value}, not {bet.value}")
+        if not self.limit_tiers:
+            raise RulesError("a table needs at least one limit tier")
+        if not 0 <= self.currency_digits <= 6:
+            raise RulesError(f"currency digits must be 0-6, not {self.currency_digits}")
+        if self.max_imbalance is not None and self.max_imbalance <= 0:
+            raise RulesError(f"the imbalance limit must be positive, not {self.max_imbalance}")
         if self.cut_max_from_end >= self.cards:
             raise RulesError(
                 f"the cut card ({self.cut_max_from_end} from the end) must be inside a shoe "
@@ -127,6 +166,26 @@ class Rules:
         """Whether a play table may use these rules (6-12 decks [M1])."""
         return self.decks >= PLAY_MIN_DECKS
 
+    @property
+    def offered_bets(self) -> tuple[Bet, ...]:
+        """The bets this table offers, in the standard order."""
+        return tuple(bet for bet in Bet if bet in self.paytables)
+
+    def paytable_for(self, bet: Bet) -> Paytable:
+        """The paytable of an offered bet; raises :class:`BetNotOfferedError` otherwise."""
+        name = self.paytables.get(bet)
+        if name is None:
+            raise BetNotOfferedError(f"{bet.label} is not offered at a {self.name} table")
+        return paytable(name)
+
+    def tier(self, name: str) -> LimitTier:
+        """The limit tier called ``name``."""
+        for tier in self.limit_tiers:
+            if tier.name == name:
+                return tier
+        known = ", ".join(t.name for t in self.limit_tiers)
+        raise RulesError(f"unknown limit tier {name!r}; this table has: {known}")
+
     def replace(self, **changes: object) -> Rules:
         """A copy with some settings changed, validated again.
 
@@ -134,6 +193,78 @@ class Rules:
         6
         """
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+def _major(amount: int) -> int:
+    """Whole currency units to minor units (2 decimals)."""
+    return amount * 100
+
+
+DEFAULT_TIERS: tuple[LimitTier, ...] = (
+    LimitTier(
+        name="low",
+        min_bet=_major(10),
+        max_bet=_major(1_000),
+        side_min=_major(5),
+        side_max=_major(250),
+        bet_limits=MappingProxyType({Bet.TIE: (_major(5), _major(500))}),
+    ),
+    LimitTier(
+        name="standard",
+        min_bet=_major(50),
+        max_bet=_major(10_000),
+        side_min=_major(10),
+        side_max=_major(2_000),
+        bet_limits=MappingProxyType({Bet.TIE: (_major(10), _major(5_000))}),
+    ),
+    LimitTier(
+        name="high",
+        min_bet=_major(500),
+        max_bet=_major(100_000),
+        side_min=_major(100),
+        side_max=_major(20_000),
+        bet_limits=MappingProxyType({Bet.TIE: (_major(100), _major(50_000))}),
+    ),
+    LimitTier(
+        name="vip",
+        min_bet=_major(1_000),
+        max_bet=_major(500_000),
+        side_min=_major(500),
+        side_max=_major(50_000),
+        bet_limits=MappingProxyType({Bet.TIE: (_major(500), _major(100_000))}),
+    ),
+)
+"""Demonstration limit tiers (a real table sets its own)."""
+
+_CLASSIC: dict[Bet, str] = {
+    Bet.PLAYER: "player",
+    Bet.BANKER: "banker_commission",
+    Bet.TIE: "tie_8",
+    Bet.PLAYER_PAIR: "player_pair_11",
+    Bet.BANKER_PAIR: "banker_pair_11",
+}
+_NO_COMMISSION = {**_CLASSIC, Bet.BANKER: "banker_no_commission"}
+_TIGER = {
+    Bet.DRAGON_PLAYER: "dragon_l",
+    Bet.DRAGON_BANKER: "dragon_l_banker",
+    Bet.LUCKY6: "lucky6_12_20",
+    Bet.BIG_TIGER: "big_tiger_50",
+    Bet.SMALL_TIGER: "small_tiger_22",
+    Bet.TIGER_TIE: "tiger_tie_35",
+    Bet.TIGER_PAIR: "tiger_pair_4_20_100",
+}
+_ONLINE = {
+    Bet.DRAGON_PLAYER: "dragon_o",
+    Bet.DRAGON_BANKER: "dragon_o_banker",
+    Bet.BIG: "big_0.5",
+    Bet.SMALL: "small_1.5",
+    **{bet: paytables_for(bet)[0] for bet in SUPER_TIE_BETS},
+}
+_ONLINE_CLOSE_FROM_HAND = MappingProxyType(dict.fromkeys((Bet.BIG, Bet.SMALL, *SUPER_TIE_BETS), 31))
+
+
+def _paytables(choice: Mapping[Bet, str]) -> MappingProxyType[Bet, str]:
+    return MappingProxyType(dict(choice))
 
 
 _PRESET_LIST = (
@@ -147,6 +278,10 @@ _PRESET_LIST = (
         burn=BurnRule.FIRST_CARD_VALUE,
         demo_hands=0,
         last_hand=LastHandRule.ONE_MORE,
+        paytables=_paytables(_CLASSIC),
+        max_imbalance=_major(200_000),
+        banker_multiple_of_min=True,
+        tie_policy=TIE_POLICIES["macau"],
     ),
     Rules(
         name="no_commission",
@@ -156,6 +291,8 @@ _PRESET_LIST = (
         cut_max_from_end=16,
         burn=BurnRule.FIRST_CARD_VALUE,
         last_hand=LastHandRule.ONE_MORE,
+        paytables=_paytables(_NO_COMMISSION),
+        max_imbalance=_major(200_000),
     ),
     Rules(
         name="super_punto_banco",
@@ -166,6 +303,10 @@ _PRESET_LIST = (
         cut_max_from_end=16,
         burn=BurnRule.FIRST_CARD_VALUE,
         last_hand=LastHandRule.MIN_SEVEN_OR_VOID,
+        paytables=_paytables(
+            {Bet.PLAYER: "player", Bet.BANKER: "banker_commission", Bet.TIE: "tie_8"}
+        ),
+        one_side_only=True,
     ),
     Rules(
         name="live_tiger",
@@ -177,6 +318,7 @@ _PRESET_LIST = (
         burn=BurnRule.DECKS,
         last_hand=LastHandRule.LAST_HAND,
         mid_shoe_burns=False,
+        paytables=_paytables({**_NO_COMMISSION, **_TIGER}),
     ),
     Rules(
         name="online_8deck",
@@ -188,6 +330,21 @@ _PRESET_LIST = (
         burn=BurnRule.DECKS,
         last_hand=LastHandRule.LAST_HAND,
         mid_shoe_burns=False,
+        paytables=_paytables({**_CLASSIC, **_ONLINE}),
+        close_from_hand=_ONLINE_CLOSE_FROM_HAND,
+    ),
+    Rules(
+        name="online_no_commission",
+        description="Online baccarat [O] in its no-commission mode: Banker pays half on a "
+        "winning 6.",
+        decks=8,
+        cut_min_from_end=14,
+        cut_max_from_end=16,
+        burn=BurnRule.DECKS,
+        last_hand=LastHandRule.LAST_HAND,
+        mid_shoe_burns=False,
+        paytables=_paytables({**_NO_COMMISSION, **_ONLINE}),
+        close_from_hand=_ONLINE_CLOSE_FROM_HAND,
     ),
 )
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
+from fractions import Fraction
 from typing import TextIO
 
 from punto.errors import PuntoError
+from punto.money import amount_decimal
 from punto.outcome import Outcome
 
-__all__ = ["describe_outcome", "error_object", "write_json"]
+__all__ = ["describe_outcome", "error_object", "number", "odds_text", "write_json"]
 
 
 def describe_outcome(outcome: Outcome) -> str:
@@ -45,3 +47,32 @@ def write_json(obj: object, stream: TextIO | None = None) -> None:
     """Write ``obj`` as one line of JSON."""
     out = stream or sys.stdout
     out.write(json.dumps(obj, separators=(",", ":")) + "\n")
+
+
+def number(minor: int, *, digits: int = 2) -> int | float:
+    """Minor units as a JSON number of major units: an int when whole, else the float
+    whose shortest repr is the exact decimal (``-475 -> -4.75``).
+
+    >>> number(9500), number(-475)
+    (95, -4.75)
+    """
+    value = amount_decimal(minor, digits=digits)
+    if value == value.to_integral_value():
+        return int(value)
+    return float(value)
+
+
+def odds_text(odds: Fraction) -> str:
+    """Odds as a decimal when exact, else a fraction: ``19/20 -> '0.95'``.
+
+    >>> odds_text(Fraction(19, 20)), odds_text(Fraction(8)), odds_text(Fraction(1, 3))
+    ('0.95', '8', '1/3')
+    """
+    den = odds.denominator
+    while den % 2 == 0:
+        den //= 2
+    while den % 5 == 0:
+        den //= 5
+    if den != 1:
+        return str(odds)
+    return f"{float(odds):f}".rstrip("0").rstrip(".")

@@ -1,0 +1,205 @@
+"""``punto play``: a terminal game for one player.
+
+Every bet of the chosen preset is offered, with the table's limits enforced; the coup
+is shown card by card, then the settlement and the new balance. Type ``help`` at the
+prompt for the commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from punto.bets import Bet, parse_bet
+from punto.cli.output import describe_outcome, odds_text
+from punto.cli.settle import settlement_lines
+from punto.coup import Coup
+from punto.dealing import ShoeDealer
+from punto.errors import PuntoError
+from punto.limits import check_bets
+from punto.money import format_amount, parse_amount, show_amount
+from punto.rules import Rules, preset, preset_names
+from punto.settlement import refund, settle
+
+__all__ = ["Game", "register", "run"]
+
+HELP = """\
+commands:
+  BET AMOUNT [BET AMOUNT ...]   place bets and deal, e.g.  banker 100 tie 10
+  r | rebet                     repeat the last hand's bets and deal
+  d | deal                      deal a hand with no bets
+  bets                          list this table's bets, paytables and your limits
+  help                          this text
+  q | quit                      leave the table"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``play`` subcommand."""
+    parser = subparsers.add_parser(
+        "play",
+        help="play at a terminal table",
+        description="Play baccarat at a terminal table: every bet of the preset, its limits, "
+        "the coup dealt card by card.",
+    )
+    parser.add_argument(
+        "--rules", default="macau", metavar="NAME", help=f"preset: {', '.join(preset_names())}"
+    )
+    parser.add_argument("--balance", default="10000", help="starting balance (default 10000)")
+    parser.add_argument("--tier", default="low", help="limit tier (default low)")
+    parser.add_argument("--seed", type=int, help="seed for reproducible shoes")
+    parser.add_argument(
+        "--delay", type=float, default=0.4, help="seconds between cards (default 0.4)"
+    )
+    parser.set_defaults(handler=run)
+
+
+@dataclass
+class Game:
+    """One player's terminal session: balance, shoe and last bets. I/O is injected."""
+
+    rules: Rules
+    balance: int
+    tier: str
+    seed: int | None = None
+    delay: float = 0.0
+    write: Callable[[str], None] = print
+    sleep: Callable[[float], None] = time.sleep
+    last_bets: dict[Bet, int] = field(default_factory=dict)
+    shoes: int = 0
+
+    def __post_init__(self) -> None:
+        self.rules.tier(self.tier)
+        self.dealer = self._new_shoe()
+
+    def _new_shoe(self) -> ShoeDealer:
+        seed = None if self.seed is None else self.seed + self.shoes
+        self.shoes += 1
+        dealer = ShoeDealer(self.rules, seed=seed)
+        dealer.start()
+        self.write(f"-- new shoe ({self.rules.decks} decks), commitment {dealer.shoe.commitment}")
+        return dealer
+
+    def money(self, minor: int) -> str:
+        """An amount for display."""
+        return format_amount(minor, digits=self.rules.currency_digits)
+
+    def parse_bets(self, words: list[str]) -> dict[Bet, int]:
+        """``["banker", "100", "tie", "10"]`` -> bets in minor units."""
+        if len(words) % 2:
+            raise PuntoError("bets come in pairs: BET AMOUNT, e.g. banker 100")
+        bets: dict[Bet, int] = {}
+        for name, amount in zip(words[::2], words[1::2], strict=True):
+            bet = parse_bet(name)
+            bets[bet] = bets.get(bet, 0) + parse_amount(amount, digits=self.rules.currency_digits)
+        return bets
+
+    def place_and_deal(self, bets: dict[Bet, int]) -> None:
+        """Check the bets against the limits and the balance, then deal and settle."""
+        if self.dealer.finished:
+            self.dealer = self._new_shoe()
+        number = self.dealer.next_hand_number
+        check_bets(self.rules, bets, tier=self.tier, hand_number=number)
+        stake = sum(bets.values())
+        if stake > self.balance:
+            raise PuntoError(
+                f"bets of {self.money(stake)} exceed your balance of {self.money(self.balance)}"
+            )
+        self.balance -= stake
+        last = " (last hand)" if self.dealer.next_is_last else ""
+        self.write(f"hand {number}{last}: bets {self._show(bets)}")
+        self.dealer.begin_hand()
+        coup = Coup()
+        while not coup.is_complete:
+            event = coup.deal(self.dealer.draw())
+            self.write(f"  {event.position.label}: {event.card.code}")
+            self.sleep(self.delay)
+        hand = self.dealer.end_hand(coup.outcome)
+        self.write(describe_outcome(hand.outcome))
+        result = refund(bets) if hand.void else settle(self.rules, hand.outcome, bets)
+        if hand.void:
+            self.write(f"VOID: {hand.void_reason}; bets returned")
+        if bets:
+            for line in settlement_lines(self.rules, result):
+                self.write(line)
+        self.balance += result.total_returned
+        self.write(f"balance {self.money(self.balance)}")
+        if bets:
+            self.last_bets = dict(bets)
+        if self.dealer.finished:
+            self.write("-- the shoe is finished; the next hand starts a new shoe")
+
+    def _show(self, bets: dict[Bet, int]) -> str:
+        if not bets:
+            return "none"
+        d = self.rules.currency_digits
+        return ", ".join(f"{b.value} {show_amount(a, digits=d)}" for b, a in bets.items())
+
+    def describe_table(self) -> list[str]:
+        """The table's bets, paytables and this player's limits."""
+        tier = self.rules.tier(self.tier)
+        d = self.rules.currency_digits
+        lines = [f"{self.rules.name}: {self.rules.description}"]
+        for bet in self.rules.offered_bets:
+            low, high = tier.limits_for(bet)
+            table = self.rules.paytable_for(bet)
+            pays = ", ".join(f"{k} {odds_text(v)}" for k, v in table.pays.items())
+            lines.append(
+                f"  {bet.value:<14} pays {pays:<40} limits "
+                f"{show_amount(low, digits=d)}-{show_amount(high, digits=d)}"
+            )
+        return lines
+
+    def command(self, line: str) -> bool:
+        """Run one command line; return ``False`` to quit."""
+        words = line.replace(",", " ").replace("=", " ").split()
+        if not words:
+            return True
+        head = words[0].lower()
+        try:
+            if head in ("q", "quit", "exit"):
+                return False
+            if head == "help":
+                self.write(HELP)
+            elif head == "bets":
+                for text in self.describe_table():
+                    self.write(text)
+            elif head in ("r", "rebet"):
+                if not self.last_bets:
+                    raise PuntoError("no earlier bets to repeat")
+                self.place_and_deal(dict(self.last_bets))
+            elif head in ("d", "deal"):
+                self.place_and_deal({})
+            else:
+                self.place_and_deal(self.parse_bets(words))
+        except PuntoError as exc:
+            self.write(f"error: {exc}")
+        return True
+
+
+def run(args: argparse.Namespace) -> int:
+    """The interactive loop on standard input/output."""
+    rules = preset(args.rules)
+    game = Game(
+        rules=rules,
+        balance=parse_amount(args.balance, digits=rules.currency_digits),
+        tier=args.tier,
+        seed=args.seed,
+        delay=args.delay,
+    )
+    game.write(f"Punto — {rules.name}. Balance {game.money(game.balance)}. Type help.")
+    for text in game.describe_table():
+        game.write(text)
+    while True:
+        try:
+            sys.stdout.write(f"[{game.money(game.balance)}] bet> ")
+            sys.stdout.flush()
+            line = sys.stdin.readline()
+        except KeyboardInterrupt:
+            break
+        if not line or not game.command(line):
+            break
+    game.write(f"final balance {game.money(game.balance)}")
+    return 0

@@ -1,0 +1,155 @@
+"""Table limits and the rules on which bets may be placed together.
+
+Each player picks a :class:`LimitTier` when sitting [RULES.md §4]. :func:`check_bets`
+checks one player's bets for one hand against every limit, each failure a typed
+error that names the limit and its value:
+
+- per-bet minimum and maximum of the tier;
+- [M14] the imbalance between Banker and Player bets at the table;
+- [M18] Banker bets in multiples of the table minimum, Player bets at least the minimum;
+- [S11] one side only (Tie always allowed);
+- [O] Big/Small and Super Tie closed from the 31st hand;
+- [L] the Tiger restriction for players who also bet the main game.
+
+Amounts are integer minor units.
+
+>>> from punto.rules import preset
+>>> rules = preset("macau")
+>>> check_bets(rules, {Bet.BANKER: 2500}, tier="low", hand_number=1)
+Traceback (most recent call last):
+...
+punto.errors.BetLimitError: Banker bet 25 must be a multiple of the table minimum 10 [M18]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from punto.bets import MAIN_BETS, TIGER_BETS, Bet
+from punto.errors import (
+    AmountError,
+    BetClosedError,
+    BetCombinationError,
+    BetLimitError,
+    RulesError,
+)
+from punto.money import show_amount
+
+if TYPE_CHECKING:
+    from punto.rules import Rules
+
+__all__ = ["LimitTier", "check_bets", "check_imbalance"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LimitTier:
+    """Per-bet minimum and maximum (minor units) for players on this tier.
+
+    Player and Banker use ``min_bet``-``max_bet``; every other bet uses
+    ``side_min``-``side_max`` unless ``bet_limits`` names it.
+    """
+
+    name: str
+    min_bet: int
+    max_bet: int
+    side_min: int
+    side_max: int
+    bet_limits: Mapping[Bet, tuple[int, int]] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self) -> None:
+        pairs = [(self.min_bet, self.max_bet), (self.side_min, self.side_max)]
+        pairs.extend(self.bet_limits.values())
+        for low, high in pairs:
+            if not 0 < low <= high:
+                raise RulesError(f"limit tier {self.name!r}: bad range {low}-{high}")
+
+    def limits_for(self, bet: Bet) -> tuple[int, int]:
+        """(minimum, maximum) of one bet on this tier."""
+        if bet in self.bet_limits:
+            return self.bet_limits[bet]
+        if bet in MAIN_BETS:
+            return (self.min_bet, self.max_bet)
+        return (self.side_min, self.side_max)
+
+
+def check_imbalance(rules: Rules, *, banker: int, player: int) -> None:
+    """[M14] Refuse table totals whose Banker/Player difference exceeds the table limit."""
+    limit = rules.max_imbalance
+    if limit is not None and abs(banker - player) > limit:
+        d = rules.currency_digits
+        raise BetLimitError(
+            f"the difference between Banker ({show_amount(banker, digits=d)}) and Player "
+            f"({show_amount(player, digits=d)}) bets would exceed this table's imbalance limit "
+            f"of {show_amount(limit, digits=d)} [M14]",
+            limit="max_imbalance",
+            value=limit,
+        )
+
+
+def check_bets(
+    rules: Rules,
+    bets: Mapping[Bet, int],
+    *,
+    tier: LimitTier | str,
+    hand_number: int,
+    table_banker: int = 0,
+    table_player: int = 0,
+) -> None:
+    """Check one player's bets for hand ``hand_number`` of the shoe; raise on the first
+    broken limit. ``table_banker``/``table_player`` are the other players' totals on the
+    two sides, for [M14]."""
+    chosen = rules.tier(tier) if isinstance(tier, str) else tier
+    d = rules.currency_digits
+    for bet, amount in bets.items():
+        rules.paytable_for(bet)  # raises BetNotOfferedError
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise AmountError(f"{bet.label} amount {amount!r} is not a whole number of units")
+        if amount <= 0:
+            raise AmountError(f"{bet.label} amount must be positive, not {amount}")
+        low, high = chosen.limits_for(bet)
+        shown = show_amount(amount, digits=d)
+        if amount < low:
+            raise BetLimitError(
+                f"{bet.label} bet {shown} is below this table's minimum of "
+                f"{show_amount(low, digits=d)}",
+                limit=f"{bet.value}_min",
+                value=low,
+            )
+        if amount > high:
+            raise BetLimitError(
+                f"{bet.label} bet {shown} is above this table's maximum of "
+                f"{show_amount(high, digits=d)}",
+                limit=f"{bet.value}_max",
+                value=high,
+            )
+        opens_until = rules.close_from_hand.get(bet)
+        if opens_until is not None and hand_number >= opens_until:
+            raise BetClosedError(
+                f"{bet.label} is closed from hand {opens_until} of the shoe; "
+                f"this is hand {hand_number} [O]"
+            )
+    if rules.banker_multiple_of_min and Bet.BANKER in bets:
+        minimum = chosen.min_bet
+        if bets[Bet.BANKER] % minimum:
+            raise BetLimitError(
+                f"Banker bet {show_amount(bets[Bet.BANKER], digits=d)} must be a multiple of "
+                f"the table minimum {show_amount(minimum, digits=d)} [M18]",
+                limit="banker_multiple",
+                value=minimum,
+            )
+    if rules.one_side_only and Bet.BANKER in bets and Bet.PLAYER in bets:
+        raise BetCombinationError(
+            "this table takes bets on Player or on Banker, not both (Tie is always allowed) [S11]"
+        )
+    if not rules.tiger_with_main and MAIN_BETS.intersection(bets) and TIGER_BETS.intersection(bets):
+        raise BetCombinationError(
+            "this table refuses Tiger side bets to a player who also bets Player or Banker [L]"
+        )
+    check_imbalance(
+        rules,
+        banker=table_banker + bets.get(Bet.BANKER, 0),
+        player=table_player + bets.get(Bet.PLAYER, 0),
+    )

@@ -1,0 +1,106 @@
+"""Settlement: a pure function of the rules, the coup and the bets.
+
+Each bet's payout class (:func:`punto.bets.classify`) is priced by the table's paytable
+for that bet; the exact result ``stake × odds`` is brought to whole minor units by the
+table's one :class:`~punto.money.Rounding` rule. Nothing else moves money.
+
+>>> from punto.cards import parse_cards
+>>> from punto.coup import deal_coup
+>>> from punto.rules import preset
+>>> coup = deal_coup(parse_cards("2S 9H 3D 9C"))  # Banker 8 natural beats Player 5
+>>> s = settle(preset("macau"), coup, {Bet.BANKER: 10000, Bet.PLAYER: 10000})
+>>> [(r.bet.value, r.net) for r in s.results], s.total_net
+([('banker', 9500), ('player', -10000)], -500)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from punto.bets import LOSE, Bet, CoupFacts, classify
+from punto.errors import AmountError
+from punto.outcome import Outcome
+
+if TYPE_CHECKING:
+    from punto.rules import Rules
+
+__all__ = ["VOID", "BetResult", "Settlement", "refund", "settle"]
+
+VOID = "void"
+"""Payout class of a bet refunded because its hand was void."""
+
+
+@dataclass(frozen=True, slots=True)
+class BetResult:
+    """One bet's settlement: ``net`` is what the player wins (negative: loses), in minor
+    units; ``returned`` is what goes back to the player (stake plus net, 0 when lost)."""
+
+    bet: Bet
+    stake: int
+    payout_class: str
+    odds: Fraction
+    net: int
+
+    @property
+    def returned(self) -> int:
+        """Stake plus winnings; 0 for a lost bet."""
+        return self.stake + self.net
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """Every bet's result for one player in one coup."""
+
+    results: tuple[BetResult, ...]
+
+    @property
+    def total_stake(self) -> int:
+        """Sum of the stakes."""
+        return sum(r.stake for r in self.results)
+
+    @property
+    def total_net(self) -> int:
+        """Sum of the player's net results (the house's result is its negative)."""
+        return sum(r.net for r in self.results)
+
+    @property
+    def total_returned(self) -> int:
+        """What is paid back to the player: stakes plus net results."""
+        return sum(r.returned for r in self.results)
+
+    def net_of(self, bet: Bet) -> int:
+        """The net result of one bet (0 if it was not placed)."""
+        return sum(r.net for r in self.results if r.bet is bet)
+
+
+def _stake(bet: Bet, amount: int) -> int:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise AmountError(f"{bet.label} stake must be a positive whole number of units")
+    return amount
+
+
+def settle(rules: Rules, coup: Outcome | CoupFacts, bets: Mapping[Bet, int]) -> Settlement:
+    """Settle ``bets`` (minor units) on a finished coup under ``rules``."""
+    facts = coup if isinstance(coup, CoupFacts) else CoupFacts.of(coup)
+    results = []
+    for bet, amount in bets.items():
+        stake = _stake(bet, amount)
+        table = rules.paytable_for(bet)
+        payout_class = classify(bet, facts)
+        odds = table.odds(payout_class)
+        net = -stake if payout_class == LOSE else rules.rounding.apply(stake * odds)
+        results.append(BetResult(bet, stake, payout_class, odds, net))
+    return Settlement(tuple(results))
+
+
+def refund(bets: Mapping[Bet, int]) -> Settlement:
+    """A void hand: every stake is returned (net 0) [M10], [S5], [L]."""
+    return Settlement(
+        tuple(
+            BetResult(bet, _stake(bet, amount), VOID, Fraction(0), 0)
+            for bet, amount in bets.items()
+        )
+    )
