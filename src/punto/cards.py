@@ -13,6 +13,7 @@ spades), ``TD`` or ``10D`` (ten of diamonds), ``KH``, ``9C``.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -26,6 +27,7 @@ __all__ = [
     "Rank",
     "Suit",
     "deck",
+    "iter_cards",
     "parse_cards",
 ]
 
@@ -77,13 +79,20 @@ class Rank(enum.IntEnum):
             raise CardError(f"unknown rank {text!r}: expected one of A 2-9 T J Q K") from None
 
 
+@functools.total_ordering
 class Suit(enum.Enum):
-    """A card suit; the value is its one-character code."""
+    """A card suit; the value is its one-character code. Suits order as declared
+    (spades, hearts, diamonds, clubs), so that cards of one rank sort too."""
 
     SPADES = "S"
     HEARTS = "H"
     DIAMONDS = "D"
     CLUBS = "C"
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Suit):
+            return NotImplemented
+        return SUITS.index(self) < SUITS.index(other)
 
 
 _RANK_CHARS = {
@@ -150,7 +159,7 @@ class Card:
         punto.errors.CardError: bad card code 'ZZ': ...
         """
         text = code.strip().upper()
-        if len(text) not in (2, 3):
+        if len(text) not in (2, 3) or not text.isalnum():
             raise CardError(_bad_code(code))
         rank_text, suit_text = text[:-1], text[-1]
         try:
@@ -174,8 +183,20 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     >>> parse_cards("AS,TD 10h")
     [Card('AS'), Card('TD'), Card('TH')]
     """
-    codes = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    return [Card.parse(code) for code in codes]
+    return list(iter_cards(text))
+
+
+def iter_cards(text: str | Iterable[str]) -> Iterator[Card]:
+    """Like :func:`parse_cards`, but reads each code only when the card is needed, so
+    codes after the last card used are never checked.
+
+    >>> cards = iter_cards("AS KD oops")
+    >>> next(cards), next(cards)
+    (Card('AS'), Card('KD'))
+    """
+    codes = text.replace(",", " ").split() if isinstance(text, str) else text
+    for code in codes:
+        yield Card.parse(code)
 
 
 def deck() -> Iterator[Card]:

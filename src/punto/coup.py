@@ -70,12 +70,13 @@ class Coup:
     raises, :meth:`can_deal` answers, :meth:`deal` applies and returns an event.
     """
 
-    __slots__ = ("_banker", "_events", "_player")
+    __slots__ = ("_banker", "_events", "_next", "_player")
 
     def __init__(self) -> None:
         self._player: list[Card] = []
         self._banker: list[Card] = []
         self._events: list[CardDealt] = []
+        self._next: Position | None = Position.PLAYER_1
 
     # -- state ---------------------------------------------------------------
 
@@ -107,6 +108,9 @@ class Coup:
     @property
     def next_position(self) -> Position | None:
         """Where the next card goes, or ``None`` once the coup is complete."""
+        return self._next
+
+    def _compute_next(self) -> Position | None:
         dealt = len(self._events)
         if dealt < 4:
             return _INITIAL[dealt]
@@ -187,6 +191,7 @@ class Coup:
         (self._player if nxt.side is Side.PLAYER else self._banker).append(card)
         event = CardDealt(nxt, card)
         self._events.append(event)
+        self._next = self._compute_next()
         return event
 
     @property
@@ -210,7 +215,7 @@ def deal_coup(cards: Iterable[Card]) -> Outcome:
     punto.errors.IncompleteCoupError: the coup is not complete: the Banker's second card is missing
     """
     coup = Coup()
-    source: Iterator[Card] = iter(cards)
+    source: Iterator[Card] = iter(cards)  # read lazily: cards after the coup are never read
     while not coup.is_complete:
         card = next(source, None)
         if card is None:

@@ -225,9 +225,12 @@ class ShoeDealer:
         return event
 
     def burn(self, count: int = 1) -> CardsBurned:
-        """Burn cards before a hand [M8]; refused where the rules forbid it ([L]) or once
-        the cut card is out."""
+        """Burn cards before a hand [M8]; refused where the rules forbid it ([L]), with a
+        continuous shuffler [M2] or once the cut card is out."""
         self._require(DealerPhase.READY)
+        if self.rules.continuous_shuffler:
+            # [M2], [M7.2]: every hand is dealt from a full shoe, so nothing is burned.
+            raise ShoeError("a continuous shuffler deals every hand from a full shoe: no burns")
         if not self.rules.mid_shoe_burns:
             raise ShoeError(f"the {self.rules.name} rules burn no cards between hands")
         if count < 1:
@@ -302,10 +305,11 @@ class ShoeDealer:
     def deal_all(self, *, max_hands: int | None = None) -> Iterator[ShoeEvent]:
         """Deal the demonstration hands, then hands to the end of the shoe (or
         ``max_hands``, needed for a continuous shuffler), yielding each new event."""
+        if self.rules.continuous_shuffler and max_hands is None:
+            # Refused before the shoe is started, so a retry still yields ShoeStarted.
+            raise ShoeError("a continuous shuffler never ends: give a number of hands")
         if self.phase is DealerPhase.NEW:
             yield from self.start()
-        if self.rules.continuous_shuffler and max_hands is None:
-            raise ShoeError("a continuous shuffler never ends: give a number of hands")
         seen = len(self.events)
         while self.demo_hands_dealt < self.rules.demo_hands and not self.hands_dealt:
             self.deal_demo_hand()

@@ -8,25 +8,44 @@ and, where there is one, the limit or value that was broken.
 from __future__ import annotations
 
 __all__ = [
+    "AccessError",
     "AmountError",
     "BetClosedError",
     "BetCombinationError",
     "BetError",
     "BetLimitError",
     "BetNotOfferedError",
+    "BettingError",
     "CardError",
+    "CardNotInShoeError",
+    "CompositionError",
     "CoupError",
+    "FaultError",
+    "IdempotencyConflictError",
     "IncompleteCoupError",
+    "InsufficientFundsError",
+    "LedgerError",
     "PaytableError",
+    "PhaseError",
     "PresetError",
     "PuntoError",
     "RoadError",
+    "RoundStateError",
     "RulesError",
+    "SeatError",
     "ShoeError",
     "ShoeExhaustedError",
+    "SimulationError",
+    "SqueezeError",
+    "TableBalanceError",
+    "TableError",
     "TableauError",
     "TieOptionError",
+    "UnbalancedTransactionError",
     "UnknownBetError",
+    "WalletError",
+    "WalletRolledBackError",
+    "WalletUnavailableError",
 ]
 
 
@@ -110,3 +129,86 @@ class TieOptionError(BetError):
 
 class RoadError(PuntoError):
     """A road (scoreboard) input that cannot be read or a road setting out of range [O]."""
+
+
+class LedgerError(PuntoError):
+    """A ledger action that cannot be done: the books are left exactly as they were."""
+
+
+class UnbalancedTransactionError(LedgerError):
+    """A transaction whose entries do not sum to zero (double entry), or a malformed one."""
+
+
+class IdempotencyConflictError(LedgerError):
+    """An idempotency key (or transaction id) already used for a different transaction."""
+
+
+class InsufficientFundsError(LedgerError):
+    """A debit larger than the balance of an account that may not go below zero."""
+
+
+class RoundStateError(LedgerError):
+    """A money action a round cannot take in its state (bets on a settled round …)."""
+
+
+class WalletError(PuntoError):
+    """An operator wallet refused a call or answered something unreadable."""
+
+
+class WalletRolledBackError(WalletError):
+    """A debit refused because its transaction id was already rolled back."""
+
+
+class WalletUnavailableError(WalletError):
+    """The operator wallet did not answer after every retry: the outcome is unknown, so
+    the caller must roll the transaction back (the rollback is safe even if the debit
+    never arrived)."""
+
+
+class CompositionError(PuntoError):
+    """A shoe composition (rank counts) that cannot be analysed: a count out of range,
+    too few cards left to deal a coup, or a ``RANK=COUNT`` list that cannot be read."""
+
+
+class CardNotInShoeError(CardError, CompositionError):
+    """A card removed from a shoe that holds no such card (no copy of it is left)."""
+
+
+class SimulationError(PuntoError):
+    """A simulation or betting-system setting out of its allowed range."""
+
+
+class TableError(PuntoError):
+    """An action a live table cannot take now; the table is left exactly as it was."""
+
+
+class PhaseError(TableError):
+    """An action or a transition the table's current phase does not allow."""
+
+
+class SeatError(TableError):
+    """A seat, watch or leave request the table refuses (seat taken or marked [S13],
+    table full, a kind's seating rule [O], watchers on seated spots [M15] …)."""
+
+
+class AccessError(TableError):
+    """An action reserved to someone else (the VIP owner, a seated player) or a wrong
+    table password [O]."""
+
+
+class BettingError(TableError, BetError):
+    """A betting-round action the round refuses (timer over, nothing to undo, no chip
+    chosen …); nothing was placed."""
+
+
+class TableBalanceError(BettingError):
+    """Bets to confirm that are larger than the player's table balance."""
+
+
+class SqueezeError(TableError):
+    """A squeeze or reading action that is not the caller's to take, or a call against
+    the tableau [M16], [S], [O]."""
+
+
+class FaultError(TableError):
+    """A fault reported where it cannot have happened, or whose effect cannot apply."""

@@ -117,6 +117,8 @@ class Rules:
             raise RulesError(f"decks must be {MIN_DECKS}-{MAX_DECKS}, not {self.decks}")
         if not 0 <= self.demo_hands <= MAX_DEMO_HANDS:
             raise RulesError(f"demo hands must be 0-{MAX_DEMO_HANDS}, not {self.demo_hands}")
+        if self.cut_min_from_end < 0:
+            raise RulesError(f"the cut card distance cannot be negative ({self.cut_min_from_end})")
         if self.cut_min_from_end > self.cut_max_from_end:
             raise RulesError(
                 f"cut card range is empty: {self.cut_min_from_end} > {self.cut_max_from_end}"

@@ -56,12 +56,15 @@ def commitment_of(order: Sequence[Card], salt: str) -> str:
     '9392d9aca094c2ba'
     """
     text = salt + ":" + " ".join(card.code for card in order)
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def verify_commitment(commitment: str, reveal: ShoeReveal) -> bool:
     """Whether a revealed order and salt match a published commitment."""
-    return secrets.compare_digest(commitment, commitment_of(reveal.order, reveal.salt))
+    # Bytes, not str: compare_digest refuses non-ASCII text, and a tampered commitment
+    # or salt must answer False, not raise.
+    expected = commitment_of(reveal.order, reveal.salt)
+    return secrets.compare_digest(commitment.encode("utf-8"), expected.encode("ascii"))
 
 
 class Shoe:

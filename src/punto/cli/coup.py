@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from punto.cards import parse_cards
+from punto.cards import iter_cards
 from punto.cli.output import describe_outcome, error_object, write_json
 from punto.coup import deal_coup
 from punto.errors import PuntoError
@@ -34,13 +34,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Deal the coup(s) and print the answer(s)."""
     if args.cards:
-        outcome = deal_coup(parse_cards(args.cards))
+        outcome = deal_coup(iter_cards(args.cards))
         _answer(outcome.as_dict() if args.json else describe_outcome(outcome), json=args.json)
         return 0
     failed = False
     for line in sys.stdin:
         try:
-            outcome = deal_coup(parse_cards(line))
+            outcome = deal_coup(iter_cards(line))
         except PuntoError as exc:
             failed = True
             if args.json:

@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from punto.bets import Bet
-from punto.cards import parse_cards
+from punto.cards import iter_cards
 from punto.cli.bets_arg import parse_bet_list
 from punto.cli.output import describe_outcome, error_object, number, write_json
 from punto.coup import deal_coup
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _answer(rules: Rules, bets: dict[Bet, int], cards: str | list[str], *, as_json: bool) -> None:
-    outcome = deal_coup(parse_cards(cards))
+    outcome = deal_coup(iter_cards(cards))
     result = settle(rules, outcome, bets)
     if as_json:
         write_json({**outcome.as_dict(), **settlement_json(rules, result)})
