@@ -148,8 +148,9 @@ def check_bets(
         raise BetCombinationError(
             "this table refuses Tiger side bets to a player who also bets Player or Banker [L]"
         )
-    check_imbalance(
-        rules,
-        banker=table_banker + bets.get(Bet.BANKER, 0),
-        player=table_player + bets.get(Bet.PLAYER, 0),
-    )
+    banker = table_banker + bets.get(Bet.BANKER, 0)
+    player = table_player + bets.get(Bet.PLAYER, 0)
+    # A bet that narrows the gap is always welcome, even at a table already over the limit
+    # (after a lowered limit [S14] or a cleared bet).
+    if abs(banker - player) > abs(table_banker - table_player):
+        check_imbalance(rules, banker=banker, player=player)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import math
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, Inexact, InvalidOperation
 from fractions import Fraction
 
 from punto.errors import AmountError
@@ -33,6 +33,9 @@ __all__ = [
 
 DEFAULT_DIGITS = 2
 """Decimal digits of the minor unit (2: cents)."""
+
+_AMOUNT_PRECISION = 28
+"""Most significant digits of an amount in minor units (``decimal``'s default precision)."""
 
 
 class Rounding(enum.Enum):
@@ -71,8 +74,8 @@ class Rounding(enum.Enum):
 def parse_amount(text: str | int | Decimal, *, digits: int = DEFAULT_DIGITS) -> int:
     """Read a positive amount in major units and return it in minor units.
 
-    Refuses zero, negative, non-numeric, non-finite and sub-minor-unit amounts with an
-    :class:`~punto.errors.AmountError`.
+    Refuses zero, negative, non-numeric, non-finite, sub-minor-unit and too large (over
+    28 digits in minor units) amounts with an :class:`~punto.errors.AmountError`.
 
     >>> parse_amount("100"), parse_amount(5), parse_amount("0.05")
     (10000, 500, 5)
@@ -92,10 +95,19 @@ def parse_amount(text: str | int | Decimal, *, digits: int = DEFAULT_DIGITS) -> 
         raise AmountError(f"amount {raw!r} is not a finite number")
     if value <= 0:
         raise AmountError(f"amount {raw!r} must be positive")
-    minor = value.scaleb(digits)
-    if minor != minor.to_integral_value():
-        raise AmountError(f"amount {raw!r} has more than {digits} decimal places")
-    return int(minor)
+    # Exact conversion: an amount needing rounding (sub-minor digits) or more digits than
+    # the precision raises here instead of being silently rounded, as scaleb() would.
+    exact_context = Context(prec=_AMOUNT_PRECISION, traps=[Inexact, InvalidOperation])
+    try:
+        exact = value.quantize(Decimal(1).scaleb(-digits), context=exact_context)
+    except Inexact:
+        raise AmountError(f"amount {raw!r} has more than {digits} decimal places") from None
+    except InvalidOperation:
+        raise AmountError(
+            f"amount {raw!r} is too large: at most {_AMOUNT_PRECISION} digits "
+            f"counting {digits} decimal places"
+        ) from None
+    return int(exact.scaleb(digits, context=exact_context))
 
 
 def amount_decimal(minor: int, *, digits: int = DEFAULT_DIGITS) -> Decimal:
@@ -104,7 +116,9 @@ def amount_decimal(minor: int, *, digits: int = DEFAULT_DIGITS) -> Decimal:
     >>> amount_decimal(-475)
     Decimal('-4.75')
     """
-    return Decimal(minor).scaleb(-digits)
+    # Built from its digits, not with scaleb(), which rounds to the context's 28 digits.
+    sign, coefficient, _ = Decimal(minor).as_tuple()
+    return Decimal((sign, coefficient, -digits))
 
 
 def format_amount(minor: int, *, digits: int = DEFAULT_DIGITS) -> str:
