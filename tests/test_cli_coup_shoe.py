@@ -244,12 +244,17 @@ def test_shoe_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert lines[2].startswith("burned at start (")
     assert sum("(last hand)" in line for line in lines) == 1
     assert sum(line.startswith("cut card out ") for line in lines) == 1
-    assert lines[-3].startswith("shoe ended after ")
-    assert lines[-2].startswith("reveal: salt ")
-    assert lines[-1].startswith("reveal: order ")
+    end = next(i for i, line in enumerate(lines) if line.startswith("shoe ended after "))
+    assert lines[end + 1].startswith("reveal: salt ")
+    assert lines[end + 2].startswith("reveal: order ")
+    # The roads of the shoe follow [O].
+    assert lines[end + 3] == ""
+    assert lines[end + 4].startswith("Hand ")
+    assert "Big Road" in lines[end + 4 :]
+    assert lines[-1].startswith("Ask Player: ")
     commitment = lines[1].removeprefix("commitment: sha256 ")
-    salt = lines[-2].removeprefix("reveal: salt ")
-    order = parse_cards(lines[-1].removeprefix("reveal: order "))
+    salt = lines[end + 1].removeprefix("reveal: salt ")
+    order = parse_cards(lines[end + 2].removeprefix("reveal: order "))
     assert commitment_of(order, salt) == commitment
 
 

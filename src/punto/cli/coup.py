@@ -8,12 +8,10 @@ object and the rest go on (exit status 1 if any line failed).
 from __future__ import annotations
 
 import argparse
-import sys
 
 from punto.cards import iter_cards
-from punto.cli.output import describe_outcome, error_object, write_json
+from punto.cli.output import answer_lines, describe_outcome, write_json
 from punto.coup import deal_coup
-from punto.errors import PuntoError
 
 __all__ = ["register", "run"]
 
@@ -37,20 +35,12 @@ def run(args: argparse.Namespace) -> int:
         outcome = deal_coup(iter_cards(args.cards))
         _answer(outcome.as_dict() if args.json else describe_outcome(outcome), json=args.json)
         return 0
-    failed = False
-    for line in sys.stdin:
-        try:
-            outcome = deal_coup(iter_cards(line))
-        except PuntoError as exc:
-            failed = True
-            if args.json:
-                write_json(error_object(exc))
-            else:
-                print(f"error: {exc}")
-            continue
+
+    def answer(line: str) -> None:
+        outcome = deal_coup(iter_cards(line))
         _answer(outcome.as_dict() if args.json else describe_outcome(outcome), json=args.json)
-        sys.stdout.flush()
-    return 1 if failed else 0
+
+    return answer_lines(answer, as_json=args.json)
 
 
 def _answer(answer: object, *, json: bool) -> None:

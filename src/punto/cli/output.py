@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from fractions import Fraction
 from typing import TextIO
 
@@ -11,7 +12,14 @@ from punto.errors import PuntoError
 from punto.money import amount_decimal
 from punto.outcome import Outcome
 
-__all__ = ["describe_outcome", "error_object", "number", "odds_text", "write_json"]
+__all__ = [
+    "answer_lines",
+    "describe_outcome",
+    "error_object",
+    "number",
+    "odds_text",
+    "write_json",
+]
 
 
 def describe_outcome(outcome: Outcome) -> str:
@@ -76,3 +84,23 @@ def odds_text(odds: Fraction) -> str:
     if den != 1:
         return str(odds)
     return f"{float(odds):f}".rstrip("0").rstrip(".")
+
+
+def answer_lines(answer: Callable[[str], None], *, as_json: bool, separator: str = "") -> int:
+    """Line mode: call ``answer`` for each line of standard input. A line that fails with a
+    :class:`PuntoError` answers an error (an error object with ``as_json``) and the rest go
+    on. Returns the exit status: 1 if any line failed, else 0."""
+    failed = False
+    for line in sys.stdin:
+        try:
+            answer(line)
+        except PuntoError as exc:
+            failed = True
+            if as_json:
+                write_json(error_object(exc))
+            else:
+                print(f"error: {exc}")
+                if separator:
+                    print(separator, end="")
+        sys.stdout.flush()
+    return 1 if failed else 0

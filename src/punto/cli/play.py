@@ -21,6 +21,8 @@ from punto.dealing import ShoeDealer
 from punto.errors import PuntoError
 from punto.limits import check_bets
 from punto.money import format_amount, parse_amount, show_amount
+from punto.roads import RoadBoard, RoadResult
+from punto.roads_render import render_text
 from punto.rules import Rules, preset, preset_names
 from punto.settlement import refund, settle
 
@@ -32,8 +34,12 @@ commands:
   r | rebet                     repeat the last hand's bets and deal
   d | deal                      deal a hand with no bets
   bets                          list this table's bets, paytables and your limits
+  roads                         show every road of this shoe
   help                          this text
   q | quit                      leave the table"""
+
+ROAD_SECTIONS = ("stats", "big_road", "big_eye_boy", "small_road", "cockroach_pig", "ask")
+"""The roads shown after each hand (``roads`` shows the bead plate too)."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -69,6 +75,7 @@ class Game:
     sleep: Callable[[float], None] = time.sleep
     last_bets: dict[Bet, int] = field(default_factory=dict)
     shoes: int = 0
+    roads: RoadBoard = field(default_factory=RoadBoard)
 
     def __post_init__(self) -> None:
         self.rules.tier(self.tier)
@@ -79,6 +86,7 @@ class Game:
         self.shoes += 1
         dealer = ShoeDealer(self.rules, seed=seed)
         dealer.start()
+        self.roads = RoadBoard()
         self.write(f"-- new shoe ({self.rules.decks} decks), commitment {dealer.shoe.commitment}")
         return dealer
 
@@ -125,6 +133,9 @@ class Game:
             for line in settlement_lines(self.rules, result):
                 self.write(line)
         self.balance += result.total_returned
+        if not hand.void:
+            self.roads.add(RoadResult.from_outcome(hand.outcome))
+            self.write(render_text(self.roads, sections=ROAD_SECTIONS))
         self.write(f"balance {self.money(self.balance)}")
         if bets:
             self.last_bets = dict(bets)
@@ -163,6 +174,8 @@ class Game:
                 return False
             if head == "help":
                 self.write(HELP)
+            elif head == "roads":
+                self.write(render_text(self.roads))
             elif head == "bets":
                 for text in self.describe_table():
                     self.write(text)

@@ -9,14 +9,12 @@ plus ``net`` (bet name -> net result in the stake's units) and ``total_net``.
 from __future__ import annotations
 
 import argparse
-import sys
 
 from punto.bets import Bet
 from punto.cards import iter_cards
 from punto.cli.bets_arg import parse_bet_list
-from punto.cli.output import describe_outcome, error_object, number, write_json
+from punto.cli.output import answer_lines, describe_outcome, number, write_json
 from punto.coup import deal_coup
-from punto.errors import PuntoError
 from punto.limits import check_bets
 from punto.money import show_amount
 from punto.rules import Rules, preset, preset_names
@@ -62,18 +60,9 @@ def run(args: argparse.Namespace) -> int:
     if args.cards:
         _answer(rules, bets, args.cards, as_json=args.json)
         return 0
-    failed = False
-    for line in sys.stdin:
-        try:
-            _answer(rules, bets, line, as_json=args.json)
-        except PuntoError as exc:
-            failed = True
-            if args.json:
-                write_json(error_object(exc))
-            else:
-                print(f"error: {exc}")
-        sys.stdout.flush()
-    return 1 if failed else 0
+    return answer_lines(
+        lambda line: _answer(rules, bets, line, as_json=args.json), as_json=args.json
+    )
 
 
 def _answer(rules: Rules, bets: dict[Bet, int], cards: str | list[str], *, as_json: bool) -> None:

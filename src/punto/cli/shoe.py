@@ -19,6 +19,8 @@ from punto.dealing import (
     ShoeEvent,
     ShoeStarted,
 )
+from punto.roads import RoadBoard, RoadResult
+from punto.roads_render import render_text, roads_dict
 from punto.rules import preset, preset_names
 
 __all__ = ["register", "run"]
@@ -96,8 +98,17 @@ def shoe_json(rules_name: str, events: list[ShoeEvent]) -> dict[str, object]:
             doc["cards_left"] = event.cards_left
             if event.reveal is not None:
                 doc["reveal"] = {"salt": event.reveal.salt, "order": event.reveal.order_text}
-    doc.update(burned=burned, demo_hands=demos, hands=hands)
+    doc.update(burned=burned, demo_hands=demos, hands=hands, roads=roads_dict(shoe_roads(events)))
     return doc
+
+
+def shoe_roads(events: list[ShoeEvent]) -> RoadBoard:
+    """The roads of a shoe's hands (void hands have no result and are left out)."""
+    return RoadBoard.replay(
+        RoadResult.from_outcome(e.outcome)
+        for e in events
+        if isinstance(e, HandDealt) and not e.void
+    )
 
 
 def shoe_lines(rules_name: str, events: list[ShoeEvent]) -> list[str]:
@@ -136,4 +147,6 @@ def shoe_lines(rules_name: str, events: list[ShoeEvent]) -> list[str]:
             if event.reveal is not None:
                 lines.append(f"reveal: salt {event.reveal.salt}")
                 lines.append(f"reveal: order {event.reveal.order_text}")
+    lines.append("")
+    lines.extend(render_text(shoe_roads(events)).splitlines())
     return lines
