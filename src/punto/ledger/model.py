@@ -1,0 +1,624 @@
+"""The ledger's pure core: accounts, entries, transactions and the postings of a round.
+
+Double entry: every movement of money is a :class:`Transaction` whose :class:`Entry`
+amounts (integer minor units; positive adds to an account, negative takes from it) sum
+to zero, so the sum of every account is always zero. A transaction's id is derived from
+its idempotency key, so a retried posting built anywhere carries the same id.
+
+This module does no I/O; :mod:`punto.ledger.store` keeps the transactions and
+:mod:`punto.ledger.wallet` talks to operators.
+
+>>> from punto.bets import Bet
+>>> tx = stake("r1", "alice", {Bet.BANKER: 1000}, confirmation_id="c1")
+>>> [(e.account.code, e.amount) for e in tx.entries]
+[('escrow:r1', 1000), ('player:alice', -1000)]
+>>> balances = apply({"player:alice": 5000}, tx)
+>>> balances["player:alice"], balances["escrow:r1"]
+(4000, 1000)
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import uuid
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from punto.bets import Bet, CoupFacts
+from punto.errors import (
+    InsufficientFundsError,
+    LedgerError,
+    UnbalancedTransactionError,
+)
+from punto.outcome import Outcome
+from punto.rules import Rules
+from punto.settlement import Settlement, settle
+
+__all__ = [
+    "TRANSACTION_NAMESPACE",
+    "Account",
+    "AccountKind",
+    "Entry",
+    "Line",
+    "Transaction",
+    "TransactionKind",
+    "apply",
+    "cancel",
+    "check_stakes",
+    "correction",
+    "lines_of",
+    "refund",
+    "returned",
+    "reversal",
+    "settle_players",
+    "settlement",
+    "stake",
+    "tombstone",
+    "transaction_id",
+    "transfer",
+    "unclaimed",
+]
+
+TRANSACTION_NAMESPACE = uuid.UUID("6c0a3d1e-4f5b-5a8e-9a59-7075e746f000")
+"""UUID namespace of transaction ids (``uuid5`` of the idempotency key)."""
+
+_MAX_KEY = 200
+
+
+class AccountKind(enum.Enum):
+    """What an account holds."""
+
+    PLAYER = "player"
+    """A player's wallet (internal wallet mode): never below zero."""
+    HOUSE = "house"
+    """A table's house result: goes negative when the house has paid out more than won."""
+    ESCROW = "escrow"
+    """Bets in play of one round: confirmed stakes, emptied when the round closes."""
+    UNCLAIMED = "unclaimed"
+    """Unclaimed bets and winnings, kept for the house's management [S15]."""
+    OPERATOR = "operator"
+    """An operator's settlement account: the counterpart of transfers and seamless bets."""
+    RECEIVABLE = "receivable"
+    """What a player owes after a correction took back more than the wallet held."""
+
+    @property
+    def may_go_negative(self) -> bool:
+        """House, operator and receivable accounts may be negative; the others never."""
+        return self in (AccountKind.HOUSE, AccountKind.OPERATOR, AccountKind.RECEIVABLE)
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """An account: a kind and a key (player id, table id, round id, operator id).
+
+    >>> Account.parse("escrow:round-7")
+    Account(kind=<AccountKind.ESCROW: 'escrow'>, key='round-7')
+    >>> Account.player("alice").code
+    'player:alice'
+    """
+
+    kind: AccountKind
+    key: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.key, str) or not self.key or len(self.key) > _MAX_KEY:
+            raise LedgerError(f"account key must be 1-{_MAX_KEY} characters, not {self.key!r}")
+
+    @property
+    def code(self) -> str:
+        """``kind:key``, the account's unique name in the store."""
+        return f"{self.kind.value}:{self.key}"
+
+    @classmethod
+    def parse(cls, code: str) -> Account:
+        """The account named ``kind:key``."""
+        kind, _, key = code.partition(":")
+        try:
+            account_kind = AccountKind(kind)
+        except ValueError:
+            raise LedgerError(f"unknown account {code!r}") from None
+        return cls(account_kind, key)
+
+    @classmethod
+    def player(cls, player_id: str) -> Account:
+        """A player's wallet."""
+        return cls(AccountKind.PLAYER, player_id)
+
+    @classmethod
+    def house(cls, table_id: str = "main") -> Account:
+        """A table's house account."""
+        return cls(AccountKind.HOUSE, table_id)
+
+    @classmethod
+    def escrow(cls, round_id: str) -> Account:
+        """The bets in play of one round."""
+        return cls(AccountKind.ESCROW, round_id)
+
+    @classmethod
+    def unclaimed(cls, key: str = "main") -> Account:
+        """Unclaimed bets and winnings [S15]."""
+        return cls(AccountKind.UNCLAIMED, key)
+
+    @classmethod
+    def operator(cls, operator_id: str = "default") -> Account:
+        """An operator's settlement account."""
+        return cls(AccountKind.OPERATOR, operator_id)
+
+    @classmethod
+    def receivable(cls, player_id: str) -> Account:
+        """What a player owes the house after a correction."""
+        return cls(AccountKind.RECEIVABLE, player_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One leg of a transaction: ``amount`` minor units added to (negative: taken from)
+    ``account``."""
+
+    account: Account
+    amount: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.amount, bool) or not isinstance(self.amount, int) or not self.amount:
+            raise UnbalancedTransactionError(
+                f"entry on {self.account.code} must be a non-zero whole number of minor units"
+            )
+
+
+class TransactionKind(enum.Enum):
+    """Why money moved."""
+
+    DEPOSIT = "deposit"
+    """Operator -> player (internal wallet credit, a transfer in)."""
+    WITHDRAWAL = "withdrawal"
+    """Player -> operator (internal wallet debit, a transfer out)."""
+    STAKE = "stake"
+    """A confirm: the stakes move from the player (or the operator, seamless) to escrow."""
+    CANCEL = "cancel"
+    """A seamless confirm whose operator debit failed: escrow back to the operator."""
+    SETTLE = "settle"
+    """A round's result for one player: escrow -> player and house, house -> player."""
+    REFUND = "refund"
+    """A void round before settlement: escrow -> player (every stake returned)."""
+    CORRECTION = "correction"
+    """A corrected result: only the difference, referencing the original settlement."""
+    VOID = "void"
+    """A settled hand voided afterwards: the difference to a full refund."""
+    ROLLBACK = "rollback"
+    """A wallet debit undone, or (no entries) the tombstone of one that never arrived."""
+    UNCLAIMED = "unclaimed"
+    """Money nobody claimed, moved to the unclaimed account [S15]."""
+
+
+_EMPTY_ALLOWED = frozenset(
+    {TransactionKind.CORRECTION, TransactionKind.VOID, TransactionKind.ROLLBACK}
+)
+_NEEDS_AUTHOR = frozenset({TransactionKind.CORRECTION, TransactionKind.VOID})
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One bet in a transaction's record: its stake and, once settled, its payout class
+    and net result (minor units). A stake line has an empty payout class and net 0."""
+
+    bet: str
+    stake: int
+    payout_class: str = ""
+    net: int = 0
+
+    @property
+    def returned(self) -> int:
+        """What goes back to the player for this bet once settled (stake plus net)."""
+        return self.stake + self.net
+
+
+def transaction_id(idempotency_key: str) -> str:
+    """The transaction id of an idempotency key: the same key always gives the same id.
+
+    >>> transaction_id("settle:r1:alice") == transaction_id("settle:r1:alice")
+    True
+    """
+    return str(uuid.uuid5(TRANSACTION_NAMESPACE, idempotency_key))
+
+
+@dataclass(frozen=True, slots=True)
+class Transaction:
+    """A balanced set of entries posted at once; frozen, identified by its idempotency key.
+
+    ``reference`` is the id of the transaction it corrects, voids or rolls back;
+    ``author`` and ``reason`` say who made a correction or void and why. Entries are kept
+    sorted by account, one per account.
+
+    >>> Transaction(TransactionKind.DEPOSIT, "k", (Entry(Account.player("a"), 5),))
+    Traceback (most recent call last):
+    ...
+    punto.errors.UnbalancedTransactionError: transaction 'k' entries sum to 5, not 0
+    """
+
+    kind: TransactionKind
+    idempotency_key: str
+    entries: tuple[Entry, ...]
+    round_id: str | None = None
+    player_id: str | None = None
+    reference: str | None = None
+    author: str | None = None
+    reason: str | None = None
+    lines: tuple[Line, ...] = ()
+    id: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        key = self.idempotency_key
+        if not isinstance(key, str) or not key or len(key) > 255:
+            raise UnbalancedTransactionError("an idempotency key must be 1-255 characters")
+        accounts = [e.account for e in self.entries]
+        if len(set(accounts)) != len(accounts):
+            raise UnbalancedTransactionError(f"transaction {key!r} has two entries on one account")
+        total = sum(e.amount for e in self.entries)
+        if total:
+            raise UnbalancedTransactionError(f"transaction {key!r} entries sum to {total}, not 0")
+        if not self.entries and self.kind not in _EMPTY_ALLOWED:
+            raise UnbalancedTransactionError(f"{self.kind.value} transaction {key!r} has no entry")
+        if self.kind in _NEEDS_AUTHOR and not (self.author and self.reason and self.reference):
+            raise LedgerError(
+                f"a {self.kind.value} must name its author, its reason and the original"
+            )
+        object.__setattr__(self, "entries", tuple(sorted(self.entries, key=_entry_order)))
+        object.__setattr__(self, "id", transaction_id(key))
+
+    def amount_of(self, account: Account) -> int:
+        """This transaction's entry on ``account`` (0 if none)."""
+        return sum(e.amount for e in self.entries if e.account == account)
+
+    @property
+    def fingerprint(self) -> str:
+        """SHA-256 of the transaction's content: a replay must match it exactly."""
+        parts = [
+            self.kind.value,
+            self.idempotency_key,
+            self.round_id or "",
+            self.player_id or "",
+            self.reference or "",
+            self.author or "",
+            self.reason or "",
+            *(f"{e.account.code}={e.amount}" for e in self.entries),
+            *(f"{ln.bet}/{ln.stake}/{ln.payout_class}/{ln.net}" for ln in self.lines),
+        ]
+        text = "\x1f".join(p.replace("\x1f", " ") for p in parts)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _entry_order(entry: Entry) -> str:
+    return entry.account.code
+
+
+def _entries(amounts: Mapping[Account, int]) -> tuple[Entry, ...]:
+    """Entries from per-account amounts, dropping zeros."""
+    return tuple(Entry(account, amount) for account, amount in amounts.items() if amount)
+
+
+def _positive(amount: int, what: str) -> int:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise LedgerError(f"{what} must be a positive whole number of minor units")
+    return amount
+
+
+def apply(balances: Mapping[str, int], transaction: Transaction) -> dict[str, int]:
+    """New balances (account code -> minor units) after ``transaction``; refuses to take
+    a player, escrow or unclaimed account below zero.
+
+    >>> apply({}, transfer(TransactionKind.DEPOSIT, "alice", 500, transaction_id="t1"))
+    {'operator:default': -500, 'player:alice': 500}
+    """
+    result = dict(balances)
+    for entry in transaction.entries:
+        after = result.get(entry.account.code, 0) + entry.amount
+        if after < 0 and not entry.account.kind.may_go_negative:
+            raise InsufficientFundsError(
+                f"{entry.account.code} holds {after - entry.amount}, cannot take {-entry.amount}"
+            )
+        result[entry.account.code] = after
+    return result
+
+
+def transfer(
+    kind: TransactionKind,
+    player_id: str,
+    amount: int,
+    *,
+    transaction_id: str,
+    operator_id: str = "default",
+) -> Transaction:
+    """An internal-wallet transfer: a ``DEPOSIT`` (operator -> player) or a
+    ``WITHDRAWAL`` (player -> operator), keyed ``wallet:<transaction_id>``."""
+    amount = _positive(amount, "a transfer")
+    sign = {TransactionKind.DEPOSIT: 1, TransactionKind.WITHDRAWAL: -1}.get(kind)
+    if sign is None:
+        raise LedgerError(f"a transfer is a deposit or a withdrawal, not {kind.value}")
+    return Transaction(
+        kind,
+        f"wallet:{transaction_id}",
+        _entries(
+            {
+                Account.player(player_id): sign * amount,
+                Account.operator(operator_id): -sign * amount,
+            }
+        ),
+        player_id=player_id,
+    )
+
+
+def stake(
+    round_id: str,
+    player_id: str,
+    bets: Mapping[Bet, int],
+    *,
+    confirmation_id: str,
+    funding: Account | None = None,
+) -> Transaction:
+    """A confirm: the stakes move from ``funding`` (default: the player's wallet; in
+    seamless mode the operator's account, which the operator has debited) to the round's
+    escrow. Keyed ``stake:<confirmation_id>``."""
+    if not bets:
+        raise LedgerError("a confirm needs at least one bet")
+    total = sum(_positive(amount, f"{bet.label} stake") for bet, amount in bets.items())
+    source = funding or Account.player(player_id)
+    return Transaction(
+        TransactionKind.STAKE,
+        f"stake:{confirmation_id}",
+        _entries({source: -total, Account.escrow(round_id): total}),
+        round_id=round_id,
+        player_id=player_id,
+        lines=tuple(Line(bet.value, amount) for bet, amount in sorted(bets.items(), key=_bet)),
+    )
+
+
+def cancel(original: Transaction, *, reason: str) -> Transaction:
+    """A stake whose seamless debit failed: escrow back to the account that funded it."""
+    if original.kind is not TransactionKind.STAKE:
+        raise LedgerError(f"only a stake can be cancelled, not a {original.kind.value}")
+    return Transaction(
+        TransactionKind.CANCEL,
+        f"cancel:{original.id}",
+        tuple(Entry(e.account, -e.amount) for e in original.entries),
+        round_id=original.round_id,
+        player_id=original.player_id,
+        reference=original.id,
+        reason=reason,
+        lines=original.lines,
+    )
+
+
+def reversal(original: Transaction, *, reason: str | None = None) -> Transaction:
+    """A ``ROLLBACK`` undoing ``original`` entry by entry, keyed
+    ``rollback:<original key>`` and referencing it.
+
+    >>> debit = transfer(TransactionKind.WITHDRAWAL, "alice", 300, transaction_id="t1")
+    >>> [(e.account.code, e.amount) for e in reversal(debit).entries]
+    [('operator:default', -300), ('player:alice', 300)]
+    """
+    return Transaction(
+        TransactionKind.ROLLBACK,
+        f"rollback:{original.idempotency_key}",
+        tuple(Entry(e.account, -e.amount) for e in original.entries),
+        round_id=original.round_id,
+        player_id=original.player_id,
+        reference=original.id,
+        reason=reason,
+    )
+
+
+def tombstone(idempotency_key: str, *, player_id: str | None = None) -> Transaction:
+    """A rollback that arrived before its transaction: no entry, but it takes the
+    transaction's idempotency key, so the late transaction is refused."""
+    return Transaction(
+        TransactionKind.ROLLBACK,
+        idempotency_key,
+        (),
+        player_id=player_id,
+        reason="rolled back before it arrived",
+    )
+
+
+def _bet(item: tuple[Bet, int]) -> str:
+    return item[0].value
+
+
+def lines_of(result: Settlement) -> tuple[Line, ...]:
+    """A settlement's per-bet lines, in bet order."""
+    return tuple(
+        sorted(
+            (Line(r.bet.value, r.stake, r.payout_class, r.net) for r in result.results),
+            key=lambda ln: ln.bet,
+        )
+    )
+
+
+def returned(lines: Iterable[Line]) -> int:
+    """What the lines pay back to the player in all (stakes plus net results)."""
+    return sum(ln.returned for ln in lines)
+
+
+def check_stakes(player_id: str, bets: Mapping[Bet, int], result: Settlement) -> None:
+    """Refuse a settlement whose bets and stakes are not exactly the confirmed ones."""
+    settled: dict[Bet, int] = {}
+    for r in result.results:
+        if r.returned < 0:
+            raise LedgerError(f"{player_id}'s {r.bet.label} result loses more than its stake")
+        settled[r.bet] = settled.get(r.bet, 0) + r.stake
+    if settled != dict(bets):
+        raise LedgerError(
+            f"settlement of {player_id} covers {_show(settled)}, "
+            f"but the confirmed bets are {_show(bets)}"
+        )
+
+
+def _show(bets: Mapping[Bet, int]) -> str:
+    return ", ".join(f"{b.value}={v}" for b, v in sorted(bets.items(), key=_bet)) or "nothing"
+
+
+def settlement(
+    round_id: str,
+    player_id: str,
+    bets: Mapping[Bet, int],
+    result: Settlement,
+    *,
+    table_id: str,
+    payee: Account | None = None,
+) -> Transaction:
+    """A round's result for one player: the stakes leave escrow, what is returned goes to
+    ``payee`` (default the player's wallet), lost stakes go to the house and the house
+    pays the winnings. Keyed ``settle:<round>:<player>``.
+
+    >>> from fractions import Fraction
+    >>> from punto.settlement import BetResult
+    >>> won = Settlement((BetResult(Bet.PLAYER, 1000, "win", Fraction(1), 1000),))
+    >>> tx = settlement("r1", "bob", {Bet.PLAYER: 1000}, won, table_id="t1")
+    >>> [(e.account.code, e.amount) for e in tx.entries]
+    [('escrow:r1', -1000), ('house:t1', -1000), ('player:bob', 2000)]
+    """
+    check_stakes(player_id, bets, result)
+    lines = lines_of(result)
+    total_stake = sum(ln.stake for ln in lines)
+    paid = returned(lines)
+    return Transaction(
+        TransactionKind.SETTLE,
+        f"settle:{round_id}:{player_id}",
+        _entries(
+            {
+                Account.escrow(round_id): -total_stake,
+                Account.house(table_id): total_stake - paid,
+                payee or Account.player(player_id): paid,
+            }
+        ),
+        round_id=round_id,
+        player_id=player_id,
+        lines=lines,
+    )
+
+
+def refund(
+    round_id: str,
+    player_id: str,
+    bets: Mapping[Bet, int],
+    *,
+    payee: Account | None = None,
+    author: str | None = None,
+    reason: str | None = None,
+) -> Transaction:
+    """A void round before settlement: every stake back from escrow to ``payee``
+    [M10], [S5], [L]. Keyed ``refund:<round>:<player>``."""
+    total = sum(_positive(amount, f"{bet.label} stake") for bet, amount in bets.items())
+    return Transaction(
+        TransactionKind.REFUND,
+        f"refund:{round_id}:{player_id}",
+        _entries({Account.escrow(round_id): -total, payee or Account.player(player_id): total}),
+        round_id=round_id,
+        player_id=player_id,
+        author=author,
+        reason=reason,
+        lines=tuple(
+            Line(bet.value, amount, "void") for bet, amount in sorted(bets.items(), key=_bet)
+        ),
+    )
+
+
+def correction(
+    original: Transaction,
+    current: Iterable[Line],
+    new: Settlement | tuple[Line, ...],
+    *,
+    correction_id: str,
+    table_id: str,
+    author: str,
+    reason: str,
+    payee: Account | None = None,
+    payee_balance: int | None = None,
+    void: bool = False,
+) -> Transaction:
+    """Re-settle one player's hand: only the difference between what ``current`` paid
+    and what ``new`` pays moves, between the house and ``payee``, as a new transaction
+    referencing the ``original`` settlement (nothing is overwritten).
+
+    When the payee is a player's wallet holding less than a negative difference
+    (``payee_balance``), the wallet goes to zero and the rest is booked to the player's
+    receivable. ``void`` makes it the void of a settled hand (``new`` is then the refund).
+
+    >>> from fractions import Fraction
+    >>> from punto.settlement import BetResult
+    >>> won = Settlement((BetResult(Bet.PLAYER, 1000, "win", Fraction(1), 1000),))
+    >>> lost = Settlement((BetResult(Bet.PLAYER, 1000, "lose", Fraction(0), -1000),))
+    >>> tx = settlement("r1", "bob", {Bet.PLAYER: 1000}, won, table_id="t1")
+    >>> fix = correction(tx, tx.lines, lost, correction_id="c1", table_id="t1",
+    ...                  author="sup", reason="wrong card scanned", payee_balance=500)
+    >>> [(e.account.code, e.amount) for e in fix.entries], fix.reference == tx.id
+    ([('house:t1', 2000), ('player:bob', -500), ('receivable:bob', -1500)], True)
+    """
+    if original.kind is not TransactionKind.SETTLE or original.player_id is None:
+        raise LedgerError(f"only a settlement can be corrected, not a {original.kind.value}")
+    if original.round_id is None:
+        raise LedgerError("a settlement without a round cannot be corrected")
+    player_id = original.player_id
+    new_lines = new if isinstance(new, tuple) else lines_of(new)
+    old_lines = tuple(current)
+    if [(ln.bet, ln.stake) for ln in old_lines] != [(ln.bet, ln.stake) for ln in new_lines]:
+        raise LedgerError(f"a correction of {player_id}'s hand must keep the same bets and stakes")
+    difference = returned(new_lines) - returned(old_lines)
+    target = payee or Account.player(player_id)
+    amounts = {Account.house(table_id): -difference, target: difference}
+    if (
+        difference < 0
+        and target.kind is AccountKind.PLAYER
+        and payee_balance is not None
+        and payee_balance < -difference
+    ):
+        from_wallet = max(payee_balance, 0)
+        amounts[target] = -from_wallet
+        amounts[Account.receivable(player_id)] = difference + from_wallet
+    kind = TransactionKind.VOID if void else TransactionKind.CORRECTION
+    key = (
+        f"void:{original.round_id}:{player_id}"
+        if void
+        else f"correct:{original.round_id}:{player_id}:{correction_id}"
+    )
+    return Transaction(
+        kind,
+        key,
+        _entries(amounts),
+        round_id=original.round_id,
+        player_id=player_id,
+        reference=original.id,
+        author=author,
+        reason=reason,
+        lines=new_lines,
+    )
+
+
+def unclaimed(
+    source: Account,
+    amount: int,
+    *,
+    idempotency_key: str,
+    reason: str,
+    author: str | None = None,
+    reference: str | None = None,
+    player_id: str | None = None,
+) -> Transaction:
+    """Money nobody claimed moves from ``source`` to the unclaimed account [S15]."""
+    amount = _positive(amount, "an unclaimed amount")
+    return Transaction(
+        TransactionKind.UNCLAIMED,
+        idempotency_key,
+        _entries({source: -amount, Account.unclaimed(): amount}),
+        player_id=player_id,
+        reference=reference,
+        author=author,
+        reason=reason,
+    )
+
+
+def settle_players(
+    rules: Rules, coup: Outcome | CoupFacts, bets: Mapping[str, Mapping[Bet, int]]
+) -> dict[str, Settlement]:
+    """Every player's settlement of one coup (the input of a round's settlement)."""
+    return {player: settle(rules, coup, player_bets) for player, player_bets in bets.items()}

@@ -1,0 +1,230 @@
+"""A small reference operator: the seamless wallet contract over HTTP, balances in memory.
+
+It implements ``POST /wallet/debit``, ``POST /wallet/credit``, ``POST /wallet/rollback``
+and ``GET /wallet/balance/{player_id}`` exactly as ``docs/ledger.md`` describes:
+idempotent by transaction id, and a rollback that arrives before its debit leaves a
+tombstone so the late debit is refused. Tests drive it through ``httpx.ASGITransport``;
+``python -m punto.ledger.operator_ref --balance alice=100000`` serves it with uvicorn.
+
+>>> operator = ReferenceOperator({"alice": 1000})
+>>> operator.debit({"transaction_id": "t1", "player_id": "alice", "amount": 300})
+(200, {'transaction_id': 't1', 'status': 'ok', 'balance': 700})
+>>> operator.debit({"transaction_id": "t1", "player_id": "alice", "amount": 300})[1]["status"]
+'replayed'
+>>> operator.rollback({"transaction_id": "t2", "player_id": "alice", "amount": 50})[1]["status"]
+'tombstoned'
+>>> operator.debit({"transaction_id": "t2", "player_id": "alice", "amount": 50})
+(409, {'error': 'rolled_back', 'message': 'transaction t2 was rolled back before it arrived'})
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+__all__ = ["ReferenceOperator", "create_app", "main"]
+
+Answer = tuple[int, dict[str, Any]]
+
+
+@dataclass(slots=True)
+class _Record:
+    kind: str
+    player_id: str
+    amount: int
+    rolled_back: bool = False
+
+
+def _error(status: int, error: str, message: str) -> Answer:
+    return status, {"error": error, "message": message}
+
+
+class ReferenceOperator:
+    """An operator's wallet in memory: player balances and every transaction it saw.
+
+    Each method takes the JSON body of its endpoint and answers ``(status, body)``.
+    ``requests`` counts the calls that reached it (tests look at it).
+    """
+
+    def __init__(self, balances: Mapping[str, int] | None = None) -> None:
+        self.balances: dict[str, int] = dict(balances or {})
+        self.requests = 0
+        self._records: dict[str, _Record] = {}
+        self._tombstones: dict[str, str] = {}
+
+    def _read(self, body: Mapping[str, Any], *, amount: bool = True) -> Answer | _Record:
+        self.requests += 1
+        tid, player, value = body.get("transaction_id"), body.get("player_id"), body.get("amount")
+        if not isinstance(tid, str) or not tid or not isinstance(player, str) or not player:
+            return _error(400, "bad_request", "transaction_id and player_id are required")
+        if amount and (isinstance(value, bool) or not isinstance(value, int) or value <= 0):
+            return _error(400, "bad_request", "amount must be a positive integer (minor units)")
+        if player not in self.balances:
+            return _error(404, "unknown_player", f"no player {player!r}")
+        return _Record("", player, value if isinstance(value, int) else 0)
+
+    def _seen(self, tid: str, wanted: _Record) -> Answer | None:
+        if tid in self._tombstones:
+            return _error(
+                409, "rolled_back", f"transaction {tid} was rolled back before it arrived"
+            )
+        record = self._records.get(tid)
+        if record is None:
+            return None
+        if (record.kind, record.player_id, record.amount) != (
+            wanted.kind,
+            wanted.player_id,
+            wanted.amount,
+        ):
+            return _error(409, "idempotency_conflict", f"transaction {tid} was a different call")
+        if record.rolled_back:
+            return _error(409, "rolled_back", f"transaction {tid} was rolled back")
+        return 200, self._ok(tid, record.player_id, "replayed")
+
+    def _ok(self, tid: str, player: str, status: str) -> dict[str, Any]:
+        return {"transaction_id": tid, "status": status, "balance": self.balances[player]}
+
+    def debit(self, body: Mapping[str, Any]) -> Answer:
+        """Take ``amount`` from the player; 402 when the balance is short."""
+        read = self._read(body)
+        if not isinstance(read, _Record):
+            return read
+        read.kind = "debit"
+        tid = str(body["transaction_id"])
+        seen = self._seen(tid, read)
+        if seen is not None:
+            return seen
+        if self.balances[read.player_id] < read.amount:
+            return _error(402, "insufficient_funds", f"{read.player_id} cannot cover {read.amount}")
+        self.balances[read.player_id] -= read.amount
+        self._records[tid] = read
+        return 200, self._ok(tid, read.player_id, "ok")
+
+    def credit(self, body: Mapping[str, Any]) -> Answer:
+        """Give ``amount`` to the player."""
+        read = self._read(body)
+        if not isinstance(read, _Record):
+            return read
+        read.kind = "credit"
+        tid = str(body["transaction_id"])
+        seen = self._seen(tid, read)
+        if seen is not None:
+            return seen
+        self.balances[read.player_id] += read.amount
+        self._records[tid] = read
+        return 200, self._ok(tid, read.player_id, "ok")
+
+    def rollback(self, body: Mapping[str, Any]) -> Answer:
+        """Undo a debit; one not seen yet is tombstoned so it is refused if it arrives."""
+        read = self._read(body, amount=False)
+        if not isinstance(read, _Record):
+            return read
+        tid = str(body["transaction_id"])
+        record = self._records.get(tid)
+        if record is None:
+            status = "replayed" if tid in self._tombstones else "tombstoned"
+            self._tombstones[tid] = read.player_id
+            return 200, self._ok(tid, read.player_id, status)
+        if record.kind != "debit" or record.player_id != read.player_id:
+            return _error(409, "idempotency_conflict", f"transaction {tid} is not this debit")
+        if record.rolled_back:
+            return 200, self._ok(tid, record.player_id, "replayed")
+        record.rolled_back = True
+        self.balances[record.player_id] += record.amount
+        return 200, self._ok(tid, record.player_id, "rolled_back")
+
+
+def create_app(
+    operator: ReferenceOperator | None = None, *, api_key: str | None = None
+) -> Starlette:
+    """The operator as an ASGI app (``app.state.operator`` is the :class:`ReferenceOperator`);
+    with ``api_key``, every call needs ``Authorization: Bearer <api_key>``."""
+    wallet = operator or ReferenceOperator()
+
+    def authorized(request: Request) -> bool:
+        if api_key is None:
+            return True
+        given = request.headers.get("authorization", "")
+        return secrets.compare_digest(given.encode(), f"Bearer {api_key}".encode())
+
+    def endpoint(action: str) -> Any:
+        async def handle(request: Request) -> JSONResponse:
+            if not authorized(request):
+                return JSONResponse({"error": "unauthorized", "message": "bad api key"}, 401)
+            try:
+                body = await request.json()
+            except ValueError:
+                body = None
+            if not isinstance(body, dict):
+                return JSONResponse({"error": "bad_request", "message": "a JSON object"}, 400)
+            key = request.headers.get("idempotency-key")
+            expected = body.get("transaction_id")
+            if action == "rollback":
+                expected = f"rollback:{expected}"
+            if key is not None and key != expected:
+                return JSONResponse(
+                    {"error": "bad_request", "message": "Idempotency-Key does not match"}, 400
+                )
+            status, answer = getattr(wallet, action)(body)
+            return JSONResponse(answer, status)
+
+        return handle
+
+    async def balance(request: Request) -> JSONResponse:
+        if not authorized(request):
+            return JSONResponse({"error": "unauthorized", "message": "bad api key"}, 401)
+        player = request.path_params["player_id"]
+        if player not in wallet.balances:
+            return JSONResponse({"error": "unknown_player", "message": player}, 404)
+        return JSONResponse({"player_id": player, "balance": wallet.balances[player]})
+
+    app = Starlette(
+        routes=[
+            Route("/wallet/debit", endpoint("debit"), methods=["POST"]),
+            Route("/wallet/credit", endpoint("credit"), methods=["POST"]),
+            Route("/wallet/rollback", endpoint("rollback"), methods=["POST"]),
+            Route("/wallet/balance/{player_id}", balance, methods=["GET"]),
+        ]
+    )
+    app.state.operator = wallet
+    return app
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Serve the reference operator with uvicorn (local testing only)."""
+    import uvicorn
+
+    parser = argparse.ArgumentParser(prog="python -m punto.ledger.operator_ref")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8100)
+    parser.add_argument("--api-key", help="require Authorization: Bearer KEY")
+    parser.add_argument(
+        "--balance",
+        action="append",
+        default=[],
+        metavar="PLAYER=MINOR_UNITS",
+        help="a player's opening balance in minor units (repeatable)",
+    )
+    args = parser.parse_args(argv)
+    balances = {}
+    for item in args.balance:
+        player, _, amount = item.partition("=")
+        balances[player] = int(amount)
+    uvicorn.run(
+        create_app(ReferenceOperator(balances), api_key=args.api_key),
+        host=args.host,
+        port=args.port,
+    )
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

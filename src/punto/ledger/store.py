@@ -1,0 +1,935 @@
+"""The ledger store: transactions kept in SQLite or PostgreSQL through SQLAlchemy (async).
+
+Every method is one database transaction: it commits whole or not at all, so a crash at
+any point leaves no half-posted transaction and no half-settled round. Postings are
+idempotent by their unique idempotency key: a replay of the same transaction returns the
+one already posted; the same key with a different content is refused.
+
+On SQLite every unit of work starts with ``BEGIN IMMEDIATE`` (writers queue); on
+PostgreSQL a round's row is locked (``SELECT … FOR UPDATE``) while its money moves, and
+balances are updated in one fixed order of accounts so concurrent postings cannot
+deadlock. The schema comes from :func:`punto.ledger.migrate.upgrade`.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import os
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypeVar, cast
+
+from sqlalchemy import Row, Table, and_, event, func, insert, select, true, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
+
+from punto.bets import Bet
+from punto.errors import (
+    IdempotencyConflictError,
+    InsufficientFundsError,
+    LedgerError,
+    PuntoError,
+    RoundStateError,
+)
+from punto.ledger import model
+from punto.ledger.model import Account, AccountKind, Line, Transaction, TransactionKind
+from punto.ledger.tables import AccountRow, EntryRow, RoundBetRow, RoundRow, TransactionRow
+from punto.settlement import Settlement
+
+__all__ = [
+    "DEFAULT_DATABASE_URL",
+    "CheckReport",
+    "LedgerStore",
+    "PlayerBets",
+    "Posted",
+    "Recovery",
+    "ResumeRound",
+    "RoundInfo",
+    "RoundStatus",
+    "create_engine",
+    "database_url",
+]
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///punto.sqlite3"
+"""The database when neither ``--database-url`` nor ``PUNTO_DATABASE_URL`` is given."""
+
+_T = TypeVar("_T")
+_CONFIRMED = "confirmed"
+_CANCELLED = "cancelled"
+_A = cast(Table, AccountRow.__table__)
+_TX = cast(Table, TransactionRow.__table__)
+_E = cast(Table, EntryRow.__table__)
+_R = cast(Table, RoundRow.__table__)
+_RB = cast(Table, RoundBetRow.__table__)
+
+
+class RoundStatus(enum.Enum):
+    """Where a round's money is."""
+
+    OPEN = "open"
+    """Bets may be confirmed; the stakes are in escrow."""
+    SETTLED = "settled"
+    """Paid by the result; may still be corrected or voided."""
+    VOIDED = "voided"
+    """Every stake refunded (before or after settlement)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundInfo:
+    """A round as the ledger knows it; ``result`` is the outcome recorded for it, if any."""
+
+    id: str
+    table_id: str
+    status: RoundStatus
+    result: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerBets:
+    """One player's confirmed bets in a round and the account that funded them."""
+
+    funding: Account
+    bets: Mapping[Bet, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Posted:
+    """A posted transaction; ``replayed`` when it had been posted before (nothing moved)."""
+
+    transaction: Transaction
+    replayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Recovery:
+    """What :meth:`LedgerStore.recover` did with the rounds it found open."""
+
+    settled: tuple[str, ...] = ()
+    voided: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    """The result of :meth:`LedgerStore.check`; the books balance when ``ok``."""
+
+    problems: tuple[str, ...]
+    accounts: int = 0
+    transactions: int = 0
+    entries_total: int = 0
+    open_rounds: int = 0
+    balances: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """No problem found."""
+        return not self.problems
+
+
+ResumeRound = Callable[
+    [RoundInfo, Mapping[str, Mapping[Bet, int]]], Mapping[str, Settlement] | None
+]
+"""Decides, at recovery, each open round's settlements (resume) or ``None`` (void)."""
+
+
+def database_url(url: str | None = None) -> str:
+    """The async database URL: ``url``, else ``$PUNTO_DATABASE_URL``, else a SQLite file
+    ``punto.sqlite3``; plain ``sqlite://`` and ``postgresql://`` URLs get their async
+    drivers.
+
+    >>> database_url("postgresql://postgres@127.0.0.1/test")
+    'postgresql+asyncpg://postgres@127.0.0.1/test'
+    >>> database_url("sqlite:////tmp/x.db")
+    'sqlite+aiosqlite:////tmp/x.db'
+    """
+    chosen = url or os.environ.get("PUNTO_DATABASE_URL") or DEFAULT_DATABASE_URL
+    for plain, driver in (
+        ("postgresql://", "postgresql+asyncpg://"),
+        ("postgres://", "postgresql+asyncpg://"),
+        ("sqlite://", "sqlite+aiosqlite://"),
+    ):
+        if chosen.startswith(plain):
+            return driver + chosen[len(plain) :]
+    return chosen
+
+
+def create_engine(url: str | None = None) -> AsyncEngine:
+    """An async engine for :func:`database_url` ``(url)``; on SQLite, foreign keys on and
+    every transaction ``BEGIN IMMEDIATE``."""
+    resolved = database_url(url)
+    if not resolved.startswith("sqlite"):
+        return create_async_engine(resolved)
+    engine = create_async_engine(resolved, connect_args={"timeout": 30})
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _connect(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+        # SQLAlchemy emits BEGIN itself (below), so the driver must not.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+class LedgerStore:
+    """The ledger's transactions, accounts and rounds in one database.
+
+    Create with :meth:`open` (a URL) or from an engine; use as an async context manager
+    or call :meth:`close`.
+    """
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+
+    @classmethod
+    def open(cls, url: str | None = None) -> LedgerStore:
+        """A store on :func:`database_url` ``(url)`` (migrate it first)."""
+        return cls(create_engine(url))
+
+    @property
+    def engine(self) -> AsyncEngine:
+        """The store's engine."""
+        return self._engine
+
+    async def close(self) -> None:
+        """Close the engine's connections."""
+        await self._engine.dispose()
+
+    async def __aenter__(self) -> LedgerStore:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _run(self, unit: Callable[[AsyncConnection], Awaitable[_T]]) -> _T:
+        """Run ``unit`` in one database transaction; once more if a concurrent writer
+        inserted the same key first (the second run then sees it as a replay)."""
+        for attempt in range(2):
+            try:
+                async with self._engine.begin() as conn:
+                    return await unit(conn)
+            except IntegrityError as exc:
+                if attempt:
+                    raise LedgerError(f"the ledger refused a write: {exc.orig}") from exc
+            except (OperationalError, ProgrammingError) as exc:
+                if _missing_schema(exc):
+                    raise LedgerError(
+                        "the ledger tables are missing: run `punto ledger migrate`"
+                    ) from exc
+                raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    # -- accounts and transactions ------------------------------------------------------
+
+    async def balance(self, account: Account) -> int:
+        """The account's balance in minor units (0 for an account never used)."""
+
+        async def unit(conn: AsyncConnection) -> int:
+            return await _balance(conn, account.code)
+
+        return await self._run(unit)
+
+    async def balances(self) -> dict[str, int]:
+        """Every account's balance, by account code."""
+
+        async def unit(conn: AsyncConnection) -> dict[str, int]:
+            rows = await conn.execute(select(_A.c.code, _A.c.balance).order_by(_A.c.code))
+            return {code: int(balance) for code, balance in rows}
+
+        return await self._run(unit)
+
+    async def post(self, transaction: Transaction) -> Posted:
+        """Post one transaction, idempotently by its idempotency key.
+
+        Raises :class:`IdempotencyConflictError` if the key was used for a different
+        transaction and :class:`InsufficientFundsError` if a player, escrow or unclaimed
+        account would go below zero (nothing is posted then).
+        """
+
+        async def unit(conn: AsyncConnection) -> Posted:
+            return (await _post_all(conn, [transaction]))[0]
+
+        return await self._run(unit)
+
+    async def transaction(
+        self, *, key: str | None = None, id: str | None = None
+    ) -> Transaction | None:
+        """The transaction with this idempotency key or id, if posted."""
+        if (key is None) == (id is None):
+            raise LedgerError("give exactly one of key and id")
+        where = _TX.c.idempotency_key == key if key is not None else _TX.c.id == id
+
+        async def unit(conn: AsyncConnection) -> Transaction | None:
+            found = await _load(conn, where)
+            return found[0] if found else None
+
+        return await self._run(unit)
+
+    async def transactions(
+        self, *, round_id: str | None = None, player_id: str | None = None
+    ) -> list[Transaction]:
+        """Posted transactions in posting order, optionally of one round and/or player."""
+        conditions = []
+        if round_id is not None:
+            conditions.append(_TX.c.round_id == round_id)
+        if player_id is not None:
+            conditions.append(_TX.c.player_id == player_id)
+
+        async def unit(conn: AsyncConnection) -> list[Transaction]:
+            return await _load(conn, and_(true(), *conditions))
+
+        return await self._run(unit)
+
+    # -- rounds ---------------------------------------------------------------------------
+
+    async def open_round(self, round_id: str, *, table_id: str) -> RoundInfo:
+        """Open a round for bets (idempotent: an existing round is returned as it is)."""
+
+        async def unit(conn: AsyncConnection) -> RoundInfo:
+            found = await _round(conn, round_id)
+            if found is None:
+                await conn.execute(insert(_R).values(id=round_id, table_id=table_id, status="open"))
+                return RoundInfo(round_id, table_id, RoundStatus.OPEN)
+            if found.table_id != table_id:
+                raise RoundStateError(f"round {round_id} belongs to table {found.table_id}")
+            return found
+
+        return await self._run(unit)
+
+    async def round(self, round_id: str) -> RoundInfo:
+        """The round ``round_id``."""
+
+        async def unit(conn: AsyncConnection) -> RoundInfo:
+            return await _need_round(conn, round_id)
+
+        return await self._run(unit)
+
+    async def rounds(self, *, status: RoundStatus | None = None) -> list[RoundInfo]:
+        """Every round, optionally only those in ``status``."""
+
+        async def unit(conn: AsyncConnection) -> list[RoundInfo]:
+            query = select(_R).order_by(_R.c.created_at, _R.c.id)
+            if status is not None:
+                query = query.where(_R.c.status == status.value)
+            return [_round_info(row) for row in await conn.execute(query)]
+
+        return await self._run(unit)
+
+    async def record_result(self, round_id: str, result: Mapping[str, Any]) -> None:
+        """Record the round's outcome (JSON-able), so recovery can resume its settlement."""
+        text = json.dumps(dict(result), sort_keys=True)
+
+        async def unit(conn: AsyncConnection) -> None:
+            found = await _need_round(conn, round_id, lock=True)
+            if found.status is not RoundStatus.OPEN:
+                raise RoundStateError(f"round {round_id} is {found.status.value}")
+            await conn.execute(update(_R).where(_R.c.id == round_id).values(result=text))
+
+        await self._run(unit)
+
+    async def round_bets(self, round_id: str) -> dict[str, PlayerBets]:
+        """The round's confirmed bets by player."""
+
+        async def unit(conn: AsyncConnection) -> dict[str, PlayerBets]:
+            return await _round_bets(conn, round_id)
+
+        return await self._run(unit)
+
+    async def confirm_bets(
+        self,
+        round_id: str,
+        player_id: str,
+        bets: Mapping[Bet, int],
+        *,
+        confirmation_id: str,
+        funding: Account | None = None,
+    ) -> Posted:
+        """A player's confirm: the stakes move from ``funding`` (default the player's
+        wallet) to the round's escrow, and the bets are recorded — atomically,
+        idempotently by ``confirmation_id``. Raises :class:`InsufficientFundsError` when
+        the wallet is short, :class:`RoundStateError` when the round is not open."""
+        transaction = model.stake(
+            round_id, player_id, bets, confirmation_id=confirmation_id, funding=funding
+        )
+
+        async def unit(conn: AsyncConnection) -> Posted:
+            found = await _need_round(conn, round_id, lock=True)
+            existing = await _by_key(conn, transaction.idempotency_key)
+            if existing is not None:
+                return Posted(_same(existing, transaction), replayed=True)
+            if found.status is not RoundStatus.OPEN:
+                raise RoundStateError(f"round {round_id} is {found.status.value}: no more bets")
+            source = funding or Account.player(player_id)
+            other = (await _round_bets(conn, round_id)).get(player_id)
+            if other is not None and other.funding != source:
+                raise LedgerError(
+                    f"{player_id}'s bets in round {round_id} are funded by {other.funding.code}"
+                )
+            posted = await _post_all(conn, [transaction])
+            await conn.execute(
+                insert(_RB),
+                [
+                    {
+                        "round_id": round_id,
+                        "player_id": player_id,
+                        "bet": bet.value,
+                        "stake": amount,
+                        "transaction_id": transaction.id,
+                        "funding": source.code,
+                        "status": _CONFIRMED,
+                    }
+                    for bet, amount in bets.items()
+                ],
+            )
+            return posted[0]
+
+        return await self._run(unit)
+
+    async def cancel_confirmation(self, confirmation_id: str, *, reason: str) -> Posted:
+        """Undo a confirm whose seamless debit failed: the stakes go back from escrow to
+        the account that funded them and the bets are marked cancelled (idempotent)."""
+
+        async def unit(conn: AsyncConnection) -> Posted:
+            original = await _by_key(conn, f"stake:{confirmation_id}")
+            if original is None or original.round_id is None:
+                raise LedgerError(f"no confirm {confirmation_id!r} to cancel")
+            reversal = model.cancel(original, reason=reason)
+            existing = await _by_key(conn, reversal.idempotency_key)
+            if existing is not None:
+                return Posted(_same(existing, reversal), replayed=True)
+            found = await _need_round(conn, original.round_id, lock=True)
+            if found.status is not RoundStatus.OPEN:
+                raise RoundStateError(
+                    f"round {found.id} is {found.status.value}: its bets can no longer be cancelled"
+                )
+            posted = await _post_all(conn, [reversal])
+            await conn.execute(
+                update(_RB).where(_RB.c.transaction_id == original.id).values(status=_CANCELLED)
+            )
+            return posted[0]
+
+        return await self._run(unit)
+
+    async def settle_round(
+        self, round_id: str, settlements: Mapping[str, Settlement]
+    ) -> tuple[Transaction, ...]:
+        """Settle a round: one ``SETTLE`` transaction per player with confirmed bets, all
+        in one database transaction with the round's new status.
+
+        Idempotent: settling a settled round with the same settlements returns the
+        transactions already posted (nothing is paid twice); different settlements are
+        refused with :class:`IdempotencyConflictError` — that is a correction.
+        """
+
+        async def unit(conn: AsyncConnection) -> tuple[Transaction, ...]:
+            found = await _need_round(conn, round_id, lock=True)
+            if found.status is RoundStatus.VOIDED:
+                raise RoundStateError(f"round {round_id} was voided: it cannot be settled")
+            players = await _round_bets(conn, round_id)
+            _same_players(round_id, players, settlements)
+            transactions = [
+                model.settlement(
+                    round_id,
+                    player,
+                    players[player].bets,
+                    settlements[player],
+                    table_id=found.table_id,
+                    payee=players[player].funding,
+                )
+                for player in sorted(players)
+            ]
+            if found.status is RoundStatus.SETTLED:
+                replay = []
+                for transaction in transactions:
+                    existing = await _by_key(conn, transaction.idempotency_key)
+                    if existing is None or existing.fingerprint != transaction.fingerprint:
+                        raise IdempotencyConflictError(
+                            f"round {round_id} is already settled with another result; "
+                            "a supervisor's correction changes it"
+                        )
+                    replay.append(existing)
+                return tuple(replay)
+            await _post_all(conn, transactions)
+            await _close_round(conn, round_id, RoundStatus.SETTLED)
+            return tuple(transactions)
+
+        return await self._run(unit)
+
+    async def void_round(
+        self, round_id: str, *, author: str, reason: str
+    ) -> tuple[Transaction, ...]:
+        """Void a round: an open one refunds every stake; a settled one is re-settled as
+        a full refund (``VOID`` transactions of the difference, referencing the original
+        settlements). Idempotent: a voided round returns its refunds or voids."""
+
+        async def unit(conn: AsyncConnection) -> tuple[Transaction, ...]:
+            found = await _need_round(conn, round_id, lock=True)
+            if found.status is RoundStatus.VOIDED:
+                done = await _load(conn, _TX.c.round_id == round_id)
+                kinds = (TransactionKind.REFUND, TransactionKind.VOID)
+                return tuple(t for t in done if t.kind in kinds)
+            players = await _round_bets(conn, round_id)
+            transactions: list[Transaction] = []
+            for player in sorted(players):
+                mine = players[player]
+                if found.status is RoundStatus.OPEN:
+                    transactions.append(
+                        model.refund(
+                            round_id,
+                            player,
+                            mine.bets,
+                            payee=mine.funding,
+                            author=author,
+                            reason=reason,
+                        )
+                    )
+                    continue
+                original, current = await _effective(conn, round_id, player)
+                transactions.append(
+                    model.correction(
+                        original,
+                        current,
+                        _void_lines(mine.bets),
+                        correction_id="void",
+                        table_id=found.table_id,
+                        author=author,
+                        reason=reason,
+                        payee=mine.funding,
+                        payee_balance=await _balance(conn, mine.funding.code),
+                        void=True,
+                    )
+                )
+            await _post_all(conn, transactions)
+            await _close_round(conn, round_id, RoundStatus.VOIDED)
+            return tuple(transactions)
+
+        return await self._run(unit)
+
+    async def correct_round(
+        self,
+        round_id: str,
+        settlements: Mapping[str, Settlement],
+        *,
+        correction_id: str,
+        author: str,
+        reason: str,
+    ) -> tuple[Transaction, ...]:
+        """Re-settle a settled round from a corrected result [O]: per player, only the
+        difference to what was paid moves, as a ``CORRECTION`` referencing the original
+        settlement and naming ``author`` and ``reason``. Idempotent by ``correction_id``."""
+
+        async def unit(conn: AsyncConnection) -> tuple[Transaction, ...]:
+            found = await _need_round(conn, round_id, lock=True)
+            if found.status is not RoundStatus.SETTLED:
+                raise RoundStateError(
+                    f"round {round_id} is {found.status.value}: only a settled round "
+                    "can be corrected"
+                )
+            players = await _round_bets(conn, round_id)
+            _same_players(round_id, players, settlements)
+            transactions: list[Transaction] = []
+            for player in sorted(players):
+                mine = players[player]
+                model.check_stakes(player, mine.bets, settlements[player])
+                lines = model.lines_of(settlements[player])
+                key = f"correct:{round_id}:{player}:{correction_id}"
+                existing = await _by_key(conn, key)
+                if existing is not None:
+                    if (existing.lines, existing.author, existing.reason) != (
+                        lines,
+                        author,
+                        reason,
+                    ):
+                        raise IdempotencyConflictError(
+                            f"correction {correction_id!r} of round {round_id} "
+                            "was already made differently"
+                        )
+                    transactions.append(existing)
+                    continue
+                original, current = await _effective(conn, round_id, player)
+                transactions.append(
+                    model.correction(
+                        original,
+                        current,
+                        lines,
+                        correction_id=correction_id,
+                        table_id=found.table_id,
+                        author=author,
+                        reason=reason,
+                        payee=mine.funding,
+                        payee_balance=await _balance(conn, mine.funding.code),
+                    )
+                )
+            await _post_all(conn, transactions)
+            return tuple(transactions)
+
+        return await self._run(unit)
+
+    async def recover(
+        self,
+        *,
+        resume: ResumeRound | None = None,
+        table_id: str | None = None,
+        author: str = "recovery",
+        reason: str = "round left unsettled when the table stopped",
+    ) -> Recovery:
+        """At restart, close every round left open (of ``table_id``, or all): settle it
+        when ``resume`` returns its settlements (say, from the recorded result), else void
+        it and refund every stake ([L]: a fault of the operator's system voids the hand)."""
+        settled: list[str] = []
+        voided: list[str] = []
+        for info in await self.rounds(status=RoundStatus.OPEN):
+            if table_id is not None and info.table_id != table_id:
+                continue
+            settlements = None
+            if resume is not None:
+                bets = {p: b.bets for p, b in (await self.round_bets(info.id)).items()}
+                try:
+                    settlements = resume(info, bets)
+                except PuntoError:
+                    settlements = None
+            if settlements is not None:
+                await self.settle_round(info.id, settlements)
+                settled.append(info.id)
+            else:
+                await self.void_round(info.id, author=author, reason=reason)
+                voided.append(info.id)
+        return Recovery(tuple(settled), tuple(voided))
+
+    # -- the books --------------------------------------------------------------------------
+
+    async def check(self) -> CheckReport:
+        """Prove the books: every transaction balances and matches its fingerprint, the
+        sum of all accounts is zero, every cached balance equals its entries, no player,
+        escrow or unclaimed account is negative, and every confirmed bet is settled,
+        refunded or still open in a live round."""
+
+        async def unit(conn: AsyncConnection) -> CheckReport:
+            return await _check(conn)
+
+        return await self._run(unit)
+
+
+# -- units of work (each runs inside the caller's database transaction) -----------------
+
+
+def _missing_schema(exc: Exception) -> bool:
+    text = str(exc).lower()
+    return "no such table" in text or ("relation" in text and "does not exist" in text)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+async def _balance(conn: AsyncConnection, code: str) -> int:
+    value = await conn.scalar(select(_A.c.balance).where(_A.c.code == code))
+    return int(value or 0)
+
+
+def _round_info(row: Row[Any]) -> RoundInfo:
+    result = json.loads(row.result) if row.result else None
+    return RoundInfo(row.id, row.table_id, RoundStatus(row.status), result)
+
+
+async def _round(conn: AsyncConnection, round_id: str, *, lock: bool = False) -> RoundInfo | None:
+    query = select(_R).where(_R.c.id == round_id)
+    if lock:
+        query = query.with_for_update()
+    row = (await conn.execute(query)).first()
+    return None if row is None else _round_info(row)
+
+
+async def _need_round(conn: AsyncConnection, round_id: str, *, lock: bool = False) -> RoundInfo:
+    found = await _round(conn, round_id, lock=lock)
+    if found is None:
+        raise RoundStateError(f"no round {round_id!r} in the ledger")
+    return found
+
+
+async def _close_round(conn: AsyncConnection, round_id: str, status: RoundStatus) -> None:
+    await conn.execute(
+        update(_R).where(_R.c.id == round_id).values(status=status.value, closed_at=_now())
+    )
+
+
+async def _round_bets(conn: AsyncConnection, round_id: str) -> dict[str, PlayerBets]:
+    rows = await conn.execute(
+        select(_RB.c.player_id, _RB.c.bet, _RB.c.stake, _RB.c.funding)
+        .where(_RB.c.round_id == round_id, _RB.c.status == _CONFIRMED)
+        .order_by(_RB.c.id)
+    )
+    bets: dict[str, dict[Bet, int]] = defaultdict(dict)
+    funding: dict[str, Account] = {}
+    for player, bet, stake, source in rows:
+        mine = bets[player]
+        mine[Bet(bet)] = mine.get(Bet(bet), 0) + stake
+        funding[player] = Account.parse(source)
+    return {player: PlayerBets(funding[player], bets[player]) for player in bets}
+
+
+def _same_players(
+    round_id: str, players: Mapping[str, PlayerBets], settlements: Mapping[str, Settlement]
+) -> None:
+    missing = sorted(set(players) - set(settlements))
+    extra = sorted(set(settlements) - set(players))
+    if missing or extra:
+        raise LedgerError(
+            f"settlement of round {round_id} must cover exactly the players with bets; "
+            f"missing: {', '.join(missing) or 'none'}, without bets: {', '.join(extra) or 'none'}"
+        )
+
+
+def _void_lines(bets: Mapping[Bet, int]) -> tuple[Line, ...]:
+    return tuple(
+        Line(bet.value, amount, "void") for bet, amount in sorted(bets.items(), key=_bet_name)
+    )
+
+
+def _bet_name(item: tuple[Bet, int]) -> str:
+    return item[0].value
+
+
+async def _effective(
+    conn: AsyncConnection, round_id: str, player_id: str
+) -> tuple[Transaction, tuple[Line, ...]]:
+    """The player's original settlement and the lines in force (after corrections)."""
+    history = await _load(
+        conn,
+        and_(
+            _TX.c.round_id == round_id,
+            _TX.c.player_id == player_id,
+            _TX.c.kind.in_([TransactionKind.SETTLE.value, TransactionKind.CORRECTION.value]),
+        ),
+    )
+    originals = [t for t in history if t.kind is TransactionKind.SETTLE]
+    if not originals:
+        raise LedgerError(f"round {round_id} has no settlement for {player_id}")
+    return originals[0], history[-1].lines
+
+
+def _same(existing: Transaction, wanted: Transaction) -> Transaction:
+    if existing.fingerprint != wanted.fingerprint:
+        raise IdempotencyConflictError(
+            f"idempotency key {wanted.idempotency_key!r} was already used for another "
+            f"{existing.kind.value} transaction"
+        )
+    return existing
+
+
+async def _by_key(conn: AsyncConnection, key: str) -> Transaction | None:
+    found = await _load(conn, _TX.c.idempotency_key == key)
+    return found[0] if found else None
+
+
+def _lines_json(lines: Sequence[Line]) -> str:
+    return json.dumps([[ln.bet, ln.stake, ln.payout_class, ln.net] for ln in lines])
+
+
+def _lines_of(text: str) -> tuple[Line, ...]:
+    return tuple(Line(str(b), int(s), str(c), int(n)) for b, s, c, n in json.loads(text))
+
+
+async def _load(conn: AsyncConnection, where: Any) -> list[Transaction]:
+    rows = (await conn.execute(select(_TX).where(where).order_by(_TX.c.seq))).all()
+    if not rows:
+        return []
+    entries: dict[str, list[model.Entry]] = defaultdict(list)
+    ids = [row.id for row in rows]
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        for tid, code, amount in await conn.execute(
+            select(_E.c.transaction_id, _E.c.account_code, _E.c.amount)
+            .where(_E.c.transaction_id.in_(chunk))
+            .order_by(_E.c.id)
+        ):
+            entries[tid].append(model.Entry(Account.parse(code), amount))
+    return [_transaction(row, entries[row.id]) for row in rows]
+
+
+def _transaction(row: Row[Any], entries: Iterable[model.Entry]) -> Transaction:
+    return Transaction(
+        TransactionKind(row.kind),
+        row.idempotency_key,
+        tuple(entries),
+        round_id=row.round_id,
+        player_id=row.player_id,
+        reference=row.reference_id,
+        author=row.author,
+        reason=row.reason,
+        lines=_lines_of(row.lines),
+    )
+
+
+async def _ensure_accounts(conn: AsyncConnection, accounts: Iterable[Account]) -> None:
+    rows = [
+        {"code": a.code, "kind": a.kind.value, "key": a.key, "balance": 0}
+        for a in sorted(set(accounts), key=lambda a: a.code)
+    ]
+    if not rows:
+        return
+    if conn.dialect.name == "postgresql":
+        await conn.execute(pg_insert(_A).values(rows).on_conflict_do_nothing())
+    elif conn.dialect.name == "sqlite":
+        await conn.execute(sqlite_insert(_A).values(rows).on_conflict_do_nothing())
+    else:  # pragma: no cover - only SQLite and PostgreSQL are supported
+        raise LedgerError(f"unsupported database {conn.dialect.name}")
+
+
+async def _post_all(conn: AsyncConnection, transactions: Sequence[Transaction]) -> list[Posted]:
+    """Post the transactions (replays are returned as they are), then move the balances
+    in one fixed order of accounts."""
+    posted: list[Posted] = []
+    fresh: list[Transaction] = []
+    for transaction in transactions:
+        existing = await _by_key(conn, transaction.idempotency_key)
+        if existing is not None:
+            posted.append(Posted(_same(existing, transaction), replayed=True))
+        else:
+            fresh.append(transaction)
+            posted.append(Posted(transaction))
+    if not fresh:
+        return posted
+    await _ensure_accounts(conn, (e.account for t in fresh for e in t.entries))
+    await conn.execute(
+        insert(_TX),
+        [
+            {
+                "id": t.id,
+                "idempotency_key": t.idempotency_key,
+                "kind": t.kind.value,
+                "round_id": t.round_id,
+                "player_id": t.player_id,
+                "reference_id": t.reference,
+                "author": t.author,
+                "reason": t.reason,
+                "lines": _lines_json(t.lines),
+                "fingerprint": t.fingerprint,
+            }
+            for t in fresh
+        ],
+    )
+    entry_rows = [
+        {"transaction_id": t.id, "account_code": e.account.code, "amount": e.amount}
+        for t in fresh
+        for e in t.entries
+    ]
+    if entry_rows:
+        await conn.execute(insert(_E), entry_rows)
+    deltas: dict[Account, int] = defaultdict(int)
+    for t in fresh:
+        for e in t.entries:
+            deltas[e.account] += e.amount
+    for account in sorted(deltas, key=lambda a: a.code):
+        delta = deltas[account]
+        if not delta:
+            continue
+        statement = update(_A).where(_A.c.code == account.code)
+        if delta < 0 and not account.kind.may_go_negative:
+            statement = statement.where(_A.c.balance + delta >= 0)
+        result = await conn.execute(statement.values(balance=_A.c.balance + delta))
+        if result.rowcount != 1:
+            held = await _balance(conn, account.code)
+            raise InsufficientFundsError(
+                f"{account.code} holds {held}, {-delta} needed: nothing was posted"
+            )
+    return posted
+
+
+async def _check(conn: AsyncConnection) -> CheckReport:
+    problems: list[str] = []
+    entries_total = int(await conn.scalar(select(func.coalesce(func.sum(_E.c.amount), 0))) or 0)
+    if entries_total:
+        problems.append(f"the accounts sum to {entries_total}, not 0")
+    sums = {
+        code: int(total)
+        for code, total in await conn.execute(
+            select(_E.c.account_code, func.sum(_E.c.amount)).group_by(_E.c.account_code)
+        )
+    }
+    balances: dict[str, int] = {}
+    for code, kind, balance in await conn.execute(
+        select(_A.c.code, _A.c.kind, _A.c.balance).order_by(_A.c.code)
+    ):
+        balances[code] = balance
+        if sums.get(code, 0) != balance:
+            problems.append(
+                f"account {code} shows {balance} but its entries sum to {sums.get(code, 0)}"
+            )
+        if balance < 0 and not AccountKind(kind).may_go_negative:
+            problems.append(f"account {code} is negative ({balance})")
+    # Every transaction: balanced, well-formed and unchanged since it was posted.
+    tx_rows = (await conn.execute(select(_TX).order_by(_TX.c.seq))).all()
+    legs: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for tid, code, amount in await conn.execute(
+        select(_E.c.transaction_id, _E.c.account_code, _E.c.amount).order_by(_E.c.id)
+    ):
+        legs[tid].append((code, amount))
+    settled: dict[tuple[str, str], list[Transaction]] = defaultdict(list)
+    for row in tx_rows:
+        try:
+            transaction = _transaction(
+                row, (model.Entry(Account.parse(c), a) for c, a in legs[row.id])
+            )
+        except PuntoError as exc:
+            problems.append(f"transaction {row.id} is malformed: {exc}")
+            continue
+        if transaction.id != row.id or transaction.fingerprint != row.fingerprint:
+            problems.append(f"transaction {row.id} was changed after it was posted")
+        if transaction.round_id is not None and transaction.player_id is not None:
+            settled[(transaction.round_id, transaction.player_id)].append(transaction)
+    # Every confirmed bet: settled, refunded, or still open in a live round.
+    rounds = {row.id: _round_info(row) for row in await conn.execute(select(_R))}
+    staked: dict[tuple[str, str], int] = defaultdict(int)
+    for round_id, player, stake in await conn.execute(
+        select(_RB.c.round_id, _RB.c.player_id, _RB.c.stake).where(_RB.c.status == _CONFIRMED)
+    ):
+        staked[(round_id, player)] += stake
+    escrow_due: dict[str, int] = defaultdict(int)
+    for (round_id, player), stake in sorted(staked.items()):
+        status = rounds[round_id].status
+        kinds = {t.kind for t in settled[(round_id, player)]}
+        closing = [
+            t
+            for t in settled[(round_id, player)]
+            if t.kind in (TransactionKind.SETTLE, TransactionKind.REFUND)
+        ]
+        if status is RoundStatus.OPEN:
+            escrow_due[round_id] += stake
+            if closing:
+                problems.append(f"round {round_id} is open but {player}'s bets were closed")
+        elif len(closing) != 1 or sum(ln.stake for ln in closing[0].lines) != stake:
+            problems.append(
+                f"{player}'s confirmed bets in {status.value} round {round_id} "
+                f"({stake}) are not settled or refunded exactly once"
+            )
+        elif status is RoundStatus.VOIDED and not (
+            TransactionKind.REFUND in kinds or TransactionKind.VOID in kinds
+        ):
+            problems.append(f"{player}'s bets in voided round {round_id} were not refunded")
+    for round_id, info in sorted(rounds.items()):
+        held = balances.get(Account.escrow(round_id).code, 0)
+        if held != escrow_due.get(round_id, 0):
+            problems.append(
+                f"escrow of {info.status.value} round {round_id} holds {held}, "
+                f"its open stakes are {escrow_due.get(round_id, 0)}"
+            )
+    return CheckReport(
+        problems=tuple(problems),
+        accounts=len(balances),
+        transactions=len(tx_rows),
+        entries_total=entries_total,
+        open_rounds=sum(1 for r in rounds.values() if r.status is RoundStatus.OPEN),
+        balances=balances,
+    )

@@ -1,0 +1,112 @@
+"""The ledger's database tables (SQLAlchemy 2 ORM declarations).
+
+The schema is created and changed only by the Alembic migrations in
+:mod:`punto.ledger.migrations`; a test checks that they match these declarations.
+Every table name starts with ``ledger_`` so the ledger can share a database with the
+server's own tables.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, MetaData, String, Text, func
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = [
+    "VERSION_TABLE",
+    "AccountRow",
+    "Base",
+    "EntryRow",
+    "RoundBetRow",
+    "RoundRow",
+    "TransactionRow",
+]
+
+VERSION_TABLE = "ledger_alembic_version"
+"""Alembic's version table for the ledger's migrations."""
+
+_ID = BigInteger().with_variant(Integer(), "sqlite")  # SQLite autoincrements INTEGER keys only
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the ledger tables."""
+
+    metadata = MetaData(
+        naming_convention={
+            "ix": "ix_%(table_name)s_%(column_0_name)s",
+            "uq": "uq_%(table_name)s_%(column_0_name)s",
+            "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+            "pk": "pk_%(table_name)s",
+        }
+    )
+
+
+class AccountRow(Base):
+    """An account; ``balance`` caches the sum of its entries (the check compares them)."""
+
+    __tablename__ = "ledger_accounts"
+
+    code: Mapped[str] = mapped_column(String(255), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    key: Mapped[str] = mapped_column(String(200))
+    balance: Mapped[int] = mapped_column(BigInteger, server_default="0")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class TransactionRow(Base):
+    """A posted transaction; ``seq`` orders them, ``idempotency_key`` is unique."""
+
+    __tablename__ = "ledger_transactions"
+
+    seq: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    id: Mapped[str] = mapped_column(String(36), unique=True)
+    idempotency_key: Mapped[str] = mapped_column(String(255), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    round_id: Mapped[str | None] = mapped_column(String(200), index=True)
+    player_id: Mapped[str | None] = mapped_column(String(200))
+    reference_id: Mapped[str | None] = mapped_column(ForeignKey("ledger_transactions.id"))
+    author: Mapped[str | None] = mapped_column(String(200))
+    reason: Mapped[str | None] = mapped_column(Text)
+    lines: Mapped[str] = mapped_column(Text)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class EntryRow(Base):
+    """One entry of a transaction."""
+
+    __tablename__ = "ledger_entries"
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    transaction_id: Mapped[str] = mapped_column(ForeignKey("ledger_transactions.id"), index=True)
+    account_code: Mapped[str] = mapped_column(ForeignKey("ledger_accounts.code"), index=True)
+    amount: Mapped[int] = mapped_column(BigInteger)
+
+
+class RoundRow(Base):
+    """A round (hand) whose bets the ledger holds; ``result`` is the recorded outcome."""
+
+    __tablename__ = "ledger_rounds"
+
+    id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(200))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    result: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class RoundBetRow(Base):
+    """One confirmed bet of a round; ``funding`` is the account its stake came from."""
+
+    __tablename__ = "ledger_round_bets"
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    round_id: Mapped[str] = mapped_column(ForeignKey("ledger_rounds.id"), index=True)
+    player_id: Mapped[str] = mapped_column(String(200))
+    bet: Mapped[str] = mapped_column(String(32))
+    stake: Mapped[int] = mapped_column(BigInteger)
+    transaction_id: Mapped[str] = mapped_column(ForeignKey("ledger_transactions.id"), index=True)
+    funding: Mapped[str] = mapped_column(ForeignKey("ledger_accounts.code"))
+    status: Mapped[str] = mapped_column(String(16))

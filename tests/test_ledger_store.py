@@ -1,0 +1,360 @@
+"""The ledger store on SQLite and PostgreSQL: atomic, idempotent settlement, crashes,
+recovery, corrections and the books check."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import event, text
+from sqlalchemy.engine import Connection
+
+from ledger_support import BACKENDS, ledger_database, ledger_store
+from punto.bets import Bet
+from punto.cards import parse_cards
+from punto.coup import deal_coup
+from punto.errors import (
+    IdempotencyConflictError,
+    InsufficientFundsError,
+    LedgerError,
+    RoundStateError,
+)
+from punto.ledger import model
+from punto.ledger.model import Account, TransactionKind
+from punto.ledger.store import LedgerStore, RoundInfo, RoundStatus
+from punto.ledger.tables import VERSION_TABLE, Base
+from punto.rules import preset
+from punto.settlement import Settlement
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.parametrize("backend", BACKENDS)]
+
+MACAU = preset("macau")
+BANKER_NATURAL_8 = deal_coup(parse_cards("2S 9H 3D 9C"))  # Banker 8 beats Player 5
+PLAYER_NATURAL_9 = deal_coup(parse_cards("9S 8D KH 7C"))  # Player 9 beats Banker 5
+ALICE_BETS = {Bet.BANKER: 10_000, Bet.TIE: 1_000}
+BOB_BETS = {Bet.PLAYER: 5_000}
+
+
+def settlements(coup: Any, **bets: dict[Bet, int]) -> dict[str, Settlement]:
+    return model.settle_players(MACAU, coup, bets)
+
+
+async def fund(store: LedgerStore, player: str, amount: int) -> None:
+    tx = model.transfer(TransactionKind.DEPOSIT, player, amount, transaction_id=f"fund-{player}")
+    await store.post(tx)
+
+
+async def open_round_with_bets(store: LedgerStore, round_id: str = "r1") -> None:
+    await fund(store, "alice", 50_000)
+    await fund(store, "bob", 50_000)
+    await store.open_round(round_id, table_id="t1")
+    await store.confirm_bets(round_id, "alice", ALICE_BETS, confirmation_id=f"{round_id}-a")
+    await store.confirm_bets(round_id, "bob", BOB_BETS, confirmation_id=f"{round_id}-b")
+
+
+@contextmanager
+def crash_on(store: LedgerStore, sql_prefix: str) -> Iterator[None]:
+    """Raise inside the database transaction when a statement starting with
+    ``sql_prefix`` is about to run: a crash in the middle of a unit of work."""
+
+    def boom(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip().upper().startswith(sql_prefix):
+            raise RuntimeError("simulated crash")
+
+    engine = store.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", boom)
+    try:
+        yield
+    finally:
+        event.remove(engine, "before_cursor_execute", boom)
+
+
+async def test_migrations_match_the_tables(backend: str, tmp_path: Path) -> None:
+    def diff(connection: Connection) -> list[Any]:
+        context = MigrationContext.configure(connection, opts={"version_table": VERSION_TABLE})
+        return list(compare_metadata(context, Base.metadata))
+
+    async with (
+        ledger_database(backend, tmp_path) as url,
+        LedgerStore.open(url) as store,
+        store.engine.connect() as conn,
+    ):
+        assert await conn.run_sync(diff) == []
+
+
+async def test_a_round_settles_in_double_entry(backend: str, tmp_path: Path) -> None:
+    async with ledger_store(backend, tmp_path) as store:
+        await open_round_with_bets(store)
+        assert await store.balance(Account.escrow("r1")) == 16_000
+        assert await store.balance(Account.player("alice")) == 39_000
+        done = await store.settle_round(
+            "r1", settlements(BANKER_NATURAL_8, alice=ALICE_BETS, bob=BOB_BETS)
+        )
+        assert [t.kind for t in done] == [TransactionKind.SETTLE] * 2
+        # alice: banker wins 0.95 (9500 + stake back), tie lost; bob's player bet lost
+        assert await store.balance(Account.player("alice")) == 39_000 + 19_500
+        assert await store.balance(Account.player("bob")) == 45_000
+        assert await store.balance(Account.house("t1")) == -9_500 + 1_000 + 5_000
+        assert await store.balance(Account.escrow("r1")) == 0
+        assert (await store.round("r1")).status is RoundStatus.SETTLED
+        report = await store.check()
+        assert report.ok, report.problems
+        assert sum(report.balances.values()) == 0
+
+
+async def test_a_retried_settlement_pays_once(backend: str, tmp_path: Path) -> None:
+    async with ledger_store(backend, tmp_path) as store:
+        await open_round_with_bets(store)
+        result = settlements(PLAYER_NATURAL_9, alice=ALICE_BETS, bob=BOB_BETS)
+        first = await store.settle_round("r1", result)
+        before = await store.balances()
+        again = await store.settle_round("r1", result)
+        assert [t.id for t in again] == [t.id for t in first]
+        assert await store.balances() == before
+        other = settlements(BANKER_NATURAL_8, alice=ALICE_BETS, bob=BOB_BETS)
+        with pytest.raises(IdempotencyConflictError, match="correction"):
+            await store.settle_round("r1", other)
+        assert await store.balances() == before
+
+
+async def test_concurrent_settlements_pay_once(backend: str, tmp_path: Path) -> None:
+    async with ledger_database(backend, tmp_path) as url:
+        async with LedgerStore.open(url) as store:
+            await open_round_with_bets(store)
+        result = settlements(PLAYER_NATURAL_9, alice=ALICE_BETS, bob=BOB_BETS)
+        stores = [LedgerStore.open(url) for _ in range(4)]  # four separate connection pools
+        try:
+            done = await asyncio.gather(*(s.settle_round("r1", result) for s in stores))
+        finally:
+            for s in stores:
+                await s.close()
+        assert len({tuple(t.id for t in d) for d in done}) == 1
+        async with LedgerStore.open(url) as store:
+            assert await store.balance(Account.player("bob")) == 45_000 + 10_000
+            assert len(await store.transactions(round_id="r1")) == 4  # 2 stakes, 2 settles
+            assert (await store.check()).ok
+
+
+async def test_a_crash_while_settling_leaves_nothing_half_done(
+    backend: str, tmp_path: Path
+) -> None:
+    async with ledger_store(backend, tmp_path) as store:
+        await open_round_with_bets(store)
+        before = await store.balances()
+        result = settlements(BANKER_NATURAL_8, alice=ALICE_BETS, bob=BOB_BETS)
+        # the last statement of the unit: every entry and balance was already written
+        with crash_on(store, "UPDATE LEDGER_ROUNDS"), pytest.raises(RuntimeError):
+            await store.settle_round("r1", result)
+        assert await store.balances() == before
+        assert (await store.round("r1")).status is RoundStatus.OPEN
+        assert [t.kind for t in await store.transactions(round_id="r1")] == [
+            TransactionKind.STAKE
+        ] * 2
+        assert (await store.check()).ok
+        await store.settle_round("r1", result)  # the retry after the crash pays once
+        assert await store.balance(Account.player("alice")) == 39_000 + 19_500
+        assert (await store.check()).ok
+
+
+async def test_a_crash_while_confirming_posts_no_stake(backend: str, tmp_path: Path) -> None:
+    async with ledger_store(backend, tmp_path) as store:
+        await fund(store, "alice", 50_000)
+        await store.open_round("r1", table_id="t1")
+        with crash_on(store, "INSERT INTO LEDGER_ROUND_BETS"), pytest.raises(RuntimeError):
+            await store.confirm_bets("r1", "alice", ALICE_BETS, confirmation_id="c1")
+        assert await store.balance(Account.player("alice")) == 50_000
+        assert await store.transaction(key="stake:c1") is None
+        assert (await store.check()).ok
+
+
+async def test_insufficient_funds_posts_nothing(backend: str, tmp_path: Path) -> None:
+    async with ledger_store(backend, tmp_path) as store:
+        await fund(store, "alice", 5_000)
+        await store.open_round("r1", table_id="t1")
+        with pytest.raises(InsufficientFundsError, match=r"player:alice holds 5000"):
+            await store.confirm_bets("r1", "alice", ALICE_BETS, confirmation_id="c1")
+        assert await store.round_bets("r1") == {}
+        assert await store.balance(Account.player("alice")) == 5_000
+        posted = await store.confirm_bets("r1", "alice", {Bet.BANKER: 5_000}, confirmation_id="c2")
+        replay = await store.confirm_bets("r1", "alice", {Bet.BANKER: 5_000}, confirmation_id="c2")
+        assert replay.replayed
+        assert replay.transaction.id == posted.transaction.id
+        assert await store.balance(Account.player("alice")) == 0
+
+
+async def test_no_bets_after_the_round_closed(backend: str, tmp_path: Path) -> None:
+    async with ledger_store(backend, tmp_path) as store:
+        await open_round_with_bets(store)
+        await store.settle_round(
+            "r1", settlements(PLAYER_NATURAL_9, alice=ALICE_BETS, bob=BOB_BETS)
+        )
+        with pytest.raises(RoundStateError, match="no more bets"):
+            await store.confirm_bets("r1", "bob", BOB_BETS, confirmation_id="late")
+        with pytest.raises(LedgerError, match="missing: bob"):
+            await store.correct_round(
+                "r1",
+                settlements(PLAYER_NATURAL_9, alice=ALICE_BETS),
+                correction_id="x",
+                author="sup",
+                reason="r",
+            )
+
+
+async def test_recovery_voids_and_refunds_open_rounds(backend: str, tmp_path: Path) -> None:
+    async with ledger_store(backend, tmp_path) as store:
+        await open_round_with_bets(store, "r1")
+        await open_round_with_bets(store, "r2")
+        await store.record_result("r2", {"cards": "9S 8D KH 7C"})
+
+        def resume(info: RoundInfo, bets: Any) -> dict[str, Settlement] | None:
+            if info.result is None:
+                return None
+            return model.settle_players(MACAU, deal_coup(parse_cards(info.result["cards"])), bets)
+
+        recovery = await store.recover(resume=resume)
+        assert recovery.voided == ("r1",)
+        assert recovery.settled == ("r2",)
+        refunds = [t for t in await store.transactions(round_id="r1") if t.kind.value == "refund"]
+        assert {t.player_id: t.amount_of(Account.player(t.player_id or "")) for t in refunds} == {
+            "alice": 11_000,
+            "bob": 5_000,
+        }
+        assert all(t.author == "recovery" and t.reason for t in refunds)
+        # r1 refunded; r2 settled (player 9 wins: alice loses 11000, bob wins 5000)
+        assert await store.balance(Account.player("alice")) == 50_000 - 11_000
+        assert await store.balance(Account.player("bob")) == 50_000 + 5_000
+        assert (await store.recover()).voided == ()
+        report = await store.check()
+        assert report.ok, report.problems
+        assert report.open_rounds == 0
+
+
+async def test_corrections_post_only_the_difference(backend: str, tmp_path: Path) -> None:
+    async with ledger_store(backend, tmp_path) as store:
+        await open_round_with_bets(store)
+        wrong = settlements(PLAYER_NATURAL_9, alice=ALICE_BETS, bob=BOB_BETS)
+        originals = {t.player_id: t for t in await store.settle_round("r1", wrong)}
+        right = settlements(BANKER_NATURAL_8, alice=ALICE_BETS, bob=BOB_BETS)
+        fixes = await store.correct_round(
+            "r1", right, correction_id="fix-1", author="supervisor:kim", reason="misread card"
+        )
+        by_player = {t.player_id: t for t in fixes}
+        # alice was paid 0, is owed 19500; bob was paid 10000, is owed 0
+        assert by_player["alice"].amount_of(Account.player("alice")) == 19_500
+        assert by_player["bob"].amount_of(Account.player("bob")) == -10_000
+        for player, fix in by_player.items():
+            assert fix.kind is TransactionKind.CORRECTION
+            assert fix.reference == originals[player].id
+            assert (fix.author, fix.reason) == ("supervisor:kim", "misread card")
+        again = await store.correct_round(
+            "r1", right, correction_id="fix-1", author="supervisor:kim", reason="misread card"
+        )
+        assert [t.id for t in again] == [t.id for t in fixes]
+        # correcting to the result already in force moves nothing but is still recorded
+        same = await store.correct_round(
+            "r1", right, correction_id="fix-2", author="supervisor:kim", reason="re-check"
+        )
+        assert all(t.entries == () for t in same)
+        assert await store.balance(Account.player("alice")) == 39_000 + 19_500
+        assert await store.balance(Account.player("bob")) == 45_000
+        # the original settlements are untouched
+        assert await store.transaction(id=originals["bob"].id) == originals["bob"]
+        assert (await store.check()).ok
+
+
+async def test_voiding_a_settled_hand_refunds_through_the_difference(
+    backend: str, tmp_path: Path
+) -> None:
+    async with ledger_store(backend, tmp_path) as store:
+        await open_round_with_bets(store)
+        await store.settle_round(
+            "r1", settlements(PLAYER_NATURAL_9, alice=ALICE_BETS, bob=BOB_BETS)
+        )
+        # bob withdraws his winnings before the void
+        await store.post(
+            model.transfer(TransactionKind.WITHDRAWAL, "bob", 53_000, transaction_id="out")
+        )
+        voids = await store.void_round("r1", author="supervisor:kim", reason="card dropped [L]")
+        assert {t.kind for t in voids} == {TransactionKind.VOID}
+        assert await store.balance(Account.player("alice")) == 50_000
+        # bob must give back 5000 but holds 2000: the rest is his receivable
+        assert await store.balance(Account.player("bob")) == 0
+        assert await store.balance(Account.receivable("bob")) == -3_000
+        assert (await store.round("r1")).status is RoundStatus.VOIDED
+        assert [t.id for t in await store.void_round("r1", author="x", reason="y")] == [
+            t.id for t in voids
+        ]
+        with pytest.raises(RoundStateError):
+            await store.correct_round("r1", {}, correction_id="z", author="x", reason="y")
+        report = await store.check()
+        assert report.ok, report.problems
+
+
+async def test_seamless_bets_are_funded_by_the_operator(backend: str, tmp_path: Path) -> None:
+    async with ledger_store(backend, tmp_path) as store:
+        operator = Account.operator("op1")
+        await store.open_round("r1", table_id="t1")
+        await store.confirm_bets("r1", "carol", BOB_BETS, confirmation_id="c1", funding=operator)
+        await store.settle_round("r1", settlements(PLAYER_NATURAL_9, carol=BOB_BETS))
+        assert await store.balance(operator) == 5_000  # carol's winnings, owed to the operator
+        assert await store.balance(Account.player("carol")) == 0
+        assert (await store.check()).ok
+
+
+async def test_check_finds_rows_changed_behind_its_back(backend: str, tmp_path: Path) -> None:
+    async with ledger_store(backend, tmp_path) as store:
+        await open_round_with_bets(store)
+        await store.settle_round(
+            "r1", settlements(PLAYER_NATURAL_9, alice=ALICE_BETS, bob=BOB_BETS)
+        )
+        assert (await store.check()).ok
+        settle_ids = (
+            "SELECT id FROM ledger_transactions WHERE kind = 'settle' AND player_id = 'bob'"
+        )
+        async with store.engine.begin() as conn:  # balanced, but not what was posted
+            for code, change in (("player:bob", 100), ("house:t1", -100)):
+                await conn.execute(
+                    text(
+                        "UPDATE ledger_entries SET amount = amount + :change "
+                        f"WHERE account_code = :code AND transaction_id IN ({settle_ids})"
+                    ),
+                    {"code": code, "change": change},
+                )
+        report = await store.check()
+        assert any("changed after it was posted" in p for p in report.problems)
+        async with store.engine.begin() as conn:  # and now money from nowhere
+            await conn.execute(
+                text(
+                    "UPDATE ledger_entries SET amount = amount + 100 "
+                    f"WHERE account_code = 'player:bob' AND transaction_id IN ({settle_ids})"
+                )
+            )
+        report = await store.check()
+        assert not report.ok
+        assert any("accounts sum to 100" in p for p in report.problems)
+        assert any("entries sum to 100, not 0" in p for p in report.problems)
+        assert any("account player:bob shows" in p for p in report.problems)
+
+
+async def test_unclaimed_money_is_kept_apart(backend: str, tmp_path: Path) -> None:
+    async with ledger_store(backend, tmp_path) as store:
+        await fund(store, "dora", 7_000)
+        moved = model.unclaimed(
+            Account.player("dora"),
+            7_000,
+            idempotency_key="unclaimed:dora:2026",
+            author="cage:lee",
+            reason="wallet dormant 12 months [S15]",
+            player_id="dora",
+        )
+        await store.post(moved)
+        assert (await store.post(moved)).replayed
+        assert await store.balance(Account.unclaimed()) == 7_000
+        assert await store.balance(Account.player("dora")) == 0
+        assert (await store.check()).ok
