@@ -12,12 +12,12 @@ import sys
 from collections.abc import Sequence
 
 from punto import __version__
-from punto.cli import coup, ledger, play, roads, settle, shoe
+from punto.cli import coup, edge, ledger, play, roads, settle, shoe, simulate
 from punto.errors import PuntoError
 
 __all__ = ["build_parser", "main"]
 
-_COMMANDS = (coup, shoe, settle, roads, play, ledger)
+_COMMANDS = (coup, shoe, settle, edge, simulate, roads, play, ledger)
 
 
 def build_parser() -> argparse.ArgumentParser:

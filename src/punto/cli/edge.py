@@ -1,0 +1,115 @@
+"""``punto edge [--json] [--rules NAME] [--decks N] [--removed CARD…]
+[--remaining RANK=COUNT,…] [--eor]``: the exact edge of every bet.
+
+The shoe is a fresh one of ``--decks`` decks (default: the preset's), less the
+``--removed`` cards; or exactly the ``--remaining`` rank counts (ranks not listed hold
+none), less the ``--removed`` cards. JSON: ``outcomes`` (``banker``, ``player``, ``tie``
+probabilities) and ``bets``, bet name to ``house_edge`` (a fraction of the stake,
+positive when the house wins), ``rtp``, ``std_dev``, ``hit_frequency``, plus the bet's
+``paytable`` and the probability of each payout class; ``--eor`` adds
+``effect_of_removal`` (bet to rank to the change in house edge when one card of that rank
+is removed).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from punto.analysis import Analysis, Composition, EffectOfRemoval, analyze, effect_of_removal
+from punto.cards import RANKS, parse_cards
+from punto.cli.output import write_json
+from punto.rules import preset, preset_names
+
+__all__ = ["register", "run"]
+
+DEFAULT_RULES = "macau"
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``edge`` subcommand."""
+    parser = subparsers.add_parser(
+        "edge",
+        help="exact house edge of every bet for a shoe",
+        description="Exact probabilities, house edge, RTP, standard deviation and hit "
+        "frequency of every bet of a rules preset, for a fresh shoe or what is left of one.",
+    )
+    parser.add_argument("--json", action="store_true", help="answer in JSON")
+    parser.add_argument(
+        "--rules",
+        default=DEFAULT_RULES,
+        metavar="NAME",
+        help=f"preset (default {DEFAULT_RULES}): {', '.join(preset_names())}",
+    )
+    shoe = parser.add_mutually_exclusive_group()
+    shoe.add_argument("--decks", type=int, metavar="N", help="a fresh shoe of N decks (1-12)")
+    shoe.add_argument(
+        "--remaining",
+        metavar="RANK=COUNT,...",
+        help="the shoe holds exactly these cards, e.g. A=30,2=31,T=32 (others: none)",
+    )
+    parser.add_argument(
+        "--removed", nargs="+", default=[], metavar="CARD", help="cards dealt: AS TD 10D KH"
+    )
+    parser.add_argument(
+        "--eor", action="store_true", help="also the effect of removing one card of each rank"
+    )
+    parser.set_defaults(handler=run)
+
+
+def composition_of(args: argparse.Namespace, decks: int) -> Composition:
+    """The shoe the arguments describe (typed errors for anything that cannot be)."""
+    removed = parse_cards(" ".join(args.removed))
+    if args.remaining is not None:
+        return Composition.parse(args.remaining).removing(removed)
+    return Composition.after_removing(removed, decks=args.decks or decks)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Analyse and print."""
+    rules = preset(args.rules)
+    shoe = composition_of(args, rules.decks)
+    result = analyze(rules, shoe)
+    eor = effect_of_removal(rules, shoe) if args.eor else None
+    if args.json:
+        doc = result.as_dict()
+        if args.remaining is None:
+            doc["decks"] = args.decks or rules.decks
+        if eor is not None:
+            doc["effect_of_removal"] = eor.as_dict()
+        write_json(doc)
+    else:
+        for line in edge_lines(result, eor):
+            print(line)
+    return 0
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.4f}%"
+
+
+def edge_lines(result: Analysis, eor: EffectOfRemoval | None = None) -> list[str]:
+    """The text rendering: outcomes, then one line per bet (and the EoR table)."""
+    o = result.outcomes.as_dict()
+    lines = [
+        f"{result.rules}: {result.composition.cards} cards",
+        f"outcomes: banker {_pct(o['banker'])}  player {_pct(o['player'])}  tie {_pct(o['tie'])}",
+        f"{'bet':<14} {'paytable':<22} {'house edge':>11} {'RTP':>10} {'std dev':>8} "
+        f"{'hit freq':>10}",
+    ]
+    for bet, figures in result.bets.items():
+        view = figures.as_dict()
+        lines.append(
+            f"{bet.value:<14} {figures.paytable:<22} {_pct(view['house_edge']):>11} "
+            f"{_pct(view['rtp']):>10} {view['std_dev']:>8.4f} {_pct(view['hit_frequency']):>10}"
+        )
+    favourable = [bet.value for bet, f in result.bets.items() if f.house_edge < 0]
+    if favourable:
+        lines.append(f"player-favourable: {', '.join(favourable)}")
+    if eor is not None:
+        ranks = [rank for rank in RANKS if rank in next(iter(eor.effects.values()), {})]
+        lines.append("effect of removal (change in house edge, percentage points):")
+        lines.append(f"{'bet':<14} " + " ".join(f"{rank.char:>7}" for rank in ranks))
+        for bet, effects in eor.effects.items():
+            cells = " ".join(f"{100 * float(effects[rank]):>7.4f}" for rank in ranks)
+            lines.append(f"{bet.value:<14} {cells}")
+    return lines

@@ -1,0 +1,726 @@
+"""Monte Carlo simulation: real shoes dealt by compiled kernels, tallied exactly.
+
+Each shoe follows the procedure of :class:`punto.dealing.ShoeDealer` [M2], [M3], [S5]:
+a Fisher-Yates shuffle, the cut card placed between ``cut_min_from_end`` and
+``cut_max_from_end`` cards from the end, the start burn, demonstration hands, then hands
+until the last-hand rule ends the shoe (one more hand, or "minimum seven cards or void").
+The drawing rules are lookup arrays derived from :mod:`punto.tableau`; a hand is tallied
+by its cell (:data:`punto.analysis.CELLS`), and the bets are priced afterwards from the
+cell counts with the classes :func:`punto.bets.classify` gave each cell — so no bet rule
+or paytable is copied into the kernel.
+
+Work is split into independent streams of :data:`STREAM_HANDS` hands, each with its own
+xoshiro256** generator seeded from ``(seed, stream index)`` by
+:class:`numpy.random.SeedSequence`. The tallies are integers and merge exactly, so a
+result depends only on the seed and the number of hands — not on the number of worker
+threads, nor on whether the streams ran here or on a Ray cluster.
+
+>>> from punto.rules import preset
+>>> result = simulate(preset("macau"), hands=20_000, seed=1)
+>>> result.hands + result.void_hands
+20000
+>>> sorted(result.as_dict()["outcomes"])
+['banker', 'player', 'tie']
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import secrets
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+from typing import TextIO
+
+import numba
+import numpy as np
+import numpy.typing as npt
+from numba import njit, prange
+
+from punto.analysis import CELLS, Composition, analyze, bet_table, cell_facts, tableau_arrays
+from punto.bets import Bet
+from punto.cards import RANKS
+from punto.dealing import VOID_MIN_CARDS
+from punto.errors import SimulationError
+from punto.outcome import Winner
+from punto.rules import BurnRule, LastHandRule, Rules
+
+__all__ = [
+    "STREAM_HANDS",
+    "BetReturn",
+    "ShoeParams",
+    "SimulationResult",
+    "deal_order",
+    "max_workers",
+    "progress_bar",
+    "run_streams",
+    "simulate",
+    "stream_plan",
+    "stream_states",
+]
+
+STREAM_HANDS = 1 << 20
+"""Hands per independent stream (the last stream of a run takes the rest)."""
+Z95 = 1.959963984540054
+"""Two-sided 95% normal quantile."""
+
+_BURN_CODES = {BurnRule.NONE: 0, BurnRule.DECKS: 1, BurnRule.FIRST_CARD_VALUE: 2}
+_LAST_CODES = {
+    LastHandRule.LAST_HAND: 0,
+    LastHandRule.ONE_MORE: 1,
+    LastHandRule.MIN_SEVEN_OR_VOID: 2,
+}
+_RANK_VALUES = np.array([rank.value_points for rank in RANKS], dtype=np.int64)
+_NATURAL, _PLAYER_DRAWS, _BANKER_ALONE, _BANKER_ON_THIRD = tableau_arrays()
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeParams:
+    """The shoe procedure of a :class:`~punto.rules.Rules` as plain numbers (what the
+    kernels and remote workers receive)."""
+
+    decks: int
+    cut_min_from_end: int
+    cut_max_from_end: int
+    burn: int
+    demo_hands: int
+    last_hand: int
+    continuous_shuffler: bool
+
+    @classmethod
+    def of(cls, rules: Rules) -> ShoeParams:
+        """The procedure settings of ``rules``."""
+        return cls(
+            decks=rules.decks,
+            cut_min_from_end=rules.cut_min_from_end,
+            cut_max_from_end=rules.cut_max_from_end,
+            burn=_BURN_CODES[rules.burn],
+            demo_hands=rules.demo_hands,
+            last_hand=_LAST_CODES[rules.last_hand],
+            continuous_shuffler=rules.continuous_shuffler,
+        )
+
+
+# -- random numbers: xoshiro256** ------------------------------------------------------
+
+
+def _rotl(x: np.uint64, k: int) -> np.uint64:
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+def _next(s: npt.NDArray[np.uint64]) -> np.uint64:
+    result: np.uint64 = _rotl_jit(s[1] * np.uint64(5), 7) * np.uint64(9)
+    t = s[1] << np.uint64(17)
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = _rotl_jit(s[3], 45)
+    return result
+
+
+def _below(s: npt.NDArray[np.uint64], n: int) -> int:
+    """A uniform integer in ``[0, n)`` (Lemire's method, exact; ``n < 2**32``)."""
+    bound = np.uint64(n)
+    mask = np.uint64(0xFFFFFFFF)
+    m = (_next_jit(s) >> np.uint64(32)) * bound
+    low = m & mask
+    if low < bound:
+        threshold = (np.uint64(0x100000000) - bound) % bound
+        while low < threshold:
+            m = (_next_jit(s) >> np.uint64(32)) * bound
+            low = m & mask
+    return int(m >> np.uint64(32))
+
+
+def _shuffle(s: npt.NDArray[np.uint64], cards: npt.NDArray[np.int8], first: int) -> None:
+    """Fisher-Yates: a uniform order of ``cards`` (only the first ``first`` positions
+    when ``first`` is smaller than the shoe: a continuous shuffler's next coup)."""
+    n = cards.shape[0]
+    for i in range(min(first, n - 1)):
+        j = i + _below_jit(s, n - i)
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+
+
+_rotl_jit = njit(cache=True, inline="always")(_rotl)
+_next_jit = njit(cache=True)(_next)
+_below_jit = njit(cache=True)(_below)
+_shuffle_jit = njit(cache=True)(_shuffle)
+
+
+# -- one coup, one shoe ---------------------------------------------------------------
+
+
+def _coup(
+    cards: npt.NDArray[np.int8],
+    pos: int,
+    values: npt.NDArray[np.int64],
+    natural: npt.NDArray[np.bool_],
+    player_draws: npt.NDArray[np.bool_],
+    banker_alone: npt.NDArray[np.bool_],
+    banker_on_third: npt.NDArray[np.bool_],
+) -> tuple[int, int]:
+    """Deal one coup from ``pos`` by the tableau [M7], [M9]: (cell, next position)."""
+    r1 = cards[pos]
+    r2 = cards[pos + 1]
+    r3 = cards[pos + 2]
+    r4 = cards[pos + 3]
+    pos += 4
+    pt = (values[r1] + values[r3]) % 10
+    bt = (values[r2] + values[r4]) % 10
+    pc = 2
+    bc = 2
+    if not (natural[pt] or natural[bt]):
+        if player_draws[pt]:
+            third = values[cards[pos]]
+            pos += 1
+            pc = 3
+            if banker_on_third[bt, third]:
+                bt = (bt + values[cards[pos]]) % 10
+                pos += 1
+                bc = 3
+            pt = (pt + third) % 10
+        elif banker_alone[bt]:
+            bt = (bt + values[cards[pos]]) % 10
+            pos += 1
+            bc = 3
+    player_pair = r1 == r3
+    banker_pair = r2 == r4
+    if player_pair and banker_pair:
+        flag = 4 if r1 == r2 else 3
+    elif player_pair:
+        flag = 1
+    elif banker_pair:
+        flag = 2
+    else:
+        flag = 0
+    cell = (((pt * 10 + bt) * 2 + pc - 2) * 2 + bc - 2) * 5 + flag
+    return cell, pos
+
+
+_coup_jit = njit(cache=True, inline="always")(_coup)
+
+
+def _play_shoe(
+    cards: npt.NDArray[np.int8],
+    cut_index: int,
+    decks: int,
+    burn: int,
+    demo_hands: int,
+    last_hand: int,
+    void_min_cards: int,
+    quota: int,
+    values: npt.NDArray[np.int64],
+    natural: npt.NDArray[np.bool_],
+    player_draws: npt.NDArray[np.bool_],
+    banker_alone: npt.NDArray[np.bool_],
+    banker_on_third: npt.NDArray[np.bool_],
+    tally: npt.NDArray[np.int64],
+    record: npt.NDArray[np.int64],
+) -> tuple[int, int]:
+    """Deal one shoe in ``cards`` order like :class:`~punto.dealing.ShoeDealer`, at most
+    ``quota`` hands: (hands dealt, void hands). A resolved hand adds one to its cell of
+    ``tally``; when ``record`` has room, hand ``i`` is written to ``record[i]`` (its cell,
+    or ``-1 - cell`` for a void hand)."""
+    n = cards.shape[0]
+    pos = 0
+    if burn == 1:
+        pos = decks
+    elif burn == 2:
+        first = values[cards[0]]
+        pos = 1 + (first if first != 0 else 10)
+    for _ in range(demo_hands):
+        if n - pos < 6:
+            return 0, 0
+        _, pos = _coup_jit(cards, pos, values, natural, player_draws, banker_alone, banker_on_third)
+    extra = 1 if last_hand == 1 else 0
+    hands = 0
+    voids = 0
+    cut_hand = -1
+    last = 0
+    cut_during = False
+    while hands < quota and n - pos >= 6:
+        start = pos
+        if cut_hand < 0 and pos >= cut_index:
+            cut_hand = hands + 1  # the cut card shows between hands [M3]
+            last = cut_hand + extra
+        cell, pos = _coup_jit(
+            cards, pos, values, natural, player_draws, banker_alone, banker_on_third
+        )
+        hands += 1
+        if cut_hand < 0 and start < cut_index < pos:
+            cut_hand = hands  # the cut card came out during this hand
+            cut_during = True
+            last = cut_hand + extra
+        is_last = cut_hand >= 0 and hands >= last
+        void = is_last and last_hand == 2 and cut_during and n - pos < void_min_cards
+        if void:
+            voids += 1
+        else:
+            tally[cell] += 1
+        if hands <= record.shape[0]:
+            record[hands - 1] = -1 - cell if void else cell
+        if is_last:
+            break
+    return hands, voids
+
+
+_play_shoe_jit = njit(cache=True)(_play_shoe)
+
+
+def _stream(
+    state: npt.NDArray[np.uint64],
+    quota: int,
+    decks: int,
+    cut_min: int,
+    cut_max: int,
+    burn: int,
+    demo_hands: int,
+    last_hand: int,
+    csm: bool,
+    void_min_cards: int,
+    values: npt.NDArray[np.int64],
+    natural: npt.NDArray[np.bool_],
+    player_draws: npt.NDArray[np.bool_],
+    banker_alone: npt.NDArray[np.bool_],
+    banker_on_third: npt.NDArray[np.bool_],
+    tally: npt.NDArray[np.int64],
+) -> tuple[int, int, int]:
+    """Deal shoes until ``quota`` hands: (hands, void hands, shoes)."""
+    n = decks * 52
+    cards = np.empty(n, dtype=np.int8)
+    for i in range(n):
+        cards[i] = i % 13
+    no_record = np.empty(0, dtype=np.int64)
+    hands = 0
+    voids = 0
+    shoes = 0
+    if csm:
+        # [M7.2] every coup from a full shoe: a fresh uniform order of the first six.
+        while hands < quota:
+            _shuffle_jit(state, cards, 6)
+            cell, _ = _coup_jit(
+                cards, 0, values, natural, player_draws, banker_alone, banker_on_third
+            )
+            tally[cell] += 1
+            hands += 1
+        return hands, 0, 1
+    while hands < quota:
+        _shuffle_jit(state, cards, n)
+        cut_index = n - (cut_min + _below_jit(state, cut_max - cut_min + 1))
+        dealt, void = _play_shoe_jit(
+            cards,
+            cut_index,
+            decks,
+            burn,
+            demo_hands,
+            last_hand,
+            void_min_cards,
+            quota - hands,
+            values,
+            natural,
+            player_draws,
+            banker_alone,
+            banker_on_third,
+            tally,
+            no_record,
+        )
+        hands += dealt
+        voids += void
+        shoes += 1
+        if dealt == 0:
+            break
+    return hands, voids, shoes
+
+
+_stream_jit = njit(cache=True)(_stream)
+
+
+def _streams(
+    states: npt.NDArray[np.uint64],
+    quotas: npt.NDArray[np.int64],
+    decks: int,
+    cut_min: int,
+    cut_max: int,
+    burn: int,
+    demo_hands: int,
+    last_hand: int,
+    csm: bool,
+    void_min_cards: int,
+    values: npt.NDArray[np.int64],
+    natural: npt.NDArray[np.bool_],
+    player_draws: npt.NDArray[np.bool_],
+    banker_alone: npt.NDArray[np.bool_],
+    banker_on_third: npt.NDArray[np.bool_],
+    tallies: npt.NDArray[np.int64],
+    stats: npt.NDArray[np.int64],
+) -> None:
+    """Independent streams, one per row, on numba's worker threads."""
+    for k in prange(quotas.shape[0]):
+        hands, voids, shoes = _stream_jit(
+            states[k],
+            quotas[k],
+            decks,
+            cut_min,
+            cut_max,
+            burn,
+            demo_hands,
+            last_hand,
+            csm,
+            void_min_cards,
+            values,
+            natural,
+            player_draws,
+            banker_alone,
+            banker_on_third,
+            tallies[k],
+        )
+        stats[k, 0] = hands
+        stats[k, 1] = voids
+        stats[k, 2] = shoes
+
+
+_streams_jit = njit(cache=True, parallel=True)(_streams)
+
+
+# -- streams and their seeds ----------------------------------------------------------
+
+
+def stream_plan(hands: int, *, stream_hands: int = STREAM_HANDS) -> list[int]:
+    """The hand quota of each stream of a run of ``hands`` hands.
+
+    >>> stream_plan(5, stream_hands=2)
+    [2, 2, 1]
+    """
+    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
+        raise SimulationError(f"the number of hands must be a positive whole number, not {hands}")
+    full, rest = divmod(hands, stream_hands)
+    return [stream_hands] * full + ([rest] if rest else [])
+
+
+def stream_states(seed: int, first: int, count: int, *, purpose: int = 0) -> npt.NDArray[np.uint64]:
+    """xoshiro256** states of streams ``first`` … ``first + count - 1`` of ``seed``."""
+    states = np.empty((count, 4), dtype=np.uint64)
+    for i in range(count):
+        sequence = np.random.SeedSequence(seed, spawn_key=(purpose, first + i))
+        state = sequence.generate_state(4, np.uint64)
+        if not state.any():  # pragma: no cover - probability 2**-256
+            state[0] = 1
+        states[i] = state
+    return states
+
+
+def max_workers() -> int:
+    """Most worker threads this machine's numba runtime offers."""
+    config: object = numba.config
+    threads = getattr(config, "NUMBA_NUM_THREADS", 1)
+    return int(threads)
+
+
+def run_streams(
+    params: ShoeParams,
+    states: npt.NDArray[np.uint64],
+    quotas: npt.NDArray[np.int64],
+    *,
+    workers: int = 1,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Run streams (one row of ``states`` each; the array is not changed): summed cell
+    tallies and per-stream (hands, void hands, shoes)."""
+    states = np.array(states, dtype=np.uint64, copy=True)
+    count = quotas.shape[0]
+    tallies = np.zeros((count, CELLS), dtype=np.int64)
+    stats = np.zeros((count, 3), dtype=np.int64)
+    previous = numba.get_num_threads()
+    numba.set_num_threads(max(1, min(workers, max_workers())))
+    try:
+        _streams_jit(
+            states,
+            quotas,
+            params.decks,
+            params.cut_min_from_end,
+            params.cut_max_from_end,
+            params.burn,
+            params.demo_hands,
+            params.last_hand,
+            params.continuous_shuffler,
+            VOID_MIN_CARDS,
+            _RANK_VALUES,
+            _NATURAL,
+            _PLAYER_DRAWS,
+            _BANKER_ALONE,
+            _BANKER_ON_THIRD,
+            tallies,
+            stats,
+        )
+    finally:
+        numba.set_num_threads(previous)
+    return tallies.sum(axis=0), stats
+
+
+def deal_order(rules: Rules, ranks: npt.NDArray[np.int8], cut_index: int) -> list[int]:
+    """Deal one shoe of a given rank order (0 = ace … 12 = king) and cut position with the
+    kernel, and return each hand's cell (``-1 - cell`` for a void hand): the entry point
+    that tests compare with :class:`~punto.dealing.ShoeDealer` on the same order."""
+    params = ShoeParams.of(rules)
+    record = np.zeros(ranks.shape[0], dtype=np.int64)
+    tally = np.zeros(CELLS, dtype=np.int64)
+    hands, _ = _play_shoe_jit(
+        np.ascontiguousarray(ranks, dtype=np.int8),
+        cut_index,
+        params.decks,
+        params.burn,
+        params.demo_hands,
+        params.last_hand,
+        VOID_MIN_CARDS,
+        ranks.shape[0],
+        _RANK_VALUES,
+        _NATURAL,
+        _PLAYER_DRAWS,
+        _BANKER_ALONE,
+        _BANKER_ON_THIRD,
+        tally,
+        record,
+    )
+    return [int(cell) for cell in record[:hands]]
+
+
+# -- results --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BetReturn:
+    """A bet's observed return per unit staked (a house edge is a negative return), its
+    95% confidence interval, and the exact return of a fresh shoe."""
+
+    bet: Bet
+    observed_return: float
+    ci95: tuple[float, float]
+    exact_return: float
+
+    @property
+    def within_ci(self) -> bool:
+        """Whether the exact value lies in the confidence interval."""
+        return self.ci95[0] <= self.exact_return <= self.ci95[1]
+
+
+def _bet_returns(rules: Rules, counts: npt.NDArray[np.int64], hands: int) -> dict[Bet, BetReturn]:
+    exact = analyze(rules, Composition.fresh(rules.decks))
+    results: dict[Bet, BetReturn] = {}
+    for bet in rules.offered_bets:
+        table = bet_table(bet, rules.paytable_for(bet))
+        total = Fraction(0)
+        square = Fraction(0)
+        for cells, odds in zip(table.cells_of_class, table.odds, strict=True):
+            n = int(counts[cells].sum())
+            total += odds * n
+            square += odds * odds * n
+        mean = total / hands
+        variance = max(square / hands - mean * mean, Fraction(0))
+        half = Z95 * math.sqrt(variance / hands)
+        observed = float(mean)
+        results[bet] = BetReturn(
+            bet=bet,
+            observed_return=observed,
+            ci95=(observed - half, observed + half),
+            exact_return=float(-exact.bets[bet].house_edge),
+        )
+    return results
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationResult:
+    """What a run dealt and what each bet returned.
+
+    ``hands`` counts resolved hands (the bets' sample); ``void_hands`` the hands [S5]
+    voided (every bet refunded), which are dealt but not in the sample.
+    """
+
+    rules: str
+    seed: int
+    workers: int
+    hands: int
+    void_hands: int
+    shoes: int
+    seconds: float
+    cell_counts: tuple[int, ...]
+    bets: Mapping[Bet, BetReturn]
+
+    @property
+    def hands_per_second(self) -> float:
+        """Hands dealt (resolved or void) per second of wall time."""
+        return (self.hands + self.void_hands) / self.seconds if self.seconds > 0 else math.inf
+
+    @property
+    def outcomes(self) -> dict[str, float]:
+        """Observed Banker, Player and tie frequencies of the resolved hands."""
+        sums = {Winner.BANKER: 0, Winner.PLAYER: 0, Winner.TIE: 0}
+        for cell, count in enumerate(self.cell_counts):
+            if count:
+                sums[cell_facts(cell).winner] += count
+        return {w.value: sums[w] / self.hands for w in (Winner.BANKER, Winner.PLAYER, Winner.TIE)}
+
+    def as_dict(self) -> dict[str, object]:
+        """The documented JSON of ``punto simulate --json``."""
+        return {
+            "rules": self.rules,
+            "seed": self.seed,
+            "workers": self.workers,
+            "hands": self.hands,
+            "void_hands": self.void_hands,
+            "shoes": self.shoes,
+            "seconds": self.seconds,
+            "hands_per_second": self.hands_per_second,
+            "outcomes": self.outcomes,
+            "bets": {
+                bet.value: {
+                    "observed_return": r.observed_return,
+                    "ci95": [r.ci95[0], r.ci95[1]],
+                    "exact_return": r.exact_return,
+                }
+                for bet, r in self.bets.items()
+            },
+        }
+
+
+Progress = Callable[[int, int], None]
+"""Called with (hands done, hands in all) as streams finish."""
+
+
+def progress_bar(stream: TextIO | None = None, *, width: int = 40) -> Progress:
+    """A text progress bar on ``stream`` (default: standard error)."""
+    out = stream or sys.stderr
+    started = time.perf_counter()
+
+    def show(done: int, total: int) -> None:
+        filled = width * done // total
+        rate = done / max(time.perf_counter() - started, 1e-9)
+        out.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} hands "
+            f"({rate / 1e6:.1f} M/s)"
+        )
+        if done >= total:
+            out.write("\n")
+        out.flush()
+
+    return show
+
+
+def _batches(count: int, size: int) -> Iterator[tuple[int, int]]:
+    for first in range(0, count, size):
+        yield first, min(size, count - first)
+
+
+def simulate(
+    rules: Rules,
+    *,
+    hands: int,
+    seed: int | None = None,
+    workers: int = 1,
+    progress: Progress | None = None,
+    ray_address: str | None = None,
+    stream_hands: int = STREAM_HANDS,
+) -> SimulationResult:
+    """Deal ``hands`` hands of real shoes under ``rules`` and price every offered bet.
+
+    ``workers`` threads run the streams here; with ``ray_address`` they run as Ray tasks
+    instead (``"auto"``, ``"ray://host:port"`` …; a Ray runtime already initialised in
+    this process is used as it is). Same seed and hands: the same tallies either way.
+    """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise SimulationError(f"workers must be a positive whole number, not {workers}")
+    if workers > max_workers():
+        raise SimulationError(
+            f"{workers} workers asked, but this machine runs at most {max_workers()} threads"
+        )
+    if rules.continuous_shuffler and rules.decks * 52 < 6:  # pragma: no cover
+        raise SimulationError("a shoe needs at least six cards")
+    quotas = stream_plan(hands, stream_hands=stream_hands)
+    run_seed = secrets.randbits(63) if seed is None else seed
+    params = ShoeParams.of(rules)
+    started = time.perf_counter()
+    if ray_address is not None:
+        counts, stats = _run_on_ray(params, run_seed, quotas, ray_address, progress=progress)
+    else:
+        counts = np.zeros(CELLS, dtype=np.int64)
+        rows: list[npt.NDArray[np.int64]] = []
+        done = 0
+        for first, count in _batches(len(quotas), 2 * workers):
+            states = stream_states(run_seed, first, count)
+            batch = np.array(quotas[first : first + count], dtype=np.int64)
+            tally, stat = run_streams(params, states, batch, workers=workers)
+            counts += tally
+            rows.append(stat)
+            done += int(stat[:, 0].sum())
+            if progress is not None:
+                progress(done, hands)
+        stats = np.concatenate(rows)
+    seconds = time.perf_counter() - started
+    dealt, voids, shoes = (int(x) for x in stats.sum(axis=0))
+    resolved = dealt - voids
+    if resolved < 1:
+        raise SimulationError("no hand was resolved: nothing to report")
+    return SimulationResult(
+        rules=rules.name,
+        seed=run_seed,
+        workers=workers,
+        hands=resolved,
+        void_hands=voids,
+        shoes=shoes,
+        seconds=seconds,
+        cell_counts=tuple(int(c) for c in counts.tolist()),
+        bets=MappingProxyType(_bet_returns(rules, counts, resolved)),
+    )
+
+
+# -- Ray ------------------------------------------------------------------------------
+
+
+def _ray_task(
+    params: ShoeParams, seed: int, first: int, quotas: list[int]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """One stream on a Ray worker: the same states and kernel as a local run."""
+    states = stream_states(seed, first, len(quotas))
+    return run_streams(params, states, np.array(quotas, dtype=np.int64), workers=1)
+
+
+def _run_on_ray(
+    params: ShoeParams,
+    seed: int,
+    quotas: list[int],
+    address: str,
+    *,
+    progress: Progress | None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    try:
+        ray = importlib.import_module("ray")
+    except ImportError:
+        raise SimulationError(
+            "Ray is not installed: install the 'ray' extra (pip install 'punto[ray]')"
+        ) from None
+    if not ray.is_initialized():
+        ray.init(address=address)
+    task = ray.remote(num_cpus=1)(_ray_task)
+    refs = [task.remote(params, seed, k, quotas[k : k + 1]) for k in range(len(quotas))]
+    index = {ref: k for k, ref in enumerate(refs)}
+    counts = np.zeros(CELLS, dtype=np.int64)
+    stats = np.zeros((len(quotas), 3), dtype=np.int64)
+    pending = list(refs)
+    done = 0
+    total = sum(quotas)
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1)
+        for ref in ready:
+            tally, stat = ray.get(ref)
+            counts += tally
+            stats[index[ref]] = stat[0]
+            done += int(stat[0, 0])
+        if progress is not None:
+            progress(done, total)
+    return counts, stats

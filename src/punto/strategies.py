@@ -1,0 +1,505 @@
+"""Betting systems over simulated shoes: return and risk of ruin.
+
+A :class:`BettingSystem` is a stake *progression* (flat, Martingale, Paroli,
+d'Alembert) and a *pattern* that picks the side of each Banker/Player bet: always
+Banker, always Player, or a reading of the Big Road of the current shoe [O] — follow the
+last winner (ride the streak), chop (bet against it), or mirror the previous column (bet
+the current column will end at the previous column's length). The road reading uses the
+Big Road's logical columns: runs of the same winner, ties left out, started afresh with
+every shoe.
+
+Each session starts a new shoe with the bankroll and plays up to ``session_hands``
+hands, across shoes if needed, until the bankroll cannot cover one unit (ruin). Shoes are
+dealt by the kernels of :mod:`punto.simulation` (cut card, burns, last-hand rule); stakes
+are whole multiples of the unit, and the unit must make every payout a whole number of
+minor units, so money stays exact integers. No system changes the house edge:
+
+>>> from punto.rules import preset
+>>> system = BettingSystem(progression=Progression.MARTINGALE, pattern=Pattern.BANKER,
+...                        unit=1000, bankroll=100_000, session_hands=50)
+>>> result = evaluate(preset("macau"), system, sessions=2000, seed=1)
+>>> 0 <= result.risk_of_ruin <= 1, result.sessions
+(True, 2000)
+"""
+
+from __future__ import annotations
+
+import enum
+import secrets
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numba
+import numpy as np
+import numpy.typing as npt
+from numba import njit, prange
+
+from punto.analysis import CELLS, Composition, analyze, bet_table, cell_facts
+from punto.bets import Bet
+from punto.dealing import VOID_MIN_CARDS
+from punto.errors import SimulationError
+from punto.outcome import Winner
+from punto.rules import Rules
+from punto.simulation import (
+    _BANKER_ALONE,
+    _BANKER_ON_THIRD,
+    _NATURAL,
+    _PLAYER_DRAWS,
+    _RANK_VALUES,
+    ShoeParams,
+    _below_jit,
+    _play_shoe_jit,
+    _shuffle_jit,
+    max_workers,
+    stream_states,
+)
+
+__all__ = [
+    "SESSIONS_PER_STREAM",
+    "BettingSystem",
+    "Pattern",
+    "Progression",
+    "SystemResult",
+    "evaluate",
+]
+
+SESSIONS_PER_STREAM = 4096
+"""Sessions per independent random stream."""
+_PURPOSE = 1
+"""Seed-sequence purpose of betting-system streams (simulation streams use 0)."""
+
+
+class Progression(enum.Enum):
+    """How the stake moves from bet to bet (in units; pushes change nothing)."""
+
+    FLAT = "flat"
+    """One unit every time."""
+    MARTINGALE = "martingale"
+    """Double after a loss, back to one unit after a win."""
+    PAROLI = "paroli"
+    """Double after a win, back to one unit after three wins in a row or a loss."""
+    DALEMBERT = "dalembert"
+    """One unit more after a loss, one less after a win (never below one)."""
+
+
+class Pattern(enum.Enum):
+    """Which side to bet, read from the shoe's Big Road."""
+
+    BANKER = "banker"
+    """Always Banker."""
+    PLAYER = "player"
+    """Always Player."""
+    FOLLOW = "follow"
+    """The side that won the last non-tie hand of this shoe (no bet before one)."""
+    CHOP = "chop"
+    """The side that lost the last non-tie hand of this shoe."""
+    MIRROR = "mirror"
+    """Expect the current Big Road column to end at the previous column's length:
+    follow while it is shorter, then chop (follow in the shoe's first column)."""
+
+
+_PROGRESSION_CODES = {p: i for i, p in enumerate(Progression)}
+_PATTERN_CODES = {p: i for i, p in enumerate(Pattern)}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BettingSystem:
+    """A betting system; amounts are in minor units (cents)."""
+
+    progression: Progression = Progression.FLAT
+    pattern: Pattern = Pattern.BANKER
+    unit: int
+    bankroll: int
+    session_hands: int = 100
+    max_bet: int | None = None
+    """The table's maximum bet: a progression never stakes more."""
+
+    def __post_init__(self) -> None:
+        for name in ("unit", "bankroll", "session_hands"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise SimulationError(f"{name} must be a positive whole number, not {value!r}")
+        if self.bankroll < self.unit:
+            raise SimulationError(
+                f"a bankroll of {self.bankroll} cannot cover one unit of {self.unit}"
+            )
+        if self.max_bet is not None and self.max_bet < self.unit:
+            raise SimulationError(f"the maximum bet {self.max_bet} is below one unit")
+
+    @property
+    def name(self) -> str:
+        """``progression/pattern``, e.g. ``martingale/follow``."""
+        return f"{self.progression.value}/{self.pattern.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class SystemResult:
+    """What a betting system did over ``sessions`` sessions (amounts in minor units)."""
+
+    rules: str
+    system: BettingSystem
+    seed: int
+    sessions: int
+    bets: int
+    total_staked: int
+    total_net: int
+    ruined: int
+    ahead: int
+    seconds: float
+    exact_returns: tuple[float, float]
+    """Exact return per unit staked of a Banker and of a Player bet off the top: every
+    system's return is a mix of the two, whatever its stakes."""
+
+    @property
+    def return_per_staked(self) -> float:
+        """Net result per unit staked."""
+        return float(Fraction(self.total_net, self.total_staked)) if self.total_staked else 0.0
+
+    @property
+    def risk_of_ruin(self) -> float:
+        """Share of sessions that lost the bankroll (could not cover one unit)."""
+        return self.ruined / self.sessions
+
+    @property
+    def mean_net(self) -> float:
+        """Average net result of a session, in minor units."""
+        return self.total_net / self.sessions
+
+    @property
+    def chance_ahead(self) -> float:
+        """Share of sessions that ended above the starting bankroll."""
+        return self.ahead / self.sessions
+
+    def as_dict(self) -> dict[str, object]:
+        """Plain data for ``punto simulate --strategy … --json``."""
+        return {
+            "rules": self.rules,
+            "strategy": self.system.name,
+            "seed": self.seed,
+            "sessions": self.sessions,
+            "session_hands": self.system.session_hands,
+            "unit": self.system.unit,
+            "bankroll": self.system.bankroll,
+            "bets": self.bets,
+            "total_staked": self.total_staked,
+            "total_net": self.total_net,
+            "return": self.return_per_staked,
+            "exact_returns": {"banker": self.exact_returns[0], "player": self.exact_returns[1]},
+            "mean_net": self.mean_net,
+            "risk_of_ruin": self.risk_of_ruin,
+            "chance_ahead": self.chance_ahead,
+            "seconds": self.seconds,
+        }
+
+
+# -- the kernel -----------------------------------------------------------------------
+
+
+def _sessions(
+    state: npt.NDArray[np.uint64],
+    sessions: int,
+    decks: int,
+    cut_min: int,
+    cut_max: int,
+    burn: int,
+    demo_hands: int,
+    last_hand: int,
+    void_min_cards: int,
+    values: npt.NDArray[np.int64],
+    natural: npt.NDArray[np.bool_],
+    player_draws: npt.NDArray[np.bool_],
+    banker_alone: npt.NDArray[np.bool_],
+    banker_on_third: npt.NDArray[np.bool_],
+    winner_of_cell: npt.NDArray[np.int64],
+    net_num: npt.NDArray[np.int64],
+    net_den: npt.NDArray[np.int64],
+    progression: int,
+    pattern: int,
+    unit: int,
+    bankroll: int,
+    max_bet: int,
+    session_hands: int,
+    out: npt.NDArray[np.int64],
+) -> None:
+    """``out[i]`` = (final bankroll, staked, bets, ruined) of session ``i``."""
+    n = decks * 52
+    cards = np.empty(n, dtype=np.int8)
+    for i in range(n):
+        cards[i] = i % 13
+    tally = np.zeros(winner_of_cell.shape[0], dtype=np.int64)
+    record = np.empty(n, dtype=np.int64)
+    for session in range(sessions):
+        money = bankroll
+        staked = 0
+        bets = 0
+        ruined = 0
+        k = 1
+        streak = 0
+        played = 0
+        while played < session_hands and ruined == 0:
+            _shuffle_jit(state, cards, n)
+            cut_index = n - (cut_min + _below_jit(state, cut_max - cut_min + 1))
+            dealt, _ = _play_shoe_jit(
+                cards,
+                cut_index,
+                decks,
+                burn,
+                demo_hands,
+                last_hand,
+                void_min_cards,
+                session_hands - played,
+                values,
+                natural,
+                player_draws,
+                banker_alone,
+                banker_on_third,
+                tally,
+                record,
+            )
+            if dealt == 0:
+                break
+            last = -1  # Big Road: last non-tie winner (0 Banker, 1 Player)
+            run = 0
+            previous_run = 0
+            for h in range(dealt):
+                played += 1
+                cell = record[h]
+                if cell < 0:
+                    continue  # [S5] void hand: every bet refunded, nothing on the road
+                side = -1
+                if pattern == 0:
+                    side = 0
+                elif pattern == 1:
+                    side = 1
+                elif last >= 0:
+                    if pattern == 2:
+                        side = last
+                    elif pattern == 3:
+                        side = 1 - last
+                    elif previous_run == 0 or run < previous_run:
+                        side = last
+                    else:
+                        side = 1 - last
+                if side >= 0:
+                    stake = k * unit
+                    if stake > max_bet:
+                        stake = (max_bet // unit) * unit
+                    if stake > money:
+                        stake = (money // unit) * unit
+                    if stake < unit:
+                        ruined = 1
+                        break
+                    net = stake * net_num[side, cell] // net_den[side, cell]
+                    money += net
+                    staked += stake
+                    bets += 1
+                    if net > 0:
+                        if progression == 1:
+                            k = 1
+                        elif progression == 2:
+                            streak += 1
+                            if streak >= 3:
+                                k = 1
+                                streak = 0
+                            else:
+                                k *= 2
+                        elif progression == 3:
+                            k = max(1, k - 1)
+                    elif net < 0:
+                        if progression == 1:
+                            k *= 2
+                        elif progression == 2:
+                            k = 1
+                            streak = 0
+                        elif progression == 3:
+                            k += 1
+                winner = winner_of_cell[cell]
+                if winner < 2:
+                    if winner == last:
+                        run += 1
+                    else:
+                        if last >= 0:
+                            previous_run = run
+                        run = 1
+                        last = winner
+            if money < unit:
+                ruined = 1
+        out[session, 0] = money
+        out[session, 1] = staked
+        out[session, 2] = bets
+        out[session, 3] = ruined
+
+
+_sessions_jit = njit(cache=True)(_sessions)
+
+
+def _all_sessions(
+    states: npt.NDArray[np.uint64],
+    counts: npt.NDArray[np.int64],
+    decks: int,
+    cut_min: int,
+    cut_max: int,
+    burn: int,
+    demo_hands: int,
+    last_hand: int,
+    void_min_cards: int,
+    values: npt.NDArray[np.int64],
+    natural: npt.NDArray[np.bool_],
+    player_draws: npt.NDArray[np.bool_],
+    banker_alone: npt.NDArray[np.bool_],
+    banker_on_third: npt.NDArray[np.bool_],
+    winner_of_cell: npt.NDArray[np.int64],
+    net_num: npt.NDArray[np.int64],
+    net_den: npt.NDArray[np.int64],
+    progression: int,
+    pattern: int,
+    unit: int,
+    bankroll: int,
+    max_bet: int,
+    session_hands: int,
+    offsets: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64],
+) -> None:
+    for s in prange(counts.shape[0]):
+        start = offsets[s]
+        _sessions_jit(
+            states[s],
+            counts[s],
+            decks,
+            cut_min,
+            cut_max,
+            burn,
+            demo_hands,
+            last_hand,
+            void_min_cards,
+            values,
+            natural,
+            player_draws,
+            banker_alone,
+            banker_on_third,
+            winner_of_cell,
+            net_num,
+            net_den,
+            progression,
+            pattern,
+            unit,
+            bankroll,
+            max_bet,
+            session_hands,
+            out[start : start + counts[s]],
+        )
+
+
+_all_sessions_jit = njit(cache=True, parallel=True)(_all_sessions)
+
+
+# -- driver ---------------------------------------------------------------------------
+
+
+def _net_tables(rules: Rules, unit: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Per side (Banker, Player) and cell: the net result as numerator/denominator."""
+    num = np.zeros((2, CELLS), dtype=np.int64)
+    den = np.ones((2, CELLS), dtype=np.int64)
+    for side, bet in enumerate((Bet.BANKER, Bet.PLAYER)):
+        table = bet_table(bet, rules.paytable_for(bet))
+        for cells, odds in zip(table.cells_of_class, table.odds, strict=True):
+            if (unit * odds).denominator != 1:
+                raise SimulationError(
+                    f"a unit of {unit} minor units does not pay a whole number on "
+                    f"{bet.label} ({table.paytable.name} pays {odds}); choose a unit that "
+                    f"is a multiple of {odds.denominator}"
+                )
+            num[side, cells] = odds.numerator
+            den[side, cells] = odds.denominator
+    return num, den
+
+
+def _winner_codes() -> npt.NDArray[np.int64]:
+    codes = {Winner.BANKER: 0, Winner.PLAYER: 1, Winner.TIE: 2}
+    return np.array([codes[cell_facts(c).winner] for c in range(CELLS)], dtype=np.int64)
+
+
+def evaluate(
+    rules: Rules,
+    system: BettingSystem,
+    *,
+    sessions: int,
+    seed: int | None = None,
+    workers: int = 1,
+) -> SystemResult:
+    """Play ``sessions`` sessions of ``system`` on shoes dealt under ``rules``.
+
+    Reproducible for a seed (whatever the number of workers).
+    """
+    if isinstance(sessions, bool) or not isinstance(sessions, int) or sessions < 1:
+        raise SimulationError(f"sessions must be a positive whole number, not {sessions!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or not workers >= 1:
+        raise SimulationError(f"workers must be a positive whole number, not {workers!r}")
+    if workers > max_workers():
+        raise SimulationError(
+            f"{workers} workers asked, but this machine runs at most {max_workers()} threads"
+        )
+    for bet in (Bet.BANKER, Bet.PLAYER):
+        rules.paytable_for(bet)
+    if rules.continuous_shuffler:
+        raise SimulationError("betting systems read the roads of real shoes, not a shuffler")
+    net_num, net_den = _net_tables(rules, system.unit)
+    run_seed = secrets.randbits(63) if seed is None else seed
+    params = ShoeParams.of(rules)
+    full, rest = divmod(sessions, SESSIONS_PER_STREAM)
+    counts = np.array([SESSIONS_PER_STREAM] * full + ([rest] if rest else []), dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    states = stream_states(run_seed, 0, counts.shape[0], purpose=_PURPOSE)
+    out = np.zeros((sessions, 4), dtype=np.int64)
+    started = time.perf_counter()
+    previous = numba.get_num_threads()
+    numba.set_num_threads(workers)
+    try:
+        _all_sessions_jit(
+            states,
+            counts,
+            params.decks,
+            params.cut_min_from_end,
+            params.cut_max_from_end,
+            params.burn,
+            params.demo_hands,
+            params.last_hand,
+            VOID_MIN_CARDS,
+            _RANK_VALUES,
+            _NATURAL,
+            _PLAYER_DRAWS,
+            _BANKER_ALONE,
+            _BANKER_ON_THIRD,
+            _winner_codes(),
+            net_num,
+            net_den,
+            _PROGRESSION_CODES[system.progression],
+            _PATTERN_CODES[system.pattern],
+            system.unit,
+            system.bankroll,
+            system.max_bet if system.max_bet is not None else np.iinfo(np.int64).max,
+            system.session_hands,
+            offsets,
+            out,
+        )
+    finally:
+        numba.set_num_threads(previous)
+    seconds = time.perf_counter() - started
+    exact = analyze(rules, Composition.fresh(rules.decks), bets=[Bet.BANKER, Bet.PLAYER])
+    return SystemResult(
+        rules=rules.name,
+        system=system,
+        seed=run_seed,
+        sessions=sessions,
+        bets=int(out[:, 2].sum()),
+        total_staked=int(out[:, 1].sum()),
+        total_net=int(out[:, 0].sum()) - sessions * system.bankroll,
+        ruined=int(out[:, 3].sum()),
+        ahead=int((out[:, 0] > system.bankroll).sum()),
+        seconds=seconds,
+        exact_returns=(
+            float(-exact.bets[Bet.BANKER].house_edge),
+            float(-exact.bets[Bet.PLAYER].house_edge),
+        ),
+    )

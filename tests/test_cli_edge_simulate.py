@@ -1,0 +1,134 @@
+"""``punto edge`` and ``punto simulate``, driven through their own ``register``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+import pytest
+
+from punto.cli import edge, simulate
+from punto.errors import PuntoError
+
+
+def _main(argv: Sequence[str]) -> int:
+    """What ``punto`` does with these two subcommands (see punto.cli.main)."""
+    parser = argparse.ArgumentParser(prog="punto")
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    edge.register(subparsers)
+    simulate.register(subparsers)
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.handler(args)
+    except PuntoError as exc:
+        print(f"punto: error: {exc}", file=sys.stderr)
+        return 2
+    return status
+
+
+def _json(capsys: pytest.CaptureFixture[str], argv: Sequence[str]) -> dict[str, object]:
+    assert _main(argv) == 0
+    doc: dict[str, object] = json.loads(capsys.readouterr().out)
+    return doc
+
+
+def test_edge_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    doc = _json(capsys, ["edge", "--json", "--rules", "macau", "--decks", "8"])
+    outcomes = doc["outcomes"]
+    assert isinstance(outcomes, dict)
+    assert set(outcomes) == {"banker", "player", "tie"}
+    bets = doc["bets"]
+    assert isinstance(bets, dict)
+    assert set(bets) == {"player", "banker", "tie", "player_pair", "banker_pair"}
+    banker = bets["banker"]
+    assert {"house_edge", "rtp", "std_dev", "hit_frequency"} <= set(banker)
+    assert round(banker["house_edge"], 6) == 0.010579
+    assert banker["rtp"] == pytest.approx(1 - banker["house_edge"])
+    assert doc["decks"] == 8
+
+
+def test_edge_text_lists_every_bet(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _main(["edge", "--rules", "live_tiger", "--eor"]) == 0
+    out = capsys.readouterr().out
+    assert "big_tiger" in out
+    assert "effect of removal" in out
+
+
+def test_edge_removed_and_remaining(capsys: pytest.CaptureFixture[str]) -> None:
+    removed = _json(capsys, ["edge", "--json", "--decks", "1", "--removed", "AS", "KD,9H"])
+    assert removed["cards"] == 49
+    remaining = _json(capsys, ["edge", "--json", "--remaining", "A=4,5=10,T=12,9=3"])
+    assert remaining["cards"] == 29
+    assert "decks" not in remaining
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["edge", "--rules", "nope"], "unknown rules preset 'nope'"),
+        (["edge", "--remaining", "A=x"], "expected RANK=COUNT"),
+        (["edge", "--remaining", "A=3"], "cannot be analysed"),
+        (["edge", "--decks", "1", "--removed", "AS", "AS"], "AS was removed 2 times"),
+        (["edge", "--remaining", "A=10,K=10", "--removed", "2C"], "no 2 is left"),
+        (["edge", "--decks", "13"], "decks must be 1-12"),
+        (["edge", "--removed", "ZZ"], "bad card code"),
+        (["simulate", "--rules", "nope", "--hands", "10"], "unknown rules preset"),
+        (["simulate", "--rules", "macau"], "--hands N"),
+        (["simulate", "--rules", "macau", "--hands", "0"], "positive whole number"),
+        (["simulate", "--rules", "macau", "--hands", "10", "--workers", "99"], "at most"),
+        (["simulate", "--rules", "macau", "--strategy", "flat", "--unit", "10.05"], "multiple"),
+    ],
+)
+def test_bad_input_is_a_typed_error_with_status_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    assert _main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_decks_and_remaining_cannot_both_be_given() -> None:
+    with pytest.raises(SystemExit) as exc:
+        _main(["edge", "--decks", "8", "--remaining", "A=10"])
+    assert exc.value.code == 2
+
+
+def test_simulate_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--json", "--rules", "macau", "--hands", "200000", "--seed", "42"]
+    doc = _json(capsys, argv)
+    assert {"hands", "seconds", "hands_per_second", "outcomes", "bets"} <= set(doc)
+    outcomes = doc["outcomes"]
+    assert isinstance(outcomes, dict)
+    assert set(outcomes) == {"banker", "player", "tie"}
+    bets = doc["bets"]
+    assert isinstance(bets, dict)
+    banker = bets["banker"]
+    assert set(banker) == {"observed_return", "ci95", "exact_return"}
+    low, high = banker["ci95"]
+    assert low <= banker["observed_return"] <= high
+    assert banker["exact_return"] == pytest.approx(-0.010579, abs=1e-6)
+    again = _json(capsys, argv)
+    assert again["bets"] == doc["bets"]
+
+
+def test_simulate_text_with_a_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--rules", "online_8deck", "--hands", "50000", "--seed", "1", "--progress"]
+    assert _main(argv) == 0
+    captured = capsys.readouterr()
+    assert "super_tie_7" in captured.out
+    assert "50,000/50,000 hands" in captured.err
+
+
+def test_simulate_a_betting_system(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [
+        "simulate", "--json", "--rules", "macau", "--strategy", "martingale",
+        "--pattern", "follow", "--unit", "10", "--bankroll", "500", "--sessions", "2000",
+        "--session-hands", "80", "--seed", "3", "--max-bet", "1000",
+    ]  # fmt: skip
+    doc = _json(capsys, argv)
+    assert doc["strategy"] == "martingale/follow"
+    assert 0 < doc["risk_of_ruin"] < 1  # type: ignore[operator]
+    assert doc["return"] < 0  # type: ignore[operator]
+    assert _main([a for a in argv if a != "--json"]) == 0
+    assert "risk of ruin" in capsys.readouterr().out
