@@ -232,6 +232,11 @@ def test_m3_cut_card_between_hands_makes_the_next_hand_the_last() -> None:
         assert dealer.last_hand_number is None
     dealer.deal_hand()  # hand 4 takes cards 12-15: the cut card is next
     assert dealer.next_is_last
+    # Reading the property changes nothing; announcing the cut card does.
+    assert dealer.last_hand_number is None
+    assert dealer.announce_cut_card() == CutCardOut(None, 5)
+    assert dealer.announce_cut_card() is None
+    assert dealer.next_is_last
     assert dealer.last_hand_number == 5
     assert dealer.events[-1] == CutCardOut(None, 5)
     fifth = dealer.deal_hand()

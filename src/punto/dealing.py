@@ -41,6 +41,7 @@ __all__ = [
     "ShoeEnded",
     "ShoeEvent",
     "ShoeStarted",
+    "last_hand_after_cut",
 ]
 
 VOID_MIN_CARDS = 7
@@ -167,9 +168,19 @@ class ShoeDealer:
 
     @property
     def next_is_last(self) -> bool:
-        """Whether the next hand is announced as the last one."""
-        self._note_cut_between_hands()
-        return self._last_hand is not None and self.next_hand_number >= self._last_hand
+        """Whether the next hand is the last one (counting a cut card that has shown
+        between hands but is not announced yet). Reading it changes nothing."""
+        last = self._last_hand
+        if last is None and self._cut_showing_between_hands():
+            last = self._last_hand_after_cut(self.next_hand_number)
+        return last is not None and self.next_hand_number >= last
+
+    def announce_cut_card(self) -> CutCardOut | None:
+        """Announce a cut card that has shown between hands (the coming hand becomes the
+        current one [M3]); ``None`` when there is nothing to announce."""
+        if not self._cut_showing_between_hands():
+            return None
+        return self._set_cut(self.next_hand_number, during=False)
 
     def _emit(self, event: ShoeEvent) -> ShoeEvent:
         self.events.append(event)
@@ -244,7 +255,7 @@ class ShoeDealer:
     def begin_hand(self) -> int:
         """Start the next hand; returns its number."""
         self._require(DealerPhase.READY)
-        self._note_cut_between_hands()
+        self.announce_cut_card()
         self._hand_start = self.shoe.dealt
         self.phase = DealerPhase.IN_HAND
         return self.next_hand_number
@@ -327,19 +338,32 @@ class ShoeDealer:
         if self.rules.continuous_shuffler:
             self.shoe.return_and_reshuffle()  # [M7.2] every hand from a full shoe
 
-    def _note_cut_between_hands(self) -> None:
-        if (
+    def _cut_showing_between_hands(self) -> bool:
+        return (
             self._cut_hand is None
             and self.phase is not DealerPhase.IN_HAND
             and self.shoe.cut_card_out
             and not self.rules.continuous_shuffler
-        ):
-            # The cut card shows between hands: the coming hand is the current one.
-            self._set_cut(self.next_hand_number, during=False)
+        )
 
-    def _set_cut(self, hand: int, *, during: bool) -> None:
+    def _last_hand_after_cut(self, hand: int) -> int:
+        return last_hand_after_cut(self.rules, hand)
+
+    def _set_cut(self, hand: int, *, during: bool) -> CutCardOut:
         self._cut_hand = hand
         self._cut_during = during
-        extra = 1 if self.rules.last_hand is LastHandRule.ONE_MORE else 0
-        self._last_hand = hand + extra
-        self._emit(CutCardOut(hand if during else None, self._last_hand))
+        self._last_hand = self._last_hand_after_cut(hand)
+        event = CutCardOut(hand if during else None, self._last_hand)
+        self._emit(event)
+        return event
+
+
+def last_hand_after_cut(rules: Rules, hand: int) -> int:
+    """The shoe's last hand when the cut card came out with ``hand`` current [M3]: that
+    hand, or one more under the ``one_more`` rule.
+
+    >>> from punto.rules import preset
+    >>> last_hand_after_cut(preset("macau"), 60), last_hand_after_cut(preset("live_tiger"), 60)
+    (61, 60)
+    """
+    return hand + (1 if rules.last_hand is LastHandRule.ONE_MORE else 0)

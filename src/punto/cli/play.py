@@ -116,6 +116,7 @@ class Game:
                 f"bets of {self.money(stake)} exceed your balance of {self.money(self.balance)}"
             )
         self.balance -= stake
+        self.dealer.announce_cut_card()
         last = " (last hand)" if self.dealer.next_is_last else ""
         self.write(f"hand {number}{last}: bets {self._show(bets)}")
         self.dealer.begin_hand()

@@ -1,0 +1,58 @@
+"""The live table: betting rounds, seats, squeeze rights, table kinds and faults.
+
+A pure state machine (no I/O; time from an injected clock, shuffles from an injected
+random source) that a server drives. Every action is ``verify_X`` / ``can_X`` / ``X``,
+and every ``X`` returns a frozen event appended to :attr:`Table.events`, the one record
+of the table's life. See ``docs/table.md``.
+
+- :mod:`~punto.table.phases` — the :class:`Phase` enum and its transitions;
+- :mod:`~punto.table.events` — every event;
+- :mod:`~punto.table.betting` — a player's chips and bets on one hand [L];
+- :mod:`~punto.table.seats` — seats, marks, watchers [M15], [S13];
+- :mod:`~punto.table.squeeze` — who holds the cards [M16], [S], [O];
+- :mod:`~punto.table.kinds` — normal, VIP and bid-squeeze tables; RNG or live [O];
+- :mod:`~punto.table.faults` — every fault of RULES.md §7 and its effect;
+- :mod:`~punto.table.shoes` — the RNG shoe and the scanned live shoe;
+- :mod:`~punto.table.records` — game numbers and hand records [L];
+- :mod:`~punto.table.views` — what a player, a watcher, the dealer, an auditor see;
+- :mod:`~punto.table.table` — :class:`Table`, tying them together.
+"""
+
+from punto.table.clock import Clock, ManualClock, SystemClock
+from punto.table.events import Event
+from punto.table.faults import FAULTS, Effect, Fault, FaultSpec
+from punto.table.kinds import Dealing, TableKind, TableSettings, VipSettings
+from punto.table.phases import TRANSITIONS, Phase
+from punto.table.records import GameNumber, HandRecord, PlayerResult
+from punto.table.seats import Role
+from punto.table.squeeze import ReadCall, Reading
+from punto.table.table import Table
+from punto.table.views import Viewer, bet_records, hand_records, project
+
+__all__ = [
+    "FAULTS",
+    "TRANSITIONS",
+    "Clock",
+    "Dealing",
+    "Effect",
+    "Event",
+    "Fault",
+    "FaultSpec",
+    "GameNumber",
+    "HandRecord",
+    "ManualClock",
+    "Phase",
+    "PlayerResult",
+    "ReadCall",
+    "Reading",
+    "Role",
+    "SystemClock",
+    "Table",
+    "TableKind",
+    "TableSettings",
+    "Viewer",
+    "VipSettings",
+    "bet_records",
+    "hand_records",
+    "project",
+]

@@ -1,0 +1,563 @@
+"""The state of a table and the steps its actions share.
+
+:class:`TableCore` holds everything a table knows — phase, seats, balances, bet slips,
+the shoe, the hand in progress — and the internal steps several actions take (emit an
+event, change phase, refund, void a hand, close the shoe, reveal cards). The actions
+themselves live in :mod:`~punto.table.seating`, :mod:`~punto.table.round`,
+:mod:`~punto.table.hand`, :mod:`~punto.table.house` and
+:mod:`~punto.table.fault_handling`; :class:`~punto.table.Table` combines them.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from punto.bets import Bet
+from punto.cards import Card
+from punto.coup import Coup, Position
+from punto.errors import AccessError, BettingError, PuntoError, SeatError, TableError
+from punto.money import show_amount
+from punto.outcome import Outcome, Side
+from punto.rules import Rules
+from punto.settlement import refund
+from punto.table.betting import BetSlip
+from punto.table.clock import Clock
+from punto.table.events import (
+    BetsRefunded,
+    BettingClosed,
+    CardsBurned,
+    CardsHeld,
+    CardsRevealed,
+    CutCardOut,
+    Event,
+    HandResult,
+    HandVoided,
+    PlayerLeft,
+    ShoeClosed,
+    ShoeOpened,
+    TableClosed,
+    TableOpened,
+)
+from punto.table.kinds import Dealing, TableKind, TableSettings, VipSettings, password_digest
+from punto.table.phases import Phase, require_phase, verify_transition
+from punto.table.records import Bets, GameNumber, HandRecord, PlayerId, PlayerResult, freeze_bets
+from punto.table.seats import Role, Seats
+from punto.table.shoes import CutNotice, LiveShoe, RngShoe, TableShoe
+from punto.table.squeeze import Claim, ReadCall, Reading, choose_holders
+from punto.table.views import Viewer, hand_records, project
+
+__all__ = ["TableCore"]
+
+SHOE_IN_PLAY = frozenset({Phase.SHOE_START, Phase.SETTLED})
+"""Phases between two hands of a shoe in play."""
+FIRST_TWO = frozenset({Position.PLAYER_1, Position.PLAYER_2})
+"""The Player cards an [S] reader reads."""
+
+
+@dataclass(slots=True)
+class OpenHand:
+    """The hand in progress, from the opening of its bets to its settlement."""
+
+    number: GameNumber
+    opened_at: float
+    closes_at: float
+    blank: bool = False
+    waited: set[PlayerId] = field(default_factory=set)
+    coup: Coup = field(default_factory=Coup)
+    face_down: set[Position] = field(default_factory=set)
+    holders: dict[Side, PlayerId] = field(default_factory=dict)
+    started: bool = False
+    rescan: bool = False
+    new_shoe_after: bool = False
+
+    @property
+    def cards(self) -> list[tuple[Position, Card]]:
+        """The cards dealt so far, in order."""
+        return [(e.position, e.card) for e in self.coup.events]
+
+
+@dataclass(frozen=True, slots=True)
+class SettledHand:
+    """What a re-settlement [O] needs of a settled hand."""
+
+    outcome: Outcome
+    bets: Mapping[PlayerId, Bets]
+    results: Mapping[PlayerId, PlayerResult]
+
+
+class TableCore:
+    """A table's state and shared steps (see :class:`~punto.table.Table` for the actions).
+
+    ``clock`` gives the time of every event and runs the countdown; ``rng`` shuffles the
+    shoes of an RNG table (default :class:`secrets.SystemRandom`).
+    """
+
+    def __init__(
+        self,
+        settings: TableSettings,
+        *,
+        clock: Clock,
+        rng: random.Random | None = None,
+        dealer: str = "dealer",
+    ) -> None:
+        self.settings = settings
+        self.clock = clock
+        self._rng: random.Random = rng if rng is not None else secrets.SystemRandom()
+        self.events: list[Event] = []
+        self.phase = Phase.WAITING
+        self.phase_history: list[Phase] = [Phase.WAITING]
+        self.dealer = dealer
+        self.seats = Seats(settings.seats)
+        self.owner: PlayerId | None = None
+        self.vip = VipSettings()
+        self.button = 1
+        self.shoe_number = 0
+        self.brought_in = 0
+        self.cashed_out = 0
+        self.house_result = 0
+        self._balances: dict[PlayerId, int] = {}
+        self._chips: dict[PlayerId, int] = {}
+        self._slips: dict[PlayerId, BetSlip] = {}
+        self._last_bets: dict[PlayerId, Bets] = {}
+        self._shoe: TableShoe | None = None
+        self._shoe_open = False
+        self._game: OpenHand | None = None
+        self._blank_owed = ""
+        self._paused_from: Phase | None = None
+        self._settled: dict[GameNumber, SettledHand] = {}
+        self._remove_after_hand: set[PlayerId] = set()
+        self._emit(
+            TableOpened(
+                at=self._now(),
+                table=settings.table_id,
+                kind=settings.kind,
+                dealing=settings.dealing,
+                reading=settings.table_reading,
+                rules=settings.rules.name,
+                seats=settings.seats,
+                dealer=dealer,
+            )
+        )
+
+    @property
+    def rules(self) -> Rules:
+        """The table's rules (limit tiers may change within a shoe [S14])."""
+        return self.settings.rules
+
+    @property
+    def game(self) -> GameNumber | None:
+        """The number of the hand in progress, if any."""
+        return self._game.number if self._game else None
+
+    @property
+    def closes_at(self) -> float | None:
+        """When the countdown of the open betting round ends."""
+        return self._game.closes_at if self._game and self.phase is Phase.BETTING_OPEN else None
+
+    @property
+    def coup(self) -> Coup | None:
+        """The coup being dealt (its ``next_position`` and ``guidance`` guide the dealer)."""
+        return self._game.coup if self._game else None
+
+    @property
+    def shoe(self) -> TableShoe | None:
+        """The shoe in play (or the last one)."""
+        return self._shoe
+
+    @property
+    def blank_owed(self) -> bool:
+        """Whether the next hand must be a blank hand [S1]."""
+        return bool(self._blank_owed)
+
+    def balance(self, player: PlayerId) -> int:
+        """A player's table balance (minor units)."""
+        self.seats.get(player)
+        return self._balances[player]
+
+    @property
+    def balances(self) -> Mapping[PlayerId, int]:
+        """Every table balance (a copy)."""
+        return dict(self._balances)
+
+    def bets(self, player: PlayerId) -> Bets:
+        """A player's confirmed bets on the current hand."""
+        slip = self._slips.get(player)
+        return freeze_bets(slip.confirmed if slip else {})
+
+    def pending(self, player: PlayerId) -> Bets:
+        """A player's unconfirmed chips."""
+        slip = self._slips.get(player)
+        return slip.pending if slip else freeze_bets({})
+
+    def money_in_play(self) -> int:
+        """Stakes confirmed on the current hand (and main bets a tie left standing [M12])."""
+        return sum(slip.confirmed_total for slip in self._slips.values())
+
+    def money_check(self) -> bool:
+        """Whether no money was lost or created: balances + stakes + the house's result
+        equal what was brought in less what was taken out."""
+        held = sum(self._balances.values()) + self.money_in_play() + self.house_result
+        return held == self.brought_in - self.cashed_out
+
+    @property
+    def holders(self) -> Mapping[Side, PlayerId]:
+        """Who holds each side's cards: fixed once the first card is dealt, before that
+        who would hold them now (the dealer reads a side not listed)."""
+        if self._game is None or self._game.blank:
+            return {}
+        if self._game.started:
+            return dict(self._game.holders)
+        return self._choose_holders()[0]
+
+    def records(self) -> tuple[HandRecord, ...]:
+        """Every hand's record, built from the events [L]."""
+        return hand_records(self.events)
+
+    def view(self, viewer: Viewer, player: PlayerId | None = None) -> tuple[Event, ...]:
+        """The events as ``viewer`` may see them (see :mod:`punto.table.views`)."""
+        return project(self.events, viewer, player)
+
+    def _now(self) -> float:
+        return self.clock.now()
+
+    def _emit(self, event: Event) -> Event:
+        self.events.append(event)
+        return event
+
+    def _enter(self, phase: Phase) -> None:
+        verify_transition(self.phase, phase)
+        if phase is not self.phase:
+            self.phase = phase
+            self.phase_history.append(phase)
+
+    @staticmethod
+    def _can(verify: Callable[[], object]) -> bool:
+        try:
+            verify()
+        except PuntoError:
+            return False
+        return True
+
+    def _require_open(self) -> None:
+        if self.phase is Phase.CLOSED:
+            raise TableError("the table is closed")
+
+    def _require_game(self) -> OpenHand:
+        if self._game is None:
+            raise TableError("no hand is in progress")
+        return self._game
+
+    def _require_shoe(self) -> TableShoe:
+        if self._shoe is None or self._shoe.finished:
+            raise TableError("no shoe is in play: start a shoe")
+        return self._shoe
+
+    def _slip(self, player: PlayerId) -> BetSlip:
+        slip = self._slips.get(player)
+        if slip is None:
+            slip = self._slips[player] = BetSlip(player)
+        return slip
+
+    def _show(self, amount: int) -> str:
+        return show_amount(amount, digits=self.rules.currency_digits)
+
+    def _holds_cards(self, player: PlayerId) -> bool:
+        game = self._game
+        return (
+            game is not None
+            and game.started
+            and self.phase in (Phase.DEALING, Phase.SQUEEZE)
+            and player in game.holders.values()
+        )
+
+    def _verify_owner(self, by: PlayerId, action: str) -> None:
+        if self.settings.kind is not TableKind.VIP or by != self.owner:
+            raise AccessError(f"only the owner of a VIP table may {action} [O]")
+
+    def _verify_password(self, player: PlayerId, password: str | None) -> None:
+        digest = self.vip.password_digest
+        if (
+            self.settings.kind is TableKind.VIP
+            and digest is not None
+            and player != self.owner
+            and (password is None or password_digest(self.settings.table_id, password) != digest)
+        ):
+            raise AccessError("this VIP table needs its password [O]")
+
+    def _remove(self, player: PlayerId, *, reason: str) -> PlayerLeft:
+        cash = self._balances.pop(player)
+        self.cashed_out += cash
+        self.seats.remove(player)
+        self._slips.pop(player, None)
+        self._chips.pop(player, None)
+        self._last_bets.pop(player, None)
+        self._remove_after_hand.discard(player)
+        event = PlayerLeft(at=self._now(), player=player, cashed_out=cash, reason=reason)
+        self._emit(event)
+        return event
+
+    def _everyone_leaves(self, reason: str) -> None:
+        if self.money_in_play():
+            self._refund_all(reason)
+        for player in list(self.seats.participants):
+            self._remove(player, reason=reason)
+
+    def _verify_betting(self, player: PlayerId, action: str) -> OpenHand:
+        require_phase(self.phase, {Phase.BETTING_OPEN}, action)
+        game = self._require_game()
+        if self._now() >= game.closes_at:
+            raise BettingError("betting is closed: the countdown has ended [L]")
+        if self.seats.get(player).role is Role.LOBBY:
+            raise SeatError(f"{player} is not at the table: sit or watch to bet")
+        return game
+
+    def _slip_or_empty(self, player: PlayerId) -> BetSlip:
+        return self._slips.get(player) or BetSlip(player)
+
+    def _new_shoe(self) -> TableShoe:
+        if self.settings.dealing is Dealing.RNG:
+            return RngShoe(self.rules, self._rng)
+        return LiveShoe(self.rules)
+
+    def _open_shoe(self, burned: Sequence[Card]) -> ShoeOpened:
+        shoe = self._new_shoe()
+        start = shoe.start(burned)
+        self._shoe = shoe
+        self._shoe_open = True
+        self.shoe_number += 1
+        self._blank_owed = ""
+        now = self._now()
+        event = ShoeOpened(
+            at=now,
+            shoe=self.shoe_number,
+            cards=start.cards,
+            decks=start.decks,
+            cut_index=start.cut_index,
+            commitment=start.commitment,
+        )
+        self._emit(event)
+        if start.burned:
+            self._emit(
+                CardsBurned(
+                    at=now,
+                    shoe=self.shoe_number,
+                    count=len(start.burned),
+                    cards=start.burned,
+                    reason="start [M2]",
+                )
+            )
+        return event
+
+    def _emit_cut(self, notice: CutNotice) -> CutCardOut:
+        during = (
+            None
+            if notice.during_hand is None
+            else GameNumber(self.settings.table_id, self.shoe_number, notice.during_hand)
+        )
+        event = CutCardOut(
+            at=self._now(), shoe=self.shoe_number, during=during, last_hand=notice.last_hand
+        )
+        self._emit(event)
+        return event
+
+    def _close_shoe(self, reason: str) -> ShoeClosed:
+        shoe = self._shoe
+        assert shoe is not None
+        reveal = shoe.close()
+        event = ShoeClosed(
+            at=self._now(),
+            shoe=self.shoe_number,
+            hands=shoe.hands_dealt,
+            reason=reason,
+            reveal=reveal,
+        )
+        self._emit(event)
+        self._shoe_open = False
+        self._blank_owed = ""
+        return event
+
+    def _close_betting(self, *, by: PlayerId | None) -> BettingClosed:
+        game = self._require_game()
+        discarded = tuple((p, total) for p, s in self._slips.items() if (total := s.discard()) > 0)
+        now = self._now()
+        event = BettingClosed(
+            at=now, game=game.number, by=by, early=now < game.closes_at, discarded=discarded
+        )
+        self._emit(event)
+        self._enter(Phase.BETTING_CLOSED)
+        return event
+
+    def _claims(self) -> list[tuple[Claim, bool]]:
+        """Every main-game bettor's claim to the cards, and whether they bet from a seat."""
+        out: list[tuple[Claim, bool]] = []
+        spare = self.settings.seats + 1
+        for player, slip in self._slips.items():
+            p_bet = slip.confirmed.get(Bet.PLAYER, 0)
+            b_bet = slip.confirmed.get(Bet.BANKER, 0)
+            who = self.seats.participants.get(player)
+            if who is None or not (p_bet or b_bet):
+                continue
+            seat = who.seat or self.seats.marked_seat_of(player) or slip.spot or spare
+            claim = Claim(
+                player=player,
+                seat=seat,
+                player_bet=p_bet,
+                banker_bet=b_bet,
+                player_since=slip.first_confirmed.get(Bet.PLAYER, 0),
+                banker_since=slip.first_confirmed.get(Bet.BANKER, 0),
+                present=who.present,
+            )
+            out.append((claim, slip.spot is not None))
+        return out
+
+    def _choose_holders(self) -> tuple[dict[Side, PlayerId], dict[Side, PlayerId]]:
+        """(who holds each side now, who the bets designate)."""
+        claims = self._claims()
+
+        def choose(pool: list[Claim], *, present_only: bool) -> dict[Side, PlayerId]:
+            return choose_holders(
+                self.settings.table_reading,
+                pool,
+                button=self.button,
+                seats=self.settings.seats,
+                owner=self.owner,
+                squeeze_on=self.vip.squeeze,
+                present_only=present_only,
+            )
+
+        now = choose([c for c, _ in claims], present_only=True)
+        designated = choose([c for c, seated in claims if seated], present_only=False)
+        return now, designated
+
+    def _face_down(self, game: OpenHand, position: Position) -> bool:
+        if position.side not in game.holders:
+            return False
+        # [S] the reader reads the Player's first two cards; the dealer turns the rest.
+        return self.settings.table_reading is not Reading.BUTTON or position in FIRST_TWO
+
+    def _start_dealing(self, game: OpenHand) -> None:
+        """First card: the shoe begins the hand and the squeeze rights are fixed."""
+        game.started = True
+        for notice in self._require_shoe().begin_hand():
+            self._emit_cut(notice)
+        if game.blank:
+            return
+        holders, designated = self._choose_holders()
+        game.holders = holders
+        for side, player in holders.items():
+            first = designated.get(side)
+            self._emit(
+                CardsHeld(
+                    at=self._now(),
+                    game=game.number,
+                    side=side,
+                    player=player,
+                    took_over_from=first if first is not None and first != player else None,
+                )
+            )
+
+    def _after_cards(self, game: OpenHand) -> None:
+        coup = game.coup
+        if game.face_down and (len(coup.events) >= 4 or coup.is_complete):
+            self._enter(Phase.SQUEEZE)
+        elif coup.is_complete:
+            self._enter(Phase.RESULT)
+            self._emit(HandResult(at=self._now(), game=game.number, outcome=coup.outcome))
+        else:
+            self._enter(Phase.DEALING)
+
+    def _face_down_of(self, game: OpenHand, side: Side | None) -> list[Position]:
+        return [
+            pos
+            for pos, _ in game.cards
+            if pos in game.face_down and (side is None or pos.side is side)
+        ]
+
+    def _reveal(
+        self,
+        game: OpenHand,
+        positions: Sequence[Position],
+        *,
+        by: PlayerId | None,
+        call: ReadCall | None,
+        reason: str,
+    ) -> CardsRevealed:
+        cards = dict(game.cards)
+        game.face_down.difference_update(positions)
+        event = CardsRevealed(
+            at=self._now(),
+            game=game.number,
+            by=by,
+            call=call,
+            cards=tuple((pos, cards[pos]) for pos in positions),
+            reason=reason,
+        )
+        self._emit(event)
+        self._after_cards(game)
+        return event
+
+    def _end_game(self) -> None:
+        """After a hand (settled or void): the button moves [S], slips keep only standing
+        bets, leaving watchers go [O]."""
+        self._require_game()
+        self.button = self.button % self.settings.seats + 1
+        self._slips = {p: s for p, s in self._slips.items() if s.confirmed}
+        for slip in self._slips.values():
+            slip.steps.clear()
+        self._game = None
+        self._enter(Phase.SETTLED)
+        if self._remove_after_hand and not self.seats.seated():
+            for player in sorted(self._remove_after_hand):
+                if player in self.seats.participants:
+                    self._remove(player, reason="no seated player is left [O]")
+        self._remove_after_hand.clear()
+
+    def _refund_all(self, reason: str) -> BetsRefunded | None:
+        refunds: list[PlayerResult] = []
+        for player, slip in self._slips.items():
+            if not slip.confirmed:
+                continue
+            result = refund(freeze_bets(slip.confirmed))
+            self._balances[player] += result.total_returned
+            refunds.append(
+                PlayerResult(player=player, settlement=result, returned=result.total_returned)
+            )
+            slip.confirmed.clear()
+            slip.standing.clear()
+            slip.first_confirmed.clear()
+        if not refunds:
+            return None
+        event = BetsRefunded(at=self._now(), game=self.game, refunds=tuple(refunds), reason=reason)
+        self._emit(event)
+        return event
+
+    def _void_hand(self, reason: str) -> None:
+        """Refund every stake and end the hand as void [M10], [L] (the shoe counts it)."""
+        game = self._require_game()
+        self._refund_all(reason)
+        for slip in self._slips.values():
+            slip.steps.clear()
+        shoe = self._shoe
+        assert shoe is not None
+        coup = game.coup
+        end = shoe.end_hand(Outcome.from_hands(coup.player_cards, coup.banker_cards))
+        for notice in end.cuts:
+            self._emit_cut(notice)
+        self._emit(HandVoided(at=self._now(), game=game.number, reason=reason))
+        game.new_shoe_after = game.new_shoe_after or end.last
+
+    def _close_table(self, reason: str) -> TableClosed:
+        if self._game is not None:
+            self._void_hand(reason)
+            self._game = None
+        self._everyone_leaves(reason)
+        if self._shoe_open:
+            self._close_shoe(reason)
+        self.owner = None
+        self._enter(Phase.CLOSED)
+        event = TableClosed(at=self._now(), reason=reason)
+        self._emit(event)
+        return event

@@ -1,0 +1,571 @@
+"""Every event of a table's life: frozen records, one per action (plus the consequences
+an action sets off, such as the refunds of a void hand).
+
+The list of events is the one record of a table: it is replayed, stored, broadcast
+(through :mod:`punto.table.views`, which hides what a viewer may not see) and audited.
+Every money movement names the player, the amount, the game number and the bets, so a
+server can post it to a ledger:
+
+- :class:`PlayerJoined` brings ``balance`` to the table; :class:`PlayerLeft` takes
+  ``cashed_out`` away;
+- :class:`BetsConfirmed` debits ``debited``; :class:`TieBetsChanged` debits ``debited``
+  and credits ``credited``;
+- :class:`HandSettled` and :class:`BetsRefunded` credit each :class:`PlayerResult`'s
+  ``returned``; :class:`HandResettled` moves each correction.
+
+Fields a viewer may not see are ``None`` in that viewer's projection (a face-down card,
+another player's balance, a password digest).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from punto.bets import Bet
+from punto.cards import Card
+from punto.coup import Position
+from punto.limits import LimitTier
+from punto.outcome import Outcome, Side
+from punto.shoe import ShoeReveal
+from punto.table.faults import Effect, Fault
+from punto.table.kinds import Dealing, TableKind
+from punto.table.records import Bets, GameNumber, PlayerId, PlayerResult
+from punto.table.squeeze import ReadCall, Reading
+from punto.tie_options import TieAction
+
+__all__ = [
+    "BetsCleared",
+    "BetsConfirmed",
+    "BetsDoubled",
+    "BetsRefunded",
+    "BettingClosed",
+    "BettingExtended",
+    "BettingOpened",
+    "BlankHandStarted",
+    "CardPlaced",
+    "CardsBurned",
+    "CardsHeld",
+    "CardsRevealed",
+    "ChipAdded",
+    "ChipChosen",
+    "ChipsUndone",
+    "CutCardOut",
+    "DealerChanged",
+    "DemoHandDealt",
+    "Event",
+    "FaultReported",
+    "HandResettled",
+    "HandRestarted",
+    "HandResult",
+    "HandSettled",
+    "HandVoided",
+    "LimitsChanged",
+    "OpenCardsRequested",
+    "PlayerConnection",
+    "PlayerJoined",
+    "PlayerLeft",
+    "PlayerSat",
+    "PlayerStood",
+    "PlayerWatching",
+    "RebetPlaced",
+    "ShoeClosed",
+    "ShoeOpened",
+    "TableClosed",
+    "TableOpened",
+    "TablePaused",
+    "TableResumed",
+    "TieBetsChanged",
+    "VipSettingsChanged",
+]
+
+# -- the table -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableOpened:
+    """The table opened with these settings and this dealer."""
+
+    at: float
+    table: str
+    kind: TableKind
+    dealing: Dealing
+    reading: Reading
+    rules: str
+    seats: int
+    dealer: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TablePaused:
+    """The table paused between hands."""
+
+    at: float
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableResumed:
+    """The table resumed in the phase it paused in."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableClosed:
+    """The table closed for good [S14], [L]; every player left with their balance."""
+
+    at: float
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealerChanged:
+    """A new dealer took the table; ``by`` is the VIP owner who asked, if any [O]."""
+
+    at: float
+    dealer: str
+    by: PlayerId | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LimitsChanged:
+    """The supervisor changed the limit tiers within the shoe [S14]."""
+
+    at: float
+    tiers: tuple[LimitTier, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VipSettingsChanged:
+    """The VIP owner changed the table's settings [O]."""
+
+    at: float
+    by: PlayerId
+    squeeze: bool
+    vertical_squeeze: bool
+    password_set: bool
+    password_digest: str | None
+
+
+# -- the shoe ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShoeOpened:
+    """Shoe number ``shoe`` was shuffled and cut [M2]. An RNG shoe publishes the
+    commitment of its order; a live shoe's order is not known (``None``)."""
+
+    at: float
+    shoe: int
+    cards: int
+    decks: int
+    cut_index: int | None
+    commitment: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsBurned:
+    """Cards taken out of play: ``start`` [M2], ``mid_shoe`` [M8], ``discarded`` [S2].
+    ``cards`` is ``None`` in a projection that hides them."""
+
+    at: float
+    shoe: int
+    count: int
+    cards: tuple[Card, ...] | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DemoHandDealt:
+    """A demonstration hand, with no bets [M2]."""
+
+    at: float
+    shoe: int
+    number: int
+    outcome: Outcome
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CutCardOut:
+    """The cut card came out (``during``: in that hand; else between hands); hand
+    ``last_hand`` of the shoe is its last [M3], [S5]."""
+
+    at: float
+    shoe: int
+    during: GameNumber | None
+    last_hand: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShoeClosed:
+    """The shoe is finished: after its last hand, changed by the house or the VIP owner,
+    or replaced after a fault. ``reveal`` opens an RNG shoe's commitment."""
+
+    at: float
+    shoe: int
+    hands: int
+    reason: str
+    reveal: ShoeReveal | None
+
+
+# -- players -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerJoined:
+    """A player brought ``balance`` (minor units) to the table."""
+
+    at: float
+    player: PlayerId
+    balance: int | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerSat:
+    """A player sat at ``seat`` on a limit tier; ``owner``: took a VIP table [O]."""
+
+    at: float
+    player: PlayerId
+    seat: int
+    tier: str
+    owner: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerWatching:
+    """A player watches (and may bet from free spots) on a limit tier [M15], [S13]."""
+
+    at: float
+    player: PlayerId
+    tier: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerStood:
+    """A player left their seat and now watches; ``marked``: the seat is kept [S13]."""
+
+    at: float
+    player: PlayerId
+    seat: int
+    marked: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerConnection:
+    """A player's connection was lost or came back [L], [O]."""
+
+    at: float
+    player: PlayerId
+    connected: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerLeft:
+    """A player left the table with ``cashed_out`` (their whole table balance)."""
+
+    at: float
+    player: PlayerId
+    cashed_out: int | None
+    reason: str
+
+
+# -- betting -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BettingOpened:
+    """The countdown of hand ``game`` started. ``last_hand``: announced as the shoe's
+    last [M3]. ``standing``: main bets left on the layout by a tie [M12]."""
+
+    at: float
+    game: GameNumber
+    closes_at: float
+    last_hand: bool
+    standing: tuple[tuple[PlayerId, Bets], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BettingExtended:
+    """ "Wait for me": the countdown now ends at ``closes_at`` [O]."""
+
+    at: float
+    game: GameNumber
+    player: PlayerId
+    closes_at: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpenCardsRequested:
+    """A seated player asked the dealer to open the cards [O]; the dealer decides."""
+
+    at: float
+    game: GameNumber
+    player: PlayerId
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChipChosen:
+    """A player picked a chip denomination [L]."""
+
+    at: float
+    player: PlayerId
+    chip: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChipAdded:
+    """A chip went on a bet area, not yet confirmed [L]; ``spot`` is the seat whose spot
+    it is on (``None``: the watchers' area)."""
+
+    at: float
+    game: GameNumber
+    player: PlayerId
+    bet: Bet
+    amount: int
+    spot: int | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChipsUndone:
+    """The last step of unconfirmed chips was taken back [L]."""
+
+    at: float
+    game: GameNumber
+    player: PlayerId
+    chips: tuple[tuple[Bet, int], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetsCleared:
+    """Every unconfirmed chip was taken back [L]."""
+
+    at: float
+    game: GameNumber
+    player: PlayerId
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetsDoubled:
+    """The unconfirmed chips were doubled [L]."""
+
+    at: float
+    game: GameNumber
+    player: PlayerId
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RebetPlaced:
+    """Last hand's confirmed bets were put back as unconfirmed chips."""
+
+    at: float
+    game: GameNumber
+    player: PlayerId
+    bets: Bets
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetsConfirmed:
+    """Unconfirmed chips became bets: ``added`` was debited (``debited``) and the player's
+    bets on this hand are now ``bets`` [L]."""
+
+    at: float
+    game: GameNumber
+    player: PlayerId
+    added: Bets
+    bets: Bets
+    debited: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TieBetsChanged:
+    """A player changed the main bets a tie left standing [M12]."""
+
+    at: float
+    game: GameNumber
+    player: PlayerId
+    action: TieAction
+    bets: Bets
+    debited: int
+    credited: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BettingClosed:
+    """No more bets. ``discarded``: unconfirmed chips that were not placed [L];
+    ``by``: the VIP owner who flew the cards [O]; ``early``: before the countdown ended."""
+
+    at: float
+    game: GameNumber
+    by: PlayerId | None
+    early: bool
+    discarded: tuple[tuple[PlayerId, int], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BlankHandStarted:
+    """A blank hand (colpo in bianco): dealt with no bets [S1]."""
+
+    at: float
+    game: GameNumber
+    reason: str
+
+
+# -- cards ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsHeld:
+    """``player`` holds this hand's ``side`` cards; ``took_over_from``: the squeezer the
+    bets designated, who was gone [O]."""
+
+    at: float
+    game: GameNumber
+    side: Side
+    player: PlayerId
+    took_over_from: PlayerId | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardPlaced:
+    """The coup machine placed a card [M7]; ``card`` is ``None`` where a projection hides
+    a face-down card; ``rescan``: scanned again after a failed scan [L]."""
+
+    at: float
+    game: GameNumber
+    position: Position
+    card: Card | None
+    face_up: bool
+    rescan: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsRevealed:
+    """Face-down cards were turned: by their holder (``by``), with a reader's ``call``
+    [S], or by the dealer / supervisor (``by`` is ``None``)."""
+
+    at: float
+    game: GameNumber
+    by: PlayerId | None
+    call: ReadCall | None
+    cards: tuple[tuple[Position, Card], ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandRestarted:
+    """The hand is dealt again from the same cards [M10], [S7], [S8]."""
+
+    at: float
+    game: GameNumber
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandResult:
+    """The coup is complete and every card is face up; the cards speak [S9]."""
+
+    at: float
+    game: GameNumber
+    outcome: Outcome
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandSettled:
+    """Every player's bets were settled (refunded when ``void_reason`` is set, as [S5]
+    does) and each ``returned`` credited to the balance; ``last``: the shoe's last hand."""
+
+    at: float
+    game: GameNumber
+    results: tuple[PlayerResult, ...]
+    void_reason: str
+    last: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetsRefunded:
+    """Stakes returned before the hand's end (a fault, a forced leave)."""
+
+    at: float
+    game: GameNumber | None
+    refunds: tuple[PlayerResult, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandVoided:
+    """The hand is void [M10], [S6], [S7], [L]; its stakes were refunded."""
+
+    at: float
+    game: GameNumber
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandResettled:
+    """A settled hand was settled again [O]: ``corrections`` moved to each balance
+    (positive: paid to the player) and ``results`` replace the recorded ones."""
+
+    at: float
+    game: GameNumber
+    outcome: Outcome
+    results: tuple[PlayerResult, ...]
+    corrections: tuple[tuple[PlayerId, int], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FaultReported:
+    """A fault of RULES.md §7 was reported; its ``effect`` follows in later events."""
+
+    at: float
+    game: GameNumber | None
+    fault: Fault
+    rule: str
+    effect: Effect
+    detail: str
+    player: PlayerId | None
+
+
+Event = (
+    TableOpened
+    | TablePaused
+    | TableResumed
+    | TableClosed
+    | DealerChanged
+    | LimitsChanged
+    | VipSettingsChanged
+    | ShoeOpened
+    | CardsBurned
+    | DemoHandDealt
+    | CutCardOut
+    | ShoeClosed
+    | PlayerJoined
+    | PlayerSat
+    | PlayerWatching
+    | PlayerStood
+    | PlayerConnection
+    | PlayerLeft
+    | BettingOpened
+    | BettingExtended
+    | OpenCardsRequested
+    | ChipChosen
+    | ChipAdded
+    | ChipsUndone
+    | BetsCleared
+    | BetsDoubled
+    | RebetPlaced
+    | BetsConfirmed
+    | TieBetsChanged
+    | BettingClosed
+    | BlankHandStarted
+    | CardsHeld
+    | CardPlaced
+    | CardsRevealed
+    | HandRestarted
+    | HandResult
+    | HandSettled
+    | BetsRefunded
+    | HandVoided
+    | HandResettled
+    | FaultReported
+)
+"""Any table event."""

@@ -1,0 +1,110 @@
+"""What a table records of every hand: its game number and the facts of a complaint [L].
+
+A complaint needs the date and time, the table, the dealer's name and the game number;
+a :class:`HandRecord` keeps those and the cards, the result, every bet and every
+settlement. Records are built from the table's events by
+:func:`punto.table.views.hand_records`, never kept apart from them.
+
+>>> str(GameNumber(table="T7", shoe=3, hand=41))
+'T7-003-041'
+>>> GameNumber.parse("T7-003-041")
+GameNumber(table='T7', shoe=3, hand=41)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from punto.bets import Bet
+from punto.cards import Card
+from punto.coup import Position
+from punto.errors import TableError
+from punto.outcome import Outcome, Side
+from punto.settlement import Settlement
+from punto.table.faults import Fault
+
+__all__ = [
+    "Bets",
+    "GameNumber",
+    "HandRecord",
+    "PlayerId",
+    "PlayerResult",
+    "freeze_bets",
+]
+
+PlayerId = str
+"""A player's id at the table (the server's account id)."""
+
+Bets = Mapping[Bet, int]
+"""Amounts per bet, in minor units."""
+
+
+def freeze_bets(bets: Mapping[Bet, int]) -> Bets:
+    """A read-only copy of ``bets`` without zero amounts, in the standard bet order.
+
+    >>> dict(freeze_bets({Bet.TIE: 5, Bet.PLAYER: 10, Bet.BANKER: 0}))
+    {<Bet.PLAYER: 'player'>: 10, <Bet.TIE: 'tie'>: 5}
+    """
+    return MappingProxyType({bet: bets[bet] for bet in Bet if bets.get(bet, 0)})
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class GameNumber:
+    """Table, shoe and hand: the number a complaint quotes [L]."""
+
+    table: str
+    shoe: int
+    hand: int
+
+    def __str__(self) -> str:
+        return f"{self.table}-{self.shoe:03d}-{self.hand:03d}"
+
+    @classmethod
+    def parse(cls, text: str) -> GameNumber:
+        """Read ``TABLE-SHOE-HAND`` (the table id may itself contain dashes)."""
+        try:
+            table, shoe, hand = text.strip().rsplit("-", 2)
+            return cls(table, int(shoe), int(hand))
+        except ValueError:
+            raise TableError(
+                f"bad game number {text!r}: expected TABLE-SHOE-HAND, e.g. T7-003-041"
+            ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One player's money in one hand: the settlement of their bets, what went back to
+    their balance, and the main bets left standing after a tie [M12]."""
+
+    player: PlayerId
+    settlement: Settlement
+    returned: int
+    standing: Bets = field(default_factory=lambda: freeze_bets({}))
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """Everything a hand left behind, enough to answer a complaint [L]."""
+
+    game: GameNumber
+    dealer: str
+    opened_at: float
+    closed_at: float | None
+    cards: tuple[tuple[Position, Card], ...]
+    outcome: Outcome | None
+    bets: Mapping[PlayerId, Bets]
+    results: Mapping[PlayerId, PlayerResult]
+    holders: Mapping[Side, PlayerId]
+    faults: tuple[Fault, ...]
+    blank: bool
+    void: bool
+    void_reason: str
+    corrections: Mapping[PlayerId, int]
+    """Money moved by a re-settlement [O], per player (positive: paid to the player)."""
+
+    @property
+    def settled(self) -> bool:
+        """Whether the hand is over (settled, or void and refunded)."""
+        return self.closed_at is not None

@@ -1,0 +1,337 @@
+"""The betting round [L]: chips, undo, clear, double, rebet, confirm; tie options
+[M12]; "wait for me", requests to open the cards and the VIP owner's "fly" [O].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from punto.bets import MAIN_BETS, Bet
+from punto.errors import AccessError, AmountError, BettingError, SeatError, TableBalanceError
+from punto.limits import check_bets
+from punto.table.core import OpenHand, TableCore
+from punto.table.events import (
+    BetsCleared,
+    BetsConfirmed,
+    BetsDoubled,
+    BettingClosed,
+    BettingExtended,
+    ChipAdded,
+    ChipChosen,
+    ChipsUndone,
+    OpenCardsRequested,
+    RebetPlaced,
+    TieBetsChanged,
+)
+from punto.table.kinds import TableKind
+from punto.table.records import PlayerId, freeze_bets
+from punto.table.seats import Role
+from punto.tie_options import tie_action, verify_tie_change
+
+__all__ = ["BettingRound"]
+
+
+class BettingRound(TableCore):
+    """Player actions while betting is open."""
+
+    def verify_choose_chip(self, player: PlayerId, chip: int) -> None:
+        """Raise unless ``chip`` is one of the table's denominations."""
+        self._require_open()
+        self.seats.get(player)
+        if chip not in self.settings.chips:
+            chips = ", ".join(self._show(c) for c in self.settings.chips)
+            raise BettingError(f"no chip of {chip!r} at this table; chips are {chips}")
+
+    def can_choose_chip(self, player: PlayerId, chip: int) -> bool:
+        """Whether :meth:`choose_chip` would succeed."""
+        return self._can(lambda: self.verify_choose_chip(player, chip))
+
+    def choose_chip(self, player: PlayerId, chip: int) -> ChipChosen:
+        """``player`` picks the chip the next clicks put down [L]."""
+        self.verify_choose_chip(player, chip)
+        self._chips[player] = chip
+        event = ChipChosen(at=self._now(), player=player, chip=chip)
+        self._emit(event)
+        return event
+
+    def _verify_spot(self, player: PlayerId, spot: int | None) -> int | None:
+        chosen = self.seats.verify_spot(player, spot)
+        slip = self._slips.get(player)
+        if slip is not None and (slip.confirmed or slip.steps) and slip.spot != chosen:
+            where = "the watchers' area" if slip.spot is None else f"spot {slip.spot}"
+            raise SeatError(f"{player}'s bets on this hand are on {where}")
+        return chosen
+
+    def verify_add_chip(self, player: PlayerId, bet: Bet, *, spot: int | None = None) -> None:
+        """Raise unless ``player`` may put their chosen chip on ``bet`` now."""
+        self._verify_betting(player, "add a chip")
+        if player not in self._chips:
+            raise BettingError("choose a chip first [L]")
+        self.rules.paytable_for(bet)  # raises BetNotOfferedError
+        self._verify_spot(player, spot)
+
+    def can_add_chip(self, player: PlayerId, bet: Bet, *, spot: int | None = None) -> bool:
+        """Whether :meth:`add_chip` would succeed."""
+        return self._can(lambda: self.verify_add_chip(player, bet, spot=spot))
+
+    def add_chip(self, player: PlayerId, bet: Bet, *, spot: int | None = None) -> ChipAdded:
+        """Put the chosen chip on ``bet``; it is a bet only once confirmed [L]. ``spot``: a
+        watcher's free spot (default: the player's seat, or the watchers' area) [M15]."""
+        self.verify_add_chip(player, bet, spot=spot)
+        game = self._require_game()
+        chosen = self._verify_spot(player, spot)
+        slip = self._slip(player)
+        slip.spot = chosen
+        amount = self._chips[player]
+        slip.add(bet, amount)
+        event = ChipAdded(
+            at=self._now(), game=game.number, player=player, bet=bet, amount=amount, spot=chosen
+        )
+        self._emit(event)
+        return event
+
+    def verify_undo(self, player: PlayerId) -> None:
+        """Raise unless ``player`` has an unconfirmed step to take back."""
+        self._verify_betting(player, "undo")
+        self._slip_or_empty(player).verify_pending("undo")
+
+    def can_undo(self, player: PlayerId) -> bool:
+        """Whether :meth:`undo` would succeed."""
+        return self._can(lambda: self.verify_undo(player))
+
+    def undo(self, player: PlayerId) -> ChipsUndone:
+        """Take back the last unconfirmed chip (or doubling, or rebet) [L]."""
+        self.verify_undo(player)
+        game = self._require_game()
+        chips = self._slip(player).undo()
+        event = ChipsUndone(at=self._now(), game=game.number, player=player, chips=chips)
+        self._emit(event)
+        return event
+
+    def verify_clear(self, player: PlayerId) -> None:
+        """Raise unless ``player`` has unconfirmed chips."""
+        self._verify_betting(player, "clear bets")
+        self._slip_or_empty(player).verify_pending("clear")
+
+    def can_clear(self, player: PlayerId) -> bool:
+        """Whether :meth:`clear` would succeed."""
+        return self._can(lambda: self.verify_clear(player))
+
+    def clear(self, player: PlayerId) -> BetsCleared:
+        """Take back every unconfirmed chip [L]."""
+        self.verify_clear(player)
+        game = self._require_game()
+        self._slip(player).clear()
+        event = BetsCleared(at=self._now(), game=game.number, player=player)
+        self._emit(event)
+        return event
+
+    def verify_double(self, player: PlayerId) -> None:
+        """Raise unless ``player`` has unconfirmed chips to double."""
+        self._verify_betting(player, "double")
+        self._slip_or_empty(player).verify_pending("double")
+
+    def can_double(self, player: PlayerId) -> bool:
+        """Whether :meth:`double` would succeed."""
+        return self._can(lambda: self.verify_double(player))
+
+    def double(self, player: PlayerId) -> BetsDoubled:
+        """Double the unconfirmed chips (confirmed bets cannot be doubled) [L]."""
+        self.verify_double(player)
+        game = self._require_game()
+        self._slip(player).double()
+        event = BetsDoubled(at=self._now(), game=game.number, player=player)
+        self._emit(event)
+        return event
+
+    def verify_rebet(self, player: PlayerId) -> None:
+        """Raise unless ``player`` has last hand's bets to put back."""
+        self._verify_betting(player, "rebet")
+        if not self._last_bets.get(player):
+            raise BettingError(f"{player} has no confirmed bets from the last hand to repeat")
+        self._verify_spot(player, None)
+
+    def can_rebet(self, player: PlayerId) -> bool:
+        """Whether :meth:`rebet` would succeed."""
+        return self._can(lambda: self.verify_rebet(player))
+
+    def rebet(self, player: PlayerId) -> RebetPlaced:
+        """Put last hand's confirmed bets back as unconfirmed chips (confirm them)."""
+        self.verify_rebet(player)
+        game = self._require_game()
+        slip = self._slip(player)
+        slip.spot = self._verify_spot(player, None)
+        bets = self._last_bets[player]
+        slip.add_step(bets)
+        event = RebetPlaced(at=self._now(), game=game.number, player=player, bets=bets)
+        self._emit(event)
+        return event
+
+    def _others_main(self, player: PlayerId) -> tuple[int, int]:
+        banker = sum(s.confirmed.get(Bet.BANKER, 0) for p, s in self._slips.items() if p != player)
+        punto = sum(s.confirmed.get(Bet.PLAYER, 0) for p, s in self._slips.items() if p != player)
+        return banker, punto
+
+    def _check_limits(self, player: PlayerId, bets: Mapping[Bet, int], game: OpenHand) -> None:
+        tier = self.seats.get(player).tier
+        assert tier is not None
+        banker, punto = self._others_main(player)
+        check_bets(
+            self.rules,
+            bets,
+            tier=tier,
+            hand_number=game.number.hand,
+            table_banker=banker,
+            table_player=punto,
+        )
+
+    def verify_confirm(self, player: PlayerId) -> None:
+        """Raise unless ``player``'s unconfirmed chips may become bets: the balance covers
+        them and every limit holds (tier, [M14], [M18], [S11], [O], [L])."""
+        game = self._verify_betting(player, "confirm bets")
+        slip = self._slip_or_empty(player)
+        slip.verify_pending("confirm")
+        if slip.pending_total > self._balances[player]:
+            raise TableBalanceError(
+                f"bets of {self._show(slip.pending_total)} are more than the balance of "
+                f"{self._show(self._balances[player])}"
+            )
+        self._check_limits(player, slip.combined(), game)
+
+    def can_confirm(self, player: PlayerId) -> bool:
+        """Whether :meth:`confirm` would succeed."""
+        return self._can(lambda: self.verify_confirm(player))
+
+    def confirm(self, player: PlayerId) -> BetsConfirmed:
+        """Confirm the unconfirmed chips: the balance is debited and they are bets [L]."""
+        self.verify_confirm(player)
+        game = self._require_game()
+        slip = self._slip(player)
+        added = slip.confirm(seq=len(self.events))
+        debited = sum(added.values())
+        self._balances[player] -= debited
+        event = BetsConfirmed(
+            at=self._now(),
+            game=game.number,
+            player=player,
+            added=added,
+            bets=freeze_bets(slip.confirmed),
+            debited=debited,
+        )
+        self._emit(event)
+        return event
+
+    def verify_change_tie_bets(self, player: PlayerId, bets: Mapping[Bet, int]) -> None:
+        """Raise unless the table's tie option [M12] lets ``player`` turn the main bets a
+        tie left standing into ``bets`` (Player/Banker amounts; empty cancels)."""
+        game = self._verify_betting(player, "change standing bets")
+        slip = self._slips.get(player)
+        if slip is None or not slip.standing:
+            raise BettingError(f"{player} has no bets standing after a tie [M12]")
+        if any(bet not in MAIN_BETS for bet in bets):
+            raise BettingError("only the Player and Banker bets stand after a tie [M12]")
+        new = freeze_bets(bets)
+        if any(amount < 0 for amount in new.values()):
+            raise AmountError("bet amounts cannot be negative")
+        verify_tie_change(self.rules.tie_policy, slip.standing, new)
+        old_main = sum(slip.main_confirmed.values())
+        extra = sum(new.values()) - old_main
+        if extra > self._balances[player]:
+            raise TableBalanceError(
+                f"raising the standing bets by {self._show(extra)} is more than the balance "
+                f"of {self._show(self._balances[player])}"
+            )
+        full = {b: a for b, a in slip.confirmed.items() if b not in MAIN_BETS} | dict(new)
+        if full:
+            self._check_limits(player, full, game)
+
+    def can_change_tie_bets(self, player: PlayerId, bets: Mapping[Bet, int]) -> bool:
+        """Whether :meth:`change_tie_bets` would succeed."""
+        return self._can(lambda: self.verify_change_tie_bets(player, bets))
+
+    def change_tie_bets(self, player: PlayerId, bets: Mapping[Bet, int]) -> TieBetsChanged:
+        """Cancel, keep, raise, lower or switch the main bets standing after a tie, as the
+        table's tie option allows [M12]."""
+        self.verify_change_tie_bets(player, bets)
+        game = self._require_game()
+        slip = self._slip(player)
+        new = freeze_bets(bets)
+        action = tie_action(slip.standing, new)
+        delta = sum(new.values()) - sum(slip.main_confirmed.values())
+        slip.replace_main(new, seq=len(self.events))
+        slip.standing.clear()
+        self._balances[player] -= delta
+        event = TieBetsChanged(
+            at=self._now(),
+            game=game.number,
+            player=player,
+            action=action,
+            bets=freeze_bets(slip.confirmed),
+            debited=max(delta, 0),
+            credited=max(-delta, 0),
+        )
+        self._emit(event)
+        return event
+
+    def verify_wait_for_me(self, player: PlayerId) -> None:
+        """Raise unless ``player`` may ask for more betting time (bounded) [O]."""
+        game = self._verify_betting(player, "ask to wait")
+        if player in game.waited:
+            raise BettingError(f"{player} already asked to wait in this round [O]")
+        if len(game.waited) >= self.settings.max_waits:
+            raise BettingError(
+                f"the countdown was already extended {self.settings.max_waits} times [O]"
+            )
+
+    def can_wait_for_me(self, player: PlayerId) -> bool:
+        """Whether :meth:`wait_for_me` would succeed."""
+        return self._can(lambda: self.verify_wait_for_me(player))
+
+    def wait_for_me(self, player: PlayerId) -> BettingExtended:
+        """ "Wait for me": the countdown is extended by the table's wait time [O]."""
+        self.verify_wait_for_me(player)
+        game = self._require_game()
+        game.waited.add(player)
+        game.closes_at += self.settings.wait_seconds
+        event = BettingExtended(
+            at=self._now(), game=game.number, player=player, closes_at=game.closes_at
+        )
+        self._emit(event)
+        return event
+
+    def verify_request_open_cards(self, player: PlayerId) -> None:
+        """Raise unless ``player`` is seated at a bid-squeeze table during betting [O]."""
+        if self.settings.kind is not TableKind.BID_SQUEEZE:
+            raise AccessError("only a bid-squeeze table takes requests to open the cards [O]")
+        self._verify_betting(player, "ask to open the cards")
+        if self.seats.get(player).role is not Role.SEATED:
+            raise AccessError("only seated players may ask to open the cards [O]")
+
+    def can_request_open_cards(self, player: PlayerId) -> bool:
+        """Whether :meth:`request_open_cards` would succeed."""
+        return self._can(lambda: self.verify_request_open_cards(player))
+
+    def request_open_cards(self, player: PlayerId) -> OpenCardsRequested:
+        """Ask the dealer to open the cards now; the dealer decides (:meth:`close_betting`
+        early, or let the others bet on) [O]."""
+        self.verify_request_open_cards(player)
+        game = self._require_game()
+        event = OpenCardsRequested(at=self._now(), game=game.number, player=player)
+        self._emit(event)
+        return event
+
+    def verify_fly(self, player: PlayerId) -> None:
+        """Raise unless the VIP owner, with no bets, may fly the cards now [O]."""
+        self._verify_owner(player, "fly the cards")
+        self._verify_betting(player, "fly the cards")
+        if self._slip_or_empty(player).confirmed_total:
+            raise BettingError("the owner flies the cards only without bets [O]")
+
+    def can_fly(self, player: PlayerId) -> bool:
+        """Whether :meth:`fly` would succeed."""
+        return self._can(lambda: self.verify_fly(player))
+
+    def fly(self, player: PlayerId) -> BettingClosed:
+        """The VIP owner has the cards dealt at once, without betting [O]."""
+        self.verify_fly(player)
+        return self._close_betting(by=player)

@@ -1,0 +1,286 @@
+"""Players at the table: join, sit, take a VIP table, watch, stand, leave, connection.
+
+Seats and marks follow [S13]; tiers, VIP owners and bid-squeeze seating follow [O]; a
+player holding the cards may not leave [M16].
+"""
+
+from __future__ import annotations
+
+from punto.errors import AmountError, SeatError, SqueezeError, TableError
+from punto.table.core import TableCore
+from punto.table.events import (
+    PlayerConnection,
+    PlayerJoined,
+    PlayerLeft,
+    PlayerSat,
+    PlayerStood,
+    PlayerWatching,
+)
+from punto.table.kinds import TableKind, VipSettings
+from punto.table.phases import BETWEEN_HANDS, Phase
+from punto.table.records import PlayerId
+from punto.table.seats import Role
+
+__all__ = ["Seating"]
+
+
+class Seating(TableCore):
+    """Player actions on seats and presence."""
+
+    def verify_join(self, player: PlayerId, *, balance: int) -> None:
+        """Raise unless ``player`` may bring ``balance`` to the table."""
+        self._require_open()
+        if not player or not isinstance(player, str):
+            raise SeatError(f"bad player id {player!r}")
+        if player in self.seats.participants:
+            raise SeatError(f"{player} is already at this table")
+        if isinstance(balance, bool) or not isinstance(balance, int) or balance < 0:
+            raise AmountError(f"a table balance is a whole number of minor units ≥ 0: {balance!r}")
+
+    def can_join(self, player: PlayerId, *, balance: int) -> bool:
+        """Whether :meth:`join` would succeed."""
+        return self._can(lambda: self.verify_join(player, balance=balance))
+
+    def join(self, player: PlayerId, *, balance: int) -> PlayerJoined:
+        """``player`` comes to the table with ``balance`` (minor units); they may then sit
+        or watch."""
+        self.verify_join(player, balance=balance)
+        self.seats.join(player)
+        self._balances[player] = balance
+        self.brought_in += balance
+        event = PlayerJoined(at=self._now(), player=player, balance=balance)
+        self._emit(event)
+        return event
+
+    def _tier_for(self, *, vip: bool, tier: str | None) -> str:
+        settings = self.settings
+        if vip:
+            if tier is not None and tier != settings.vip_tier:
+                raise SeatError(f"this seat plays on the {settings.vip_tier} limits [O]")
+            return settings.vip_tier
+        if tier is None:
+            return settings.normal_tiers[0]
+        self.rules.tier(tier)  # raises RulesError naming the known tiers
+        if tier not in settings.normal_tiers:
+            raise SeatError(f"the {tier} limits are the VIP limits of this table [O]")
+        return tier
+
+    def verify_sit(
+        self,
+        player: PlayerId,
+        seat: int,
+        *,
+        tier: str | None = None,
+        password: str | None = None,
+    ) -> str:
+        """Raise unless ``player`` may sit at ``seat``; returns the tier they would play on."""
+        self._require_open()
+        who = self.seats.get(player)
+        if who.role is Role.SEATED:
+            raise SeatError(f"{player} is already seated at seat {who.seat}: stand up first")
+        self.seats.verify_seat_free(seat, player)
+        kind = self.settings.kind
+        if kind is TableKind.VIP:
+            if self.owner is None:
+                raise SeatError("an empty VIP table can only be taken by an owner [O]")
+            self._verify_password(player, password)
+        if kind is TableKind.BID_SQUEEZE:
+            need = self.settings.vip_min_balance
+            if self._balances[player] < need:
+                raise SeatError(
+                    f"sitting at this bid-squeeze table needs a balance of {self._show(need)}; "
+                    "watch and bet instead [O]"
+                )
+        return self._tier_for(vip=kind is TableKind.BID_SQUEEZE, tier=tier)
+
+    def can_sit(
+        self, player: PlayerId, seat: int, *, tier: str | None = None, password: str | None = None
+    ) -> bool:
+        """Whether :meth:`sit` would succeed."""
+        return self._can(lambda: self.verify_sit(player, seat, tier=tier, password=password))
+
+    def sit(
+        self,
+        player: PlayerId,
+        seat: int,
+        *,
+        tier: str | None = None,
+        password: str | None = None,
+    ) -> PlayerSat:
+        """``player`` sits at ``seat`` on a limit tier (their own marked seat included)."""
+        chosen = self.verify_sit(player, seat, tier=tier, password=password)
+        self.seats.sit(player, seat, tier=chosen)
+        event = PlayerSat(at=self._now(), player=player, seat=seat, tier=chosen, owner=False)
+        self._emit(event)
+        return event
+
+    def verify_take_table(self, player: PlayerId, seat: int) -> None:
+        """Raise unless ``player`` may take this empty VIP table as its owner [O]."""
+        self._require_open()
+        if self.settings.kind is not TableKind.VIP:
+            raise SeatError("only a VIP table can be taken by an owner [O]")
+        if self.owner is not None:
+            raise SeatError(f"this VIP table already has an owner ({self.owner}) [O]")
+        if self.seats.seated():
+            raise SeatError("only an empty VIP table can be taken [O]")
+        who = self.seats.get(player)
+        if who.role is not Role.LOBBY:
+            raise SeatError(f"{player} is {who.role.value}: take the table from the lobby")
+        self.seats.verify_seat_free(seat, player)
+
+    def can_take_table(self, player: PlayerId, seat: int) -> bool:
+        """Whether :meth:`take_table` would succeed."""
+        return self._can(lambda: self.verify_take_table(player, seat))
+
+    def take_table(self, player: PlayerId, seat: int) -> PlayerSat:
+        """``player`` takes the VIP table: sits as its owner on the VIP limits [O]."""
+        self.verify_take_table(player, seat)
+        tier = self.settings.vip_tier
+        self.seats.sit(player, seat, tier=tier)
+        self.owner = player
+        self.vip = VipSettings()
+        event = PlayerSat(at=self._now(), player=player, seat=seat, tier=tier, owner=True)
+        self._emit(event)
+        return event
+
+    def verify_watch(
+        self, player: PlayerId, *, tier: str | None = None, password: str | None = None
+    ) -> str:
+        """Raise unless ``player`` may watch (and bet) from the lobby; returns the tier."""
+        self._require_open()
+        who = self.seats.get(player)
+        if who.role is not Role.LOBBY:
+            raise SeatError(f"{player} is already {who.role.value}")
+        kind = self.settings.kind
+        if kind is TableKind.VIP:
+            if self.owner is None:
+                raise SeatError("an empty VIP table can only be taken by an owner [O]")
+            self._verify_password(player, password)
+        if kind is TableKind.BID_SQUEEZE and not self.seats.seated():
+            raise SeatError("an empty bid-squeeze table can only be sat at [O]")
+        return self._tier_for(vip=False, tier=tier)
+
+    def can_watch(
+        self, player: PlayerId, *, tier: str | None = None, password: str | None = None
+    ) -> bool:
+        """Whether :meth:`watch` would succeed."""
+        return self._can(lambda: self.verify_watch(player, tier=tier, password=password))
+
+    def watch(
+        self, player: PlayerId, *, tier: str | None = None, password: str | None = None
+    ) -> PlayerWatching:
+        """``player`` watches the table and may bet from the watchers' area or a free
+        spot [M15], on a normal limit tier."""
+        chosen = self.verify_watch(player, tier=tier, password=password)
+        self.seats.watch(player, tier=chosen)
+        event = PlayerWatching(at=self._now(), player=player, tier=chosen)
+        self._emit(event)
+        return event
+
+    def verify_stand(self, player: PlayerId, *, mark: bool = False) -> None:
+        """Raise unless ``player`` may leave their seat."""
+        self._require_open()
+        who = self.seats.get(player)
+        if who.role is not Role.SEATED:
+            raise SeatError(f"{player} is not seated")
+        if player == self.owner:
+            raise SeatError("the VIP owner keeps the seat: leave the table instead [O]")
+        if self._holds_cards(player):
+            raise SqueezeError(f"{player} holds the cards and may not leave the table [M16]")
+
+    def can_stand(self, player: PlayerId, *, mark: bool = False) -> bool:
+        """Whether :meth:`stand` would succeed."""
+        return self._can(lambda: self.verify_stand(player, mark=mark))
+
+    def stand(self, player: PlayerId, *, mark: bool = False) -> PlayerStood:
+        """``player`` stands up and watches; ``mark`` keeps the seat for their return
+        [S13]. Their confirmed bets stay on the hand."""
+        self.verify_stand(player, mark=mark)
+        tier = self._tier_for(vip=False, tier=None)
+        who = self.seats.get(player)
+        seat = self.seats.stand(player, mark=mark)
+        if self.settings.kind is TableKind.BID_SQUEEZE:
+            who.tier = tier  # watchers play on the normal limits [O]
+        event = PlayerStood(at=self._now(), player=player, seat=seat, marked=mark)
+        self._emit(event)
+        self._check_bid_watchers()
+        return event
+
+    def verify_leave(self, player: PlayerId) -> None:
+        """Raise unless ``player`` may leave the table now."""
+        self._require_open()
+        self.seats.get(player)
+        if self._holds_cards(player):
+            raise SqueezeError(f"{player} holds the cards and may not leave the table [M16]")
+        slip = self._slips.get(player)
+        if slip is not None and slip.confirmed_total:
+            raise TableError(
+                f"{player} has bets on this hand: leave once it is settled (or, after a tie, "
+                "take the standing bets back if the table allows) [M12]"
+            )
+        if player == self.owner and self.phase not in BETWEEN_HANDS | {Phase.PAUSED}:
+            raise TableError("the VIP owner may leave between hands only [O]")
+
+    def can_leave(self, player: PlayerId) -> bool:
+        """Whether :meth:`leave` would succeed."""
+        return self._can(lambda: self.verify_leave(player))
+
+    def leave(self, player: PlayerId) -> PlayerLeft:
+        """``player`` leaves with their whole table balance. When the VIP owner leaves,
+        everyone leaves [O]."""
+        self.verify_leave(player)
+        event = self._remove(player, reason="left")
+        if player == self.owner:
+            self.owner = None
+            self.vip = VipSettings()
+            self._everyone_leaves("the VIP owner left [O]")
+        else:
+            self._check_bid_watchers()
+        return event
+
+    def _check_bid_watchers(self) -> None:
+        """[O] A bid-squeeze watcher is removed when no seated player is left: at once
+        without a bet, after the settlement of the hand they bet on otherwise."""
+        if self.settings.kind is not TableKind.BID_SQUEEZE or self.seats.seated():
+            return
+        for who in self.seats.watchers():
+            slip = self._slips.get(who.player)
+            if slip is not None and slip.confirmed_total:
+                self._remove_after_hand.add(who.player)
+            else:
+                self._remove(who.player, reason="no seated player is left [O]")
+
+    def verify_disconnect(self, player: PlayerId) -> None:
+        """Raise unless ``player`` is connected."""
+        if not self.seats.get(player).connected:
+            raise SeatError(f"{player} is already disconnected")
+
+    def can_disconnect(self, player: PlayerId) -> bool:
+        """Whether :meth:`disconnect` would succeed."""
+        return self._can(lambda: self.verify_disconnect(player))
+
+    def disconnect(self, player: PlayerId) -> PlayerConnection:
+        """``player`` lost their connection: their bets stand and no result changes [L];
+        a squeeze right passes to the next seated bettor [O]."""
+        self.verify_disconnect(player)
+        self.seats.get(player).connected = False
+        event = PlayerConnection(at=self._now(), player=player, connected=False)
+        self._emit(event)
+        return event
+
+    def verify_reconnect(self, player: PlayerId) -> None:
+        """Raise unless ``player`` is disconnected."""
+        if self.seats.get(player).connected:
+            raise SeatError(f"{player} is connected")
+
+    def can_reconnect(self, player: PlayerId) -> bool:
+        """Whether :meth:`reconnect` would succeed."""
+        return self._can(lambda: self.verify_reconnect(player))
+
+    def reconnect(self, player: PlayerId) -> PlayerConnection:
+        """``player`` is back."""
+        self.verify_reconnect(player)
+        self.seats.get(player).connected = True
+        event = PlayerConnection(at=self._now(), player=player, connected=True)
+        self._emit(event)
+        return event

@@ -1,0 +1,225 @@
+"""What each viewer may see: projections of the one event list, and the hand records.
+
+- **auditor**: everything.
+- **dealer**: every card (the dealer scans them), but no balance, no unconfirmed chip
+  and no password digest.
+- **player**: their own chips, balance and cash; of everyone, the public table (bets
+  once confirmed, results, seats). A face-down card is hidden until it is revealed —
+  even from the player who holds it, who sees it when they squeeze it — and burned
+  cards stay hidden until the shoe's order is revealed at its end.
+- **watcher**: a spectator with no identity: the public table only.
+
+>>> from punto.cards import Card
+>>> from punto.coup import Position
+>>> from punto.table.records import GameNumber
+>>> placed = CardPlaced(at=0.0, game=GameNumber("T1", 1, 1), position=Position.PLAYER_1,
+...                     card=Card.parse("9S"), face_up=False, rescan=False)
+>>> project([placed], Viewer.PLAYER, "ann")[0].card is None
+True
+>>> project([placed], Viewer.DEALER)[0].card
+Card('9S')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from punto.cards import Card
+from punto.coup import Position
+from punto.errors import TableError
+from punto.outcome import Outcome, Side
+from punto.table.events import (
+    BetsCleared,
+    BetsConfirmed,
+    BetsDoubled,
+    BetsRefunded,
+    BettingOpened,
+    BlankHandStarted,
+    CardPlaced,
+    CardsBurned,
+    CardsHeld,
+    CardsRevealed,
+    ChipAdded,
+    ChipChosen,
+    ChipsUndone,
+    DealerChanged,
+    Event,
+    FaultReported,
+    HandResettled,
+    HandRestarted,
+    HandResult,
+    HandSettled,
+    HandVoided,
+    PlayerJoined,
+    PlayerLeft,
+    RebetPlaced,
+    TableOpened,
+    TieBetsChanged,
+    VipSettingsChanged,
+)
+from punto.table.faults import Effect, Fault
+from punto.table.records import Bets, GameNumber, HandRecord, PlayerId, PlayerResult
+
+__all__ = ["Viewer", "bet_records", "hand_records", "project"]
+
+
+class Viewer(enum.Enum):
+    """Who looks at the table."""
+
+    PLAYER = "player"
+    WATCHER = "watcher"
+    DEALER = "dealer"
+    AUDITOR = "auditor"
+
+
+_CHIP_EVENTS = (ChipChosen, ChipAdded, ChipsUndone, BetsCleared, BetsDoubled, RebetPlaced)
+"""Unconfirmed chips: private to the player who puts them down [L]."""
+
+
+def _project_one(event: Event, viewer: Viewer, player: PlayerId | None) -> Event | None:
+    if viewer is Viewer.AUDITOR:
+        return event
+    own = viewer is Viewer.PLAYER and player is not None
+    if isinstance(event, _CHIP_EVENTS):
+        return event if own and event.player == player else None
+    if isinstance(event, PlayerJoined) and not (own and event.player == player):
+        return dataclasses.replace(event, balance=None)
+    if isinstance(event, PlayerLeft) and not (own and event.player == player):
+        return dataclasses.replace(event, cashed_out=None)
+    if isinstance(event, VipSettingsChanged) and event.password_digest is not None:
+        return dataclasses.replace(event, password_digest=None)
+    if viewer is Viewer.DEALER:
+        return event
+    if isinstance(event, CardPlaced) and not event.face_up:
+        return dataclasses.replace(event, card=None)
+    if isinstance(event, CardsBurned) and event.cards is not None:
+        return dataclasses.replace(event, cards=None)
+    return event
+
+
+def project(
+    events: Iterable[Event], viewer: Viewer, player: PlayerId | None = None
+) -> tuple[Event, ...]:
+    """The events as ``viewer`` (``player``, for a player's own view) may see them."""
+    if viewer is Viewer.PLAYER and player is None:
+        raise TableError("a player's view needs the player's id")
+    shown = (_project_one(event, viewer, player) for event in events)
+    return tuple(event for event in shown if event is not None)
+
+
+@dataclass(slots=True)
+class _Builder:
+    game: GameNumber
+    dealer: str
+    opened_at: float
+    blank: bool = False
+    closed_at: float | None = None
+    cards: dict[Position, Card] = field(default_factory=dict)
+    outcome: Outcome | None = None
+    bets: dict[PlayerId, Bets] = field(default_factory=dict)
+    results: dict[PlayerId, PlayerResult] = field(default_factory=dict)
+    holders: dict[Side, PlayerId] = field(default_factory=dict)
+    faults: list[Fault] = field(default_factory=list)
+    void: bool = False
+    void_reason: str = ""
+    corrections: dict[PlayerId, int] = field(default_factory=dict)
+
+    def freeze(self) -> HandRecord:
+        order = list(Position)
+        return HandRecord(
+            game=self.game,
+            dealer=self.dealer,
+            opened_at=self.opened_at,
+            closed_at=self.closed_at,
+            cards=tuple(sorted(self.cards.items(), key=lambda pc: order.index(pc[0]))),
+            outcome=self.outcome,
+            bets=dict(self.bets),
+            results=dict(self.results),
+            holders=dict(self.holders),
+            faults=tuple(self.faults),
+            blank=self.blank,
+            void=self.void,
+            void_reason=self.void_reason,
+            corrections=dict(self.corrections),
+        )
+
+
+def _apply(event: Event, hand: _Builder) -> None:
+    if isinstance(event, BetsConfirmed | TieBetsChanged):
+        if event.bets:
+            hand.bets[event.player] = event.bets
+        else:
+            hand.bets.pop(event.player, None)
+    elif isinstance(event, BetsRefunded):
+        for result in event.refunds:
+            hand.results[result.player] = result
+    elif isinstance(event, CardsHeld):
+        hand.holders[event.side] = event.player
+    elif isinstance(event, CardPlaced):
+        if event.card is not None:
+            hand.cards[event.position] = event.card
+    elif isinstance(event, CardsRevealed):
+        hand.cards.update(event.cards)
+    elif isinstance(event, HandRestarted):
+        hand.cards.clear()
+        hand.outcome = None
+    elif isinstance(event, HandResult):
+        hand.outcome = event.outcome
+    elif isinstance(event, HandSettled):
+        hand.closed_at = event.at
+        hand.results.update({r.player: r for r in event.results})
+        if event.void_reason:
+            hand.void, hand.void_reason = True, event.void_reason
+    elif isinstance(event, HandVoided):
+        hand.closed_at = event.at
+        hand.void, hand.void_reason = True, event.reason
+    elif isinstance(event, HandResettled):
+        hand.outcome = event.outcome
+        hand.results.update({r.player: r for r in event.results})
+        for player, delta in event.corrections:
+            hand.corrections[player] = hand.corrections.get(player, 0) + delta
+    elif isinstance(event, FaultReported):
+        hand.faults.append(event.fault)
+        if event.effect is Effect.REFUND_BLANK_HAND:
+            hand.blank = True
+
+
+def hand_records(events: Iterable[Event]) -> tuple[HandRecord, ...]:
+    """Every hand's record — game number, dealer, times, cards, result, bets,
+    settlements, faults — in the order the hands were opened [L]."""
+    dealer = ""
+    hands: dict[GameNumber, _Builder] = {}
+    for event in events:
+        if isinstance(event, TableOpened | DealerChanged):
+            dealer = event.dealer
+        elif isinstance(event, BettingOpened):
+            hand = hands[event.game] = _Builder(event.game, dealer, event.at)
+            hand.bets.update(dict(event.standing))
+        elif isinstance(event, BlankHandStarted):
+            hands[event.game] = _Builder(event.game, dealer, event.at, blank=True)
+        else:
+            game = getattr(event, "game", None)
+            if isinstance(game, GameNumber) and game in hands:
+                _apply(event, hands[game])
+    return tuple(hand.freeze() for hand in hands.values())
+
+
+def bet_records(events: Iterable[Event], player: PlayerId) -> tuple[HandRecord, ...]:
+    """A player's own bet records [L]: the hands they bet on, with only their bets,
+    results and corrections."""
+    out = []
+    for record in hand_records(events):
+        if player not in record.bets and player not in record.results:
+            continue
+        out.append(
+            dataclasses.replace(
+                record,
+                bets={p: b for p, b in record.bets.items() if p == player},
+                results={p: r for p, r in record.results.items() if p == player},
+                corrections={p: c for p, c in record.corrections.items() if p == player},
+            )
+        )
+    return tuple(out)
