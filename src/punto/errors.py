@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = [
     "AccessError",
     "AmountError",
+    "AuthError",
     "BetClosedError",
     "BetCombinationError",
     "BetError",
@@ -19,20 +20,26 @@ __all__ = [
     "CardError",
     "CardNotInShoeError",
     "CompositionError",
+    "ConflictError",
     "CoupError",
     "FaultError",
+    "ForbiddenError",
     "IdempotencyConflictError",
     "IncompleteCoupError",
     "InsufficientFundsError",
     "LedgerError",
+    "NotFoundError",
     "PaytableError",
     "PhaseError",
     "PresetError",
+    "ProtocolError",
     "PuntoError",
+    "RemoteError",
     "RoadError",
     "RoundStateError",
     "RulesError",
     "SeatError",
+    "ServerError",
     "ShoeError",
     "ShoeExhaustedError",
     "SimulationError",
@@ -41,6 +48,7 @@ __all__ = [
     "TableError",
     "TableauError",
     "TieOptionError",
+    "UnavailableError",
     "UnbalancedTransactionError",
     "UnknownBetError",
     "WalletError",
@@ -212,3 +220,39 @@ class SqueezeError(TableError):
 
 class FaultError(TableError):
     """A fault reported where it cannot have happened, or whose effect cannot apply."""
+
+
+class ServerError(PuntoError):
+    """A request the table server refuses; nothing was changed."""
+
+
+class ProtocolError(ServerError):
+    """A malformed message: not JSON, an unknown type, a missing or ill-typed field."""
+
+
+class AuthError(ServerError):
+    """No credentials, a bad or expired session token, or a wrong password."""
+
+
+class ForbiddenError(ServerError):
+    """An action the caller's role may not take (a player dealing, a dealer correcting)."""
+
+
+class NotFoundError(ServerError):
+    """No such table, hand, user or shoe."""
+
+
+class ConflictError(ServerError):
+    """A name already taken, or a player who is already at another table."""
+
+
+class UnavailableError(ServerError):
+    """The server cannot serve the request now (shutting down, a table's owner is gone)."""
+
+
+class RemoteError(ServerError):
+    """An error the process owning a table answered with; ``code`` is its protocol code."""
+
+    def __init__(self, message: str, *, code: str) -> None:
+        super().__init__(message)
+        self.code = code

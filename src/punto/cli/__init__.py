@@ -10,21 +10,29 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from punto import __version__
-from punto.cli import coup, edge, ledger, play, roads, settle, shoe, simulate
+from punto.cli import coup, edge, ledger, play, roads, serve, settle, shoe, simulate
 from punto.errors import PuntoError
 
 __all__ = ["build_parser", "main"]
 
-_COMMANDS = (coup, shoe, settle, edge, simulate, roads, play, ledger)
+_COMMANDS = (coup, shoe, settle, edge, simulate, roads, play, ledger, serve)
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors read like every other user error:
+    ``punto: error: …``, exit status 2 (subcommand parsers are of the same class)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"punto: error: {message}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``punto`` argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
-        prog="punto", description="Punto: an exact, fast baccarat system."
-    )
+    parser = _Parser(prog="punto", description="Punto: an exact, fast baccarat system.")
     parser.add_argument("--version", action="version", version=f"punto {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in _COMMANDS:

@@ -1,0 +1,644 @@
+"""The REST API (``docs/protocol.md`` §2): accounts, lobby, tables, history, records,
+reports, administration and supervision. Every body is validated; every refusal is a
+typed error with a stable code and changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from punto.cards import Card, parse_cards
+from punto.errors import (
+    AmountError,
+    AuthError,
+    ForbiddenError,
+    NotFoundError,
+    ProtocolError,
+    PuntoError,
+)
+from punto.ledger.model import Account
+from punto.limits import LimitTier
+from punto.outcome import Outcome
+from punto.rules import PRESETS, preset
+from punto.server.auth import ANONYMOUS, Actor, Role, check_password, require_role
+from punto.server.node import Node
+from punto.server.protocol import parse_command
+from punto.server.reports import daily_report, player_transactions
+from punto.server.tables import TableConfig, tiers_from_json
+from punto.shoe import ShoeReveal, verify_commitment
+from punto.table import FAULTS, Viewer
+from punto.table.kinds import Dealing, TableKind
+from punto.table.squeeze import Reading
+
+__all__ = ["router"]
+
+router = APIRouter()
+
+_NAME = re.compile(r"^[a-z0-9_-]{3,32}$")
+
+
+def node_of(request: Request) -> Node:
+    """The process's :class:`Node`."""
+    node: Node = request.app.state.node
+    return node
+
+
+def actor_of(request: Request) -> Actor:
+    """Who calls: the bearer token's user, or anonymous."""
+    header = request.headers.get("authorization", "")
+    if not header:
+        return ANONYMOUS
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise AuthError("send the session token as 'Authorization: Bearer <token>'")
+    return node_of(request).signer.verify(token)
+
+
+NodeDep = Annotated[Node, Depends(node_of)]
+ActorDep = Annotated[Actor, Depends(actor_of)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Login(_Body):
+    """``POST /api/auth/login``."""
+
+    username: Annotated[str, Field(min_length=1, max_length=64)]
+    password: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class Register(_Body):
+    """``POST /api/auth/register``: a new player."""
+
+    username: Annotated[str, Field(min_length=3, max_length=32)]
+    password: Annotated[str, Field(min_length=6, max_length=200)]
+    display_name: Annotated[str | None, Field(min_length=1, max_length=100)] = None
+
+
+class NewUser(Register):
+    """``POST /api/admin/users``."""
+
+    role: Literal["player", "dealer", "supervisor", "admin"]
+
+
+class Transfer(_Body):
+    """A deposit or withdrawal (internal wallet)."""
+
+    amount: Annotated[int, Field(gt=0, le=10**15)]
+    transaction_id: Annotated[str, Field(min_length=1, max_length=120)]
+
+
+class TierBody(_Body):
+    """A limit tier."""
+
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+    min_bet: Annotated[int, Field(gt=0)]
+    max_bet: Annotated[int, Field(gt=0)]
+    side_min: Annotated[int, Field(gt=0)]
+    side_max: Annotated[int, Field(gt=0)]
+    bet_limits: dict[str, tuple[int, int]] = {}
+
+
+class TableBody(_Body):
+    """A table configuration (``POST /api/admin/tables``)."""
+
+    id: Annotated[str, Field(min_length=1, max_length=40)]
+    name: Annotated[str, Field(min_length=1, max_length=100)]
+    rules: Annotated[str, Field(min_length=1, max_length=64)]
+    kind: Literal["normal", "vip", "bid_squeeze"] = "normal"
+    dealing: Literal["rng", "live"] = "rng"
+    reading: Literal["dealer", "largest_bettor", "button", "owner", "bid"] | None = None
+    seats: Annotated[int, Field(ge=1, le=14)] = 7
+    betting_seconds: Annotated[float, Field(gt=0, le=600)] = 15.0
+    vip_min_balance: Annotated[int, Field(ge=0)] = 0
+    limits: list[TierBody] | None = None
+    enabled: bool = True
+
+
+class TablePatch(_Body):
+    """``PATCH /api/admin/tables/{id}``."""
+
+    name: Annotated[str | None, Field(min_length=1, max_length=100)] = None
+    limits: list[TierBody] | None = None
+    betting_seconds: Annotated[float | None, Field(gt=0, le=600)] = None
+    enabled: bool | None = None
+
+
+class FaultBody(_Body):
+    """``POST /api/supervisor/tables/{id}/faults``."""
+
+    fault: str
+    detail: Annotated[str, Field(max_length=500)] = ""
+    player: Annotated[str | None, Field(max_length=200)] = None
+    count: Annotated[int, Field(ge=1, le=20)] = 1
+    cards: Annotated[list[str], Field(max_length=20)] = []
+    position: str | None = None
+
+
+class ReasonBody(_Body):
+    """A reason (pause, close, void)."""
+
+    reason: Annotated[str, Field(max_length=500)] = ""
+
+
+class CorrectBody(_Body):
+    """``POST /api/supervisor/hands/{game}/correct``: the cards as the video shows them."""
+
+    player: Annotated[list[str], Field(min_length=2, max_length=3)]
+    banker: Annotated[list[str], Field(min_length=2, max_length=3)]
+    reason: Annotated[str, Field(min_length=1, max_length=500)]
+    correction_id: Annotated[str | None, Field(min_length=1, max_length=100)] = None
+
+
+class VoidBody(_Body):
+    """``POST /api/supervisor/hands/{game}/void``."""
+
+    reason: Annotated[str, Field(min_length=1, max_length=500)]
+
+
+# -- health and metrics ---------------------------------------------------------------
+
+
+@router.get("/healthz", tags=["operations"])
+async def healthz(node: NodeDep) -> JSONResponse:
+    """Liveness and readiness of this process."""
+    body = {
+        "status": "shutting_down" if node.shutting_down else "ok",
+        "process": node.id,
+        "tables_owned": len(node.runners),
+        "database": node.settings.backend,
+        "redis": node.settings.redis_url is not None,
+        "shutting_down": node.shutting_down,
+    }
+    return JSONResponse(body, status_code=503 if node.shutting_down else 200)
+
+
+@router.get("/metrics", tags=["operations"])
+async def metrics(node: NodeDep) -> Response:
+    """Prometheus metrics."""
+    node.metrics.ws_connections.set(node.hub.count())
+    return Response(node.metrics.render(), media_type="text/plain; version=0.0.4")
+
+
+# -- authentication -------------------------------------------------------------------
+
+
+def _session(node: Node, user_id: str, role: Role, name: str) -> dict[str, Any]:
+    token, expires = node.signer.issue(user_id, role, name)
+    return {
+        "token": token,
+        "user_id": user_id,
+        "role": role.value,
+        "display_name": name,
+        "expires_at": expires,
+    }
+
+
+@router.post("/api/auth/login", tags=["accounts"])
+async def login(body: Login, node: NodeDep) -> dict[str, Any]:
+    """A session token for a username and password (any role)."""
+    user = await node.store.user(body.username)
+    if user is None or not check_password(body.password, user.password_hash):
+        raise AuthError("wrong username or password")
+    return _session(node, user.id, user.role, user.display_name)
+
+
+@router.post("/api/auth/register", tags=["accounts"], status_code=201)
+async def register(body: Register, node: NodeDep) -> dict[str, Any]:
+    """A new player with the demo balance (only on a server with demo accounts)."""
+    if not node.settings.demo:
+        raise ForbiddenError("players are registered by the operator on this server")
+    if not _NAME.match(body.username):
+        raise ProtocolError("a username is 3-32 characters of a-z 0-9 _ -")
+    name = body.display_name or body.username
+    await node.create_user(body.username, body.password, role=Role.PLAYER, name=name)
+    return _session(node, body.username, Role.PLAYER, name)
+
+
+# -- the current user -------------------------------------------------------------------
+
+
+@router.get("/api/me", tags=["accounts"])
+async def me(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """Who the token names, their balance (players) and the table they are at."""
+    require_role(actor, *Role, action="see your account")
+    assert actor.user_id is not None
+    user = await node.store.user(actor.user_id)
+    if user is None:
+        raise AuthError("this account no longer exists")
+    player = actor.role is Role.PLAYER
+    return {
+        "user_id": user.id,
+        "role": user.role.value,
+        "display_name": user.display_name,
+        "balance": await node.bank.balance(user.id) if player else None,
+        "wallet": node.settings.wallet,
+        "table": await node.store.table_of(user.id) if player else None,
+    }
+
+
+def _own_view(record: dict[str, Any], player: str) -> dict[str, Any]:
+    """A hand record as ``player`` may see it: their own bets, results and corrections."""
+    out = dict(record)
+    for key in ("bets", "results", "corrections"):
+        out[key] = {p: v for p, v in record.get(key, {}).items() if p == player}
+    out["result"] = record.get("results", {}).get(player)
+    out["correction"] = record.get("corrections", {}).get(player, 0)
+    out["amendments"] = [
+        {**a, "corrections": {p: v for p, v in a.get("corrections", {}).items() if p == player}}
+        for a in record.get("amendments", [])
+    ]
+    out.pop("events", None)
+    return out
+
+
+@router.get("/api/me/bets", tags=["records"])
+async def my_bets(
+    actor: ActorDep,
+    node: NodeDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    before: Annotated[float | None, Query()] = None,
+) -> dict[str, Any]:
+    """The player's bet records, newest first [L]."""
+    player = actor.player
+    records = await node.store.player_hands(player, limit=limit, before=before)
+    return {"records": [_own_view(r, player) for r in records]}
+
+
+@router.get("/api/me/transactions", tags=["records"])
+async def my_transactions(
+    actor: ActorDep, node: NodeDep, limit: Annotated[int, Query(ge=1, le=500)] = 50
+) -> dict[str, Any]:
+    """The player's ledger transactions, newest first."""
+    player = actor.player
+    return {"transactions": await player_transactions(node.engine, player, limit=limit)}
+
+
+# -- lobby and tables --------------------------------------------------------------------
+
+
+@router.get("/api/lobby", tags=["tables"])
+async def lobby(node: NodeDep) -> dict[str, Any]:
+    """Every open table with its live status."""
+    return {"tables": await node.lobby()}
+
+
+@router.get("/api/tables/{table_id}", tags=["tables"])
+async def table(table_id: str, node: NodeDep) -> dict[str, Any]:
+    """Everything a client needs to draw a table."""
+    return await node.describe(table_id)
+
+
+@router.get("/api/tables/{table_id}/roads", tags=["tables"], response_model=None)
+async def roads(
+    table_id: str, node: NodeDep, format: Literal["json", "svg"] = "json"
+) -> dict[str, Any] | Response:
+    """The current shoe's five roads and ask-roads (JSON, or an SVG picture)."""
+    message = await node.roads(table_id, svg=format == "svg")
+    if format == "svg":
+        return Response(str(message["svg"]), media_type="image/svg+xml")
+    return dict(message["roads"])
+
+
+@router.get("/api/tables/{table_id}/history", tags=["tables"])
+async def history(
+    table_id: str, node: NodeDep, limit: Annotated[int, Query(ge=1, le=500)] = 20
+) -> dict[str, Any]:
+    """Recent hands, public part (nobody's bets)."""
+    await node.config(table_id)
+    hands = await node.store.hands(table_id, limit=limit)
+    public = ("game", "opened_at", "closed_at", "dealer", "cards", "outcome", "blank", "void")
+    return {
+        "hands": [
+            {
+                **{k: h.get(k) for k in public},
+                "void_reason": h.get("void_reason", ""),
+                "faults": h.get("faults", []),
+            }
+            for h in hands
+        ]
+    }
+
+
+@router.get("/api/tables/{table_id}/shoes", tags=["tables"])
+async def shoes(
+    table_id: str, node: NodeDep, limit: Annotated[int, Query(ge=1, le=100)] = 10
+) -> dict[str, Any]:
+    """Shoe commitments, and their reveals once closed (anyone can verify them)."""
+    await node.config(table_id)
+    out = []
+    for row in await node.store.shoes(table_id, limit=limit):
+        shoe: dict[str, Any] = {
+            "table": row["table_id"],
+            "shoe": row["shoe"],
+            "cards": row["cards"],
+            "opened_at": row["opened_at"],
+            "commitment": row["commitment"],
+            "closed_at": row["closed_at"],
+            "hands": row["hands"],
+            "reason": row["reason"],
+            "reveal": None,
+        }
+        if row["reveal_order"] is not None and row["reveal_salt"] is not None:
+            shoe["reveal"] = {"order": row["reveal_order"], "salt": row["reveal_salt"]}
+            reveal = ShoeReveal(tuple(parse_cards(row["reveal_order"])), row["reveal_salt"])
+            shoe["verified"] = row["commitment"] is not None and verify_commitment(
+                row["commitment"], reveal
+            )
+        out.append(shoe)
+    return {"shoes": out}
+
+
+@router.get("/api/hands/{game}", tags=["records"])
+async def hand(game: str, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """A hand's full record by game number [L] (players: only their own bets)."""
+    require_role(actor, *Role, action="read a hand's record")
+    record = await node.store.hand(game)
+    if record is None:
+        raise NotFoundError(f"no hand {game!r}")
+    record["amendments"] = await node.store.amendments(game=game)
+    record["ledger"] = [
+        {
+            "id": tx.id,
+            "kind": tx.kind.value,
+            "player": tx.player_id,
+            "amount": sum(
+                e.amount
+                for e in tx.entries
+                if tx.player_id is not None
+                and e.account in (Account.player(tx.player_id), Account.receivable(tx.player_id))
+            ),
+            "reference": tx.reference,
+            "author": tx.author,
+            "reason": tx.reason,
+        }
+        for tx in await node.ledger.transactions(round_id=game)
+    ]
+    if actor.role is Role.PLAYER:
+        assert actor.user_id is not None
+        view = _own_view(record, actor.user_id)
+        view["ledger"] = [t for t in record["ledger"] if t["player"] == actor.user_id]
+        return view
+    if actor.viewer is not Viewer.AUDITOR:
+        record.pop("events", None)
+    return record
+
+
+# -- reports ------------------------------------------------------------------------------
+
+
+@router.get("/api/reports/daily", tags=["reports"])
+async def report_daily(
+    actor: ActorDep,
+    node: NodeDep,
+    date_: Annotated[str | None, Query(alias="date")] = None,
+    table_id: Annotated[str | None, Query(alias="table")] = None,
+) -> dict[str, Any]:
+    """Turnover, payouts and observed RTP per table for one UTC day."""
+    require_role(actor, Role.SUPERVISOR, Role.ADMIN, action="read reports")
+    try:
+        day = date.fromisoformat(date_) if date_ else datetime.now(UTC).date()
+    except ValueError:
+        raise ProtocolError(f"date must be YYYY-MM-DD, not {date_!r}") from None
+    return {"days": await daily_report(node.engine, day=day, table=table_id)}
+
+
+# -- administration ------------------------------------------------------------------------
+
+
+def _tiers(items: list[TierBody] | None) -> tuple[LimitTier, ...] | None:
+    if items is None:
+        return None
+    return tiers_from_json([i.model_dump() for i in items])
+
+
+@router.get("/api/admin/presets", tags=["administration"])
+async def presets(actor: ActorDep) -> dict[str, Any]:
+    """Every rules preset."""
+    require_role(actor, Role.ADMIN, action="list presets")
+    return {
+        "presets": [
+            {
+                "name": r.name,
+                "description": r.description,
+                "decks": r.decks,
+                "bets": [b.value for b in r.offered_bets],
+                "tiers": [t.name for t in r.limit_tiers],
+            }
+            for r in PRESETS.values()
+        ]
+    }
+
+
+@router.get("/api/admin/tables", tags=["administration"])
+async def admin_tables(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """Every table configuration (closed ones too)."""
+    require_role(actor, Role.ADMIN, action="list tables")
+    return {"tables": [t.to_json() for t in await node.store.tables()]}
+
+
+@router.post("/api/admin/tables", tags=["administration"], status_code=201)
+async def admin_create_table(body: TableBody, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """Open a new table."""
+    require_role(actor, Role.ADMIN, action="create tables")
+    try:
+        preset(body.rules)
+        config = TableConfig(
+            id=body.id,
+            name=body.name,
+            rules=body.rules,
+            kind=TableKind(body.kind),
+            dealing=Dealing(body.dealing),
+            reading=None if body.reading is None else Reading(body.reading),
+            seats=body.seats,
+            betting_seconds=body.betting_seconds,
+            vip_min_balance=body.vip_min_balance,
+            limits=_tiers(body.limits),
+            enabled=body.enabled,
+        )
+    except PuntoError as exc:
+        raise ProtocolError(str(exc)) from None
+    return (await node.create_table(config)).to_json()
+
+
+@router.patch("/api/admin/tables/{table_id}", tags=["administration"])
+async def admin_update_table(
+    table_id: str, body: TablePatch, actor: ActorDep, node: NodeDep
+) -> dict[str, Any]:
+    """Change limits [S14], the betting time or the name; close or reopen a table."""
+    require_role(actor, Role.ADMIN, action="change tables")
+    config = await node.store.table(table_id)
+    changes: dict[str, object] = {}
+    if body.name is not None:
+        changes["name"] = body.name
+    if body.limits is not None:
+        changes["limits"] = _tiers(body.limits)
+    if body.betting_seconds is not None:
+        changes["betting_seconds"] = body.betting_seconds
+    if body.enabled is not None:
+        changes["enabled"] = body.enabled
+    try:
+        config = config.replace(**changes)
+    except PuntoError as exc:
+        raise ProtocolError(str(exc)) from None
+    return (await node.update_table(config)).to_json()
+
+
+@router.get("/api/admin/users", tags=["administration"])
+async def admin_users(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """Every user."""
+    require_role(actor, Role.ADMIN, action="list users")
+    return {"users": [u.to_json() for u in await node.store.users()]}
+
+
+@router.post("/api/admin/users", tags=["administration"], status_code=201)
+async def admin_create_user(body: NewUser, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """A new player, dealer, supervisor or administrator."""
+    require_role(actor, Role.ADMIN, action="create users")
+    if not _NAME.match(body.username):
+        raise ProtocolError("a username is 3-32 characters of a-z 0-9 _ -")
+    role = Role(body.role)
+    name = body.display_name or body.username
+    await node.create_user(body.username, body.password, role=role, name=name)
+    return {"user_id": body.username, "role": role.value, "display_name": name}
+
+
+async def _player(node: Node, player: str) -> None:
+    user = await node.store.user(player)
+    if user is None or user.role is not Role.PLAYER:
+        raise NotFoundError(f"no player {player!r}")
+    if node.bank.seamless:
+        raise ForbiddenError("with the seamless wallet the operator keeps the balances")
+
+
+@router.post("/api/admin/players/{player}/deposit", tags=["administration"])
+async def deposit(player: str, body: Transfer, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """Transfer money in (internal wallet; idempotent by ``transaction_id``)."""
+    require_role(actor, Role.ADMIN, action="deposit")
+    await _player(node, player)
+    receipt = await node.wallet.credit(
+        player, body.amount, transaction_id=f"admin:{body.transaction_id}"
+    )
+    return {"balance": receipt.balance, "status": receipt.status}
+
+
+@router.post("/api/admin/players/{player}/withdraw", tags=["administration"])
+async def withdraw(player: str, body: Transfer, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """Transfer money out (internal wallet; idempotent by ``transaction_id``)."""
+    require_role(actor, Role.ADMIN, action="withdraw")
+    await _player(node, player)
+    if await node.store.table_of(player) is not None:
+        raise AmountError(f"{player} is at a table: withdraw once they have left it")
+    receipt = await node.wallet.debit(
+        player, body.amount, transaction_id=f"admin:{body.transaction_id}"
+    )
+    return {"balance": receipt.balance, "status": receipt.status}
+
+
+# -- supervision ------------------------------------------------------------------------------
+
+
+@router.get("/api/faults", tags=["supervision"])
+async def faults() -> dict[str, Any]:
+    """Every fault of RULES.md §7 and its effect."""
+    return {
+        "faults": [
+            {
+                "fault": fault.value,
+                "rule": spec.rule,
+                "case": spec.case,
+                "effect": spec.effect.value,
+                "effect_text": spec.effect_text,
+                "phases": sorted(p.value for p in spec.phases),
+            }
+            for fault, spec in FAULTS.items()
+        ]
+    }
+
+
+async def _table_command(
+    node: Node, actor: Actor, table_id: str, message: dict[str, Any]
+) -> dict[str, Any]:
+    require_role(actor, Role.SUPERVISOR, action="supervise a table")
+    await node.config(table_id)
+    command = parse_command(message)
+    return {"events": await node.command(table_id, actor, command)}
+
+
+@router.post("/api/supervisor/tables/{table_id}/faults", tags=["supervision"])
+async def report_fault(
+    table_id: str, body: FaultBody, actor: ActorDep, node: NodeDep
+) -> dict[str, Any]:
+    """Report a fault; its documented effect applies (voids refund every stake)."""
+    message = {"type": "report_fault", **body.model_dump(exclude_none=True)}
+    return await _table_command(node, actor, table_id, message)
+
+
+@router.post("/api/supervisor/tables/{table_id}/pause", tags=["supervision"])
+async def pause(table_id: str, body: ReasonBody, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """Pause a table between hands."""
+    return await _table_command(node, actor, table_id, {"type": "pause", "reason": body.reason})
+
+
+@router.post("/api/supervisor/tables/{table_id}/resume", tags=["supervision"])
+async def resume(table_id: str, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """Resume a paused table."""
+    return await _table_command(node, actor, table_id, {"type": "resume"})
+
+
+@router.post("/api/supervisor/tables/{table_id}/close", tags=["supervision"])
+async def close(table_id: str, body: ReasonBody, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """End the game at a table [S14]: a hand in play is void and refunded."""
+    message = {"type": "close_table", "reason": body.reason or "closed by the supervisor [S14]"}
+    return await _table_command(node, actor, table_id, message)
+
+
+def _outcome(body: CorrectBody) -> Outcome:
+    try:
+        player = [Card.parse(c) for c in body.player]
+        banker = [Card.parse(c) for c in body.banker]
+        return Outcome.from_hands(player, banker)
+    except PuntoError as exc:
+        raise ProtocolError(f"corrected cards: {exc}") from None
+
+
+@router.post("/api/supervisor/hands/{game}/correct", tags=["supervision"])
+async def correct(game: str, body: CorrectBody, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """Re-settle a settled hand from the corrected cards: only the difference moves [O]."""
+    require_role(actor, Role.SUPERVISOR, action="correct a hand")
+    assert actor.user_id is not None
+    return await node.correct(
+        game,
+        _outcome(body),
+        author=actor.user_id,
+        reason=body.reason,
+        correction_id=body.correction_id,
+    )
+
+
+@router.post("/api/supervisor/hands/{game}/void", tags=["supervision"])
+async def void(game: str, body: VoidBody, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """Void a settled hand: every player back to a full refund, as new transactions."""
+    require_role(actor, Role.SUPERVISOR, action="void a hand")
+    assert actor.user_id is not None
+    return await node.void_hand(game, author=actor.user_id, reason=body.reason)
+
+
+@router.get("/api/supervisor/amendments", tags=["supervision"])
+async def amendments(
+    actor: ActorDep,
+    node: NodeDep,
+    table_id: Annotated[str | None, Query(alias="table")] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> dict[str, Any]:
+    """Corrections and voids, newest first: who, why, what moved."""
+    require_role(actor, Role.SUPERVISOR, Role.ADMIN, action="read amendments")
+    return {"amendments": await node.store.amendments(table_id=table_id, limit=limit)}

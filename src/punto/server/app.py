@@ -1,0 +1,107 @@
+"""The ASGI application: :func:`create_app` builds it around one :class:`~punto.server.node.Node`.
+
+Its lifespan starts the node (migrations, demo data, recovery, the tables) and stops it
+gracefully (hands finished or voided and refunded, leases released, sockets closed with
+``1001``). Errors are the protocol's typed errors (``docs/protocol.md`` §1) with their
+HTTP status.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from punto.errors import PuntoError
+from punto.server.api import router
+from punto.server.config import Settings
+from punto.server.logging import configure_logging
+from punto.server.node import Node
+from punto.server.protocol import error_code, error_message
+from punto.server.ws import table_socket
+
+__all__ = ["HTTP_STATUS", "create_app"]
+
+HTTP_STATUS: dict[str, int] = {
+    "bad_message": 400,
+    "unauthorized": 401,
+    "forbidden": 403,
+    "not_found": 404,
+    "conflict": 409,
+    "unavailable": 503,
+    "wallet_unavailable": 503,
+    "internal": 500,
+}
+"""The HTTP status of each error code (any other table or ledger refusal: 409)."""
+
+
+def _error(exc: BaseException) -> JSONResponse:
+    code = error_code(exc)
+    return JSONResponse(error_message(exc), status_code=HTTP_STATUS.get(code, 409))
+
+
+def create_app(
+    settings: Settings | None = None, *, node: Node | None = None, logs: bool = False
+) -> FastAPI:
+    """The table server for ``settings`` (default: from the environment)."""
+    settings = settings or Settings.from_env()
+    node = node or Node(settings)
+    if logs:
+        configure_logging(settings.log_level)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await node.start()
+        try:
+            yield
+        finally:
+            await node.stop()
+
+    app = FastAPI(
+        title="Punto table server",
+        version="0.1.0",
+        summary="Baccarat tables: lobby, accounts, records, reports, administration.",
+        description="The WebSocket protocol of the tables is in docs/protocol.md.",
+        lifespan=lifespan,
+    )
+    app.state.node = node
+    app.include_router(router)
+    app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
+
+    @app.exception_handler(PuntoError)
+    async def punto_error(_request: Request, exc: PuntoError) -> JSONResponse:
+        return _error(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
+        body = {
+            "type": "error",
+            "error": "bad_message",
+            "message": f"{where}: {first.get('msg', 'invalid')}",
+            "request_id": None,
+        }
+        return JSONResponse(body, status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "bad_message", 401: "unauthorized"}.get(
+            exc.status_code, "bad_message"
+        )
+        body = {"type": "error", "error": code, "message": str(exc.detail), "request_id": None}
+        return JSONResponse(body, status_code=exc.status_code)
+
+    if settings.web_dir.is_dir():
+        app.mount("/app", StaticFiles(directory=settings.web_dir, html=True), name="web")
+
+        @app.get("/", include_in_schema=False)
+        async def index() -> RedirectResponse:
+            return RedirectResponse("/app/")
+
+    return app

@@ -1,0 +1,275 @@
+"""The money side of a table: every stake, settlement, refund, void and correction goes
+through the ledger, and through the operator's wallet in seamless mode.
+
+- **internal** wallet: the player's money is the ledger's ``player:<id>`` account; a
+  stake moves it to the round's escrow, the settlement pays it back.
+- **seamless** wallet: the operator is debited before the stake is recorded (funded by
+  the ``operator`` account) and credited with what the settlement returns. A credit the
+  operator does not take now is queued in ``server_wallet_outbox`` and retried.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from sqlalchemy import Table, select
+
+from punto.bets import Bet
+from punto.errors import PuntoError, WalletError, WalletUnavailableError
+from punto.ledger.model import Account, Transaction, settle_players
+from punto.ledger.store import LedgerStore, Recovery, RoundInfo, RoundStatus
+from punto.ledger.tables import AccountRow
+from punto.ledger.wallet import Wallet
+from punto.outcome import Outcome
+from punto.rules import Rules
+from punto.server.protocol import outcome_from_json, outcome_json
+from punto.server.storage import ServerStore
+from punto.settlement import Settlement
+
+__all__ = ["Bank"]
+
+_LOG = logging.getLogger("punto.server.bank")
+_ACCOUNTS: Table = AccountRow.__table__  # type: ignore[assignment]
+
+
+class Bank:
+    """Stakes, settlements and corrections of every table of this process."""
+
+    def __init__(
+        self,
+        ledger: LedgerStore,
+        wallet: Wallet,
+        store: ServerStore,
+        *,
+        seamless: bool,
+        operator_id: str,
+    ) -> None:
+        self.ledger = ledger
+        self.wallet = wallet
+        self._store = store
+        self.seamless = seamless
+        self._operator = Account.operator(operator_id)
+        self._open: set[str] = set()
+
+    @property
+    def funding(self) -> Account | None:
+        """Where stakes come from: the player's ledger account (``None``) or the operator."""
+        return self._operator if self.seamless else None
+
+    async def balance(self, player: str) -> int:
+        """The player's wallet balance."""
+        return await self.wallet.balance(player)
+
+    async def balances(self, players: Iterable[str]) -> dict[str, int]:
+        """Several wallet balances (one query with the internal wallet)."""
+        wanted = sorted(set(players))
+        if not wanted:
+            return {}
+        if self.seamless:
+            return {p: await self.wallet.balance(p) for p in wanted}
+        codes = {Account.player(p).code: p for p in wanted}
+        async with self.ledger.engine.connect() as conn:
+            rows = await conn.execute(
+                select(_ACCOUNTS.c.code, _ACCOUNTS.c.balance).where(
+                    _ACCOUNTS.c.code.in_(list(codes))
+                )
+            )
+            found = {codes[code]: int(balance) for code, balance in rows}
+        return {p: found.get(p, 0) for p in wanted}
+
+    def round_open(self, round_id: str) -> bool:
+        """Whether this process opened the round in the ledger (it holds stakes)."""
+        return round_id in self._open
+
+    async def stake(
+        self,
+        round_id: str,
+        *,
+        table_id: str,
+        player: str,
+        bets: Mapping[Bet, int],
+        confirmation_id: str,
+    ) -> None:
+        """A confirm's stakes: debited (seamless) and moved to the round's escrow. Raises
+        the ledger's or the wallet's typed error with nothing moved."""
+        if round_id not in self._open:
+            await self.ledger.open_round(round_id, table_id=table_id)
+            self._open.add(round_id)
+        amount = sum(bets.values())
+        if self.seamless:
+            try:
+                await self.wallet.debit(
+                    player, amount, transaction_id=confirmation_id, round_id=round_id
+                )
+            except WalletUnavailableError:
+                await self._rollback(player, amount, confirmation_id)
+                raise
+        try:
+            await self.ledger.confirm_bets(
+                round_id, player, bets, confirmation_id=confirmation_id, funding=self.funding
+            )
+        except BaseException:
+            if self.seamless:
+                await self._rollback(player, amount, confirmation_id)
+            raise
+
+    async def _rollback(self, player: str, amount: int, transaction_id: str) -> None:
+        try:
+            await self.wallet.rollback(transaction_id, player_id=player, amount=amount)
+        except WalletError as exc:  # pragma: no cover - the operator keeps failing
+            _LOG.error(
+                "wallet rollback failed",
+                extra={"player": player, "transaction": transaction_id, "error": str(exc)},
+            )
+
+    async def cancel(self, confirmation_id: str, *, player: str, amount: int) -> None:
+        """Undo a confirm (a tie's standing bets changed): the stakes go back."""
+        await self.ledger.cancel_confirmation(confirmation_id, reason="standing bets changed")
+        if self.seamless:
+            await self._pay(player, amount, f"cancel:{confirmation_id}", None)
+
+    async def record_result(self, round_id: str, outcome: Outcome, *, rules: str) -> None:
+        """Keep the round's outcome so a restart can settle it."""
+        if round_id in self._open:
+            await self.ledger.record_result(
+                round_id, {"outcome": outcome_json(outcome), "rules": rules}
+            )
+
+    async def settle(self, round_id: str, *, rules: Rules, outcome: Outcome) -> None:
+        """Settle the round from the ledger's own bets (the table's exact settlement)."""
+        if round_id not in self._open:
+            return
+        bets = {p: b.bets for p, b in (await self.ledger.round_bets(round_id)).items()}
+        settlements = settle_players(rules, outcome, bets)
+        posted = await self.ledger.settle_round(round_id, settlements)
+        self._open.discard(round_id)
+        await self._pay_out(posted, round_id)
+
+    async def void(self, round_id: str, *, author: str, reason: str) -> dict[str, int]:
+        """Void the round (refunds if open; a void of a settled round moves the
+        difference); what moved to each player."""
+        posted = await self.ledger.void_round(round_id, author=author, reason=reason)
+        self._open.discard(round_id)
+        return await self._pay_out(posted, round_id)
+
+    async def correct(
+        self,
+        round_id: str,
+        settlements: Mapping[str, Settlement],
+        *,
+        correction_id: str,
+        author: str,
+        reason: str,
+    ) -> tuple[dict[str, int], tuple[Transaction, ...]]:
+        """Re-settle a settled round: the differences only, as new transactions."""
+        posted = await self.ledger.correct_round(
+            round_id, settlements, correction_id=correction_id, author=author, reason=reason
+        )
+        return await self._pay_out(posted, round_id), posted
+
+    async def round_bets(self, round_id: str) -> dict[str, dict[Bet, int]]:
+        """The round's confirmed bets by player."""
+        return {p: dict(b.bets) for p, b in (await self.ledger.round_bets(round_id)).items()}
+
+    async def round(self, round_id: str) -> RoundInfo | None:
+        """The ledger's round, if any."""
+        try:
+            return await self.ledger.round(round_id)
+        except PuntoError:
+            return None
+
+    async def recover(self, table_id: str, *, rules: Rules) -> Recovery:
+        """Close the table's rounds a stopped process left open: settle those with a
+        recorded result, void and refund the rest."""
+
+        def resume(
+            info: RoundInfo, bets: Mapping[str, Mapping[Bet, int]]
+        ) -> Mapping[str, Settlement] | None:
+            if not info.result or "outcome" not in info.result:
+                return None
+            return settle_players(rules, outcome_from_json(info.result["outcome"]), bets)
+
+        recovery = await self.ledger.recover(resume=resume, table_id=table_id)
+        if self.seamless:
+            for round_id in (*recovery.settled, *recovery.voided):
+                await self._pay_out(await self.ledger.transactions(round_id=round_id), round_id)
+        return recovery
+
+    async def _pay_out(
+        self, transactions: Iterable[Transaction], round_id: str | None
+    ) -> dict[str, int]:
+        moved: dict[str, int] = {}
+        for tx in transactions:
+            if tx.player_id is None:
+                continue
+            payee = self._operator if self.seamless else Account.player(tx.player_id)
+            amount = tx.amount_of(payee)
+            if not self.seamless and amount == 0:
+                amount = tx.amount_of(Account.receivable(tx.player_id))
+            moved[tx.player_id] = moved.get(tx.player_id, 0) + amount
+            if self.seamless and amount:
+                await self._pay(tx.player_id, amount, tx.id, round_id)
+        return moved
+
+    async def _pay(
+        self, player: str, amount: int, transaction_id: str, round_id: str | None
+    ) -> None:
+        """Credit (or, negative, debit) the operator wallet; queue it if it fails."""
+        try:
+            if amount > 0:
+                await self.wallet.credit(
+                    player, amount, transaction_id=transaction_id, round_id=round_id
+                )
+            else:
+                await self.wallet.debit(
+                    player, -amount, transaction_id=transaction_id, round_id=round_id
+                )
+        except WalletError as exc:
+            _LOG.warning(
+                "wallet call queued",
+                extra={"player": player, "transaction": transaction_id, "error": str(exc)},
+            )
+            await self._store.add_outbox(
+                transaction_id=transaction_id,
+                player_id=player,
+                amount=abs(amount),
+                kind="credit" if amount > 0 else "debit",
+                round_id=round_id,
+            )
+
+    async def deliver_outbox(self) -> int:
+        """Retry queued wallet calls; how many went through."""
+        done = 0
+        for item in await self._store.pending_outbox():
+            try:
+                if item.kind == "credit":
+                    await self.wallet.credit(
+                        item.player_id,
+                        item.amount,
+                        transaction_id=item.transaction_id,
+                        round_id=item.round_id,
+                    )
+                else:
+                    await self.wallet.debit(
+                        item.player_id,
+                        item.amount,
+                        transaction_id=item.transaction_id,
+                        round_id=item.round_id,
+                    )
+            except WalletError as exc:
+                await self._store.outbox_done(item.id, error=str(exc))
+                continue
+            await self._store.outbox_done(item.id, error=None)
+            done += 1
+        return done
+
+    async def report(self) -> dict[str, Any]:
+        """A small summary for health checks."""
+        return {"open_rounds": len(self._open), "seamless": self.seamless}
+
+    async def status(self, round_id: str) -> RoundStatus | None:
+        """The round's status in the ledger."""
+        info = await self.round(round_id)
+        return None if info is None else info.status

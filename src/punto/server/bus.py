@@ -1,0 +1,170 @@
+"""How processes talk: table envelopes fanned out to every process, and requests to the
+process that owns a table.
+
+- :class:`LocalBus`: one process; envelopes go straight to the local hub.
+- :class:`RedisBus`: several processes on one Redis. Envelopes are published on
+  ``punto:table:<id>`` (every process subscribes to ``punto:table:*`` and delivers them to
+  its own clients); requests go to ``punto:proc:<owner>`` and the answer comes back on
+  the asking process's channel, matched by request id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol
+
+import redis.asyncio as aioredis
+
+from punto.errors import UnavailableError
+from punto.server.hub import Hub
+from punto.server.protocol import error_message
+
+__all__ = ["Bus", "LocalBus", "RedisBus", "RequestHandler"]
+
+_LOG = logging.getLogger("punto.server.bus")
+
+RequestHandler = Callable[[Mapping[str, Any]], Awaitable[dict[str, Any]]]
+"""Answers a request sent to this process (a forwarded command, a snapshot …)."""
+
+
+class Bus(Protocol):
+    """Fan-out of table envelopes and requests between processes."""
+
+    async def start(self, handler: RequestHandler) -> None:
+        """Start listening; ``handler`` answers requests for this process."""
+        ...
+
+    async def publish(self, envelope: Mapping[str, Any]) -> None:
+        """Send a table envelope to every process's clients."""
+        ...
+
+    async def request(
+        self, process: str, payload: Mapping[str, Any], *, timeout: float = 5.0
+    ) -> dict[str, Any]:
+        """Ask ``process`` and wait for its answer."""
+        ...
+
+    async def close(self) -> None:
+        """Stop listening."""
+        ...
+
+
+class LocalBus:
+    """A single process: envelopes go to the local hub; there is no other process."""
+
+    def __init__(self, hub: Hub) -> None:
+        self._hub = hub
+
+    async def start(self, handler: RequestHandler) -> None:
+        """Nothing to start."""
+
+    async def publish(self, envelope: Mapping[str, Any]) -> None:
+        """Deliver to this process's clients."""
+        self._hub.deliver(envelope)
+
+    async def request(
+        self, process: str, payload: Mapping[str, Any], *, timeout: float = 5.0
+    ) -> dict[str, Any]:
+        """There is no other process to ask."""
+        raise UnavailableError(f"process {process} is not reachable without Redis")
+
+    async def close(self) -> None:
+        """Nothing to close."""
+
+
+class RedisBus:
+    """Several processes sharing one Redis (pub/sub)."""
+
+    def __init__(self, url: str, hub: Hub, *, process_id: str) -> None:
+        self._redis: aioredis.Redis = aioredis.from_url(url)
+        self._hub = hub
+        self._me = process_id
+        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._handler: RequestHandler | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._ready = asyncio.Event()
+
+    async def start(self, handler: RequestHandler) -> None:
+        """Subscribe to every table and to this process's channel."""
+        self._handler = handler
+        self._task = asyncio.create_task(self._listen(), name="punto-redis-bus")
+        await asyncio.wait_for(self._ready.wait(), timeout=10)
+
+    async def _listen(self) -> None:
+        pubsub = self._redis.pubsub()
+        try:
+            await pubsub.psubscribe("punto:table:*")
+            await pubsub.subscribe(f"punto:proc:{self._me}")
+            self._ready.set()
+            while True:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                if message is None:
+                    continue
+                try:
+                    data = json.loads(message["data"])
+                except (TypeError, ValueError):
+                    continue
+                channel = message["channel"]
+                channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+                if channel.startswith("punto:table:"):
+                    self._hub.deliver(data)
+                elif data.get("op") == "reply":
+                    future = self._pending.pop(str(data.get("rid")), None)
+                    if future is not None and not future.done():
+                        future.set_result(data)
+                else:
+                    task = asyncio.create_task(self._answer(data))
+                    self._tasks.add(task)
+                    task.add_done_callback(self._tasks.discard)
+        finally:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def _answer(self, data: Mapping[str, Any]) -> None:
+        assert self._handler is not None
+        try:
+            answer = await self._handler(data)
+        except Exception as exc:  # answered as an error; the asker raises it
+            answer = {"error": error_message(exc)}
+        answer = {**answer, "op": "reply", "rid": data.get("rid")}
+        await self._redis.publish(f"punto:proc:{data.get('from')}", json.dumps(answer))
+
+    async def publish(self, envelope: Mapping[str, Any]) -> None:
+        """Publish on the table's channel (this process receives it too)."""
+        await self._redis.publish(
+            f"punto:table:{envelope['table']}", json.dumps(envelope, separators=(",", ":"))
+        )
+
+    async def request(
+        self, process: str, payload: Mapping[str, Any], *, timeout: float = 5.0
+    ) -> dict[str, Any]:
+        """Send a request to ``process`` and wait for its answer."""
+        rid = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[rid] = future
+        message = {**payload, "rid": rid, "from": self._me}
+        try:
+            await self._redis.publish(f"punto:proc:{process}", json.dumps(message))
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            raise UnavailableError(
+                f"the process owning this table ({process}) did not answer"
+            ) from None
+        finally:
+            self._pending.pop(rid, None)
+
+    async def close(self) -> None:
+        """Stop listening and close the connection."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for task in list(self._tasks):
+            task.cancel()
+        await self._redis.aclose()

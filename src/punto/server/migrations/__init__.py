@@ -1,0 +1,1 @@
+"""Alembic migrations of the server's tables (version table ``server_alembic_version``)."""

@@ -1,0 +1,686 @@
+"""One server process: its stores, its bank, the tables it owns, and the way to the others.
+
+A :class:`Node` owns the tables whose lease it holds (``server_table_leases``), runs one
+:class:`~punto.server.runner.TableRunner` for each, and routes every request about a table
+to its owner: straight to the runner when the table is here, through the bus (Redis) when
+another process owns it. On start it migrates the database, creates the demo tables and
+accounts (``make run``), recovers each table's ledger rounds and starts dealing. On stop it
+finishes or safely stops each table's hand, then gives its leases up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from punto.errors import (
+    NotFoundError,
+    ProtocolError,
+    PuntoError,
+    RemoteError,
+    UnavailableError,
+)
+from punto.ledger.store import LedgerStore, create_engine
+from punto.ledger.wallet import InternalWallet, SeamlessWallet, Wallet
+from punto.outcome import Outcome
+from punto.server.auth import Actor, Role, TokenSigner, hash_password
+from punto.server.bank import Bank
+from punto.server.bus import Bus, LocalBus, RedisBus
+from punto.server.config import Settings
+from punto.server.hub import Hub
+from punto.server.metrics import Metrics
+from punto.server.migrate import upgrade_async
+from punto.server.protocol import Command, error_message, event_json, parse_command
+from punto.server.runner import DEALER_ROSTER, Services, TableRunner
+from punto.server.snapshot import table_json
+from punto.server.storage import ServerStore
+from punto.server.tables import DEMO_TABLES, TableConfig
+from punto.table.records import GameNumber
+
+__all__ = ["DEMO_USERS", "Node"]
+
+_LOG = logging.getLogger("punto.server.node")
+
+DEMO_USERS: tuple[tuple[str, Role, str], ...] = (
+    ("ann", Role.PLAYER, "Ann"),
+    ("bob", Role.PLAYER, "Bob"),
+    ("cleo", Role.PLAYER, "Cleo"),
+    ("dev", Role.PLAYER, "Dev"),
+    ("dana", Role.DEALER, "Dana"),
+    ("lin", Role.DEALER, "Lin"),
+    ("sam", Role.SUPERVISOR, "Sam"),
+    ("admin", Role.ADMIN, "Admin"),
+)
+"""The demo accounts ``make run`` creates; each one's password is ``<name>-demo``."""
+
+
+def _actor_json(actor: Actor) -> dict[str, Any]:
+    return {
+        "user_id": actor.user_id,
+        "role": None if actor.role is None else actor.role.value,
+        "name": actor.name,
+    }
+
+
+def _actor_of(data: Mapping[str, Any]) -> Actor:
+    role = data.get("role")
+    return Actor(
+        user_id=data.get("user_id"),
+        role=None if role is None else Role(role),
+        name=str(data.get("name", "")),
+    )
+
+
+def _raise_remote(answer: Mapping[str, Any]) -> None:
+    error = answer.get("error")
+    if isinstance(error, Mapping):
+        raise RemoteError(str(error.get("message", "")), code=str(error.get("error", "internal")))
+
+
+class Node:
+    """One server process (see the module docstring)."""
+
+    def __init__(self, settings: Settings, *, wallet: Wallet | None = None) -> None:
+        self.settings = settings
+        self.engine = create_engine(settings.database_url)
+        self.ledger = LedgerStore(self.engine)
+        self.store = ServerStore(self.engine)
+        self._own_wallet = wallet is None
+        if wallet is None:
+            if settings.wallet == "seamless":
+                assert settings.wallet_url is not None
+                wallet = SeamlessWallet(settings.wallet_url, api_key=settings.wallet_api_key)
+            else:
+                wallet = InternalWallet(self.ledger, operator_id=settings.operator_id)
+        self.wallet = wallet
+        self.bank = Bank(
+            self.ledger,
+            wallet,
+            self.store,
+            seamless=settings.wallet == "seamless",
+            operator_id=settings.operator_id,
+        )
+        self.hub = Hub(queue_size=settings.ws_queue)
+        self.bus: Bus = (
+            RedisBus(settings.redis_url, self.hub, process_id=settings.process_id)
+            if settings.redis_url
+            else LocalBus(self.hub)
+        )
+        self.metrics = Metrics()
+        self.signer = TokenSigner(settings.secret, ttl=settings.token_ttl)
+        self.runners: dict[str, TableRunner] = {}
+        self._roster: list[str] = list(DEALER_ROSTER)
+        self._owners: dict[str, str] = {}
+        self._owners_at = 0.0
+        self._tasks: list[asyncio.Task[None]] = []
+        self._presence: dict[tuple[str, str], int] = {}
+        self._rng = random.Random(settings.rng_seed) if settings.rng_seed is not None else None
+        self.shutting_down = False
+        self.started = False
+
+    @property
+    def id(self) -> str:
+        """This process's id."""
+        return self.settings.process_id
+
+    # -- life cycle --------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Migrate, create the demo data, recover and open the tables this process can own."""
+        await upgrade_async(self.settings.database_url)
+        if self.settings.demo:
+            await self._demo_data()
+        await self._load_roster()
+        await self.bus.start(self._answer)
+        await self._acquire_tables()
+        self._tasks.append(asyncio.create_task(self._lease_loop(), name="punto-leases"))
+        if self.bank.seamless:
+            self._tasks.append(asyncio.create_task(self._outbox_loop(), name="punto-outbox"))
+        self.started = True
+
+    async def stop(self) -> None:
+        """Graceful shutdown: stop opening hands, finish (RNG) or void (live) the hand in
+        play, close the tables, give the leases up, close the connections. Idempotent."""
+        if self.shutting_down:
+            return
+        self.shutting_down = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        runners = list(self.runners.values())
+        await asyncio.gather(*(r.stop() for r in runners), return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await self.store.release_leases([r.id for r in runners], self.id)
+        self.runners.clear()
+        self.hub.close_all()
+        await self.bus.close()
+        if self._own_wallet and isinstance(self.wallet, SeamlessWallet):
+            await self.wallet.aclose()
+        await self.engine.dispose()
+
+    async def _demo_data(self) -> None:
+        """Demo tables and accounts on first start (``make run``)."""
+        if not await self.store.tables():
+            for config in DEMO_TABLES:
+                with contextlib.suppress(PuntoError):
+                    await self.store.create_table(config)
+        for user_id, role, name in DEMO_USERS:
+            if await self.store.user(user_id) is None:
+                with contextlib.suppress(PuntoError):
+                    await self.create_user(user_id, f"{user_id}-demo", role=role, name=name)
+
+    async def _load_roster(self) -> None:
+        dealers = [u.display_name for u in await self.store.users() if u.role is Role.DEALER]
+        self._roster = dealers or list(DEALER_ROSTER)
+
+    async def create_user(self, user_id: str, password: str, *, role: Role, name: str) -> None:
+        """A new user; a new player gets the demo balance when the server runs demo data."""
+        await self.store.create_user(
+            user_id,
+            role=role,
+            display_name=name,
+            password_hash=hash_password(password, cost=self.settings.password_cost),
+        )
+        if role is Role.PLAYER and self.settings.demo and not self.bank.seamless:
+            await self.wallet.credit(
+                user_id, self.settings.demo_balance, transaction_id=f"demo:{user_id}"
+            )
+        if role is Role.DEALER:
+            await self._load_roster()
+
+    # -- ownership -------------------------------------------------------------------
+
+    def _services(self) -> Services:
+        return Services(
+            settings=self.settings,
+            store=self.store,
+            bank=self.bank,
+            bus=self.bus,
+            metrics=self.metrics,
+            roster=lambda: self._roster,
+        )
+
+    async def _acquire_tables(self) -> None:
+        """Take every enabled table no live process owns."""
+        if self.shutting_down:
+            return
+        for config in await self.store.tables(enabled_only=True):
+            if config.id in self.runners:
+                continue
+            # Without Redis there is one process: a lease left by its crashed predecessor
+            # is its own to take back at once.
+            alone = self.settings.redis_url is None
+            if not await self.store.acquire_lease(
+                config.id, self.id, ttl=self.settings.lease_seconds, force=alone
+            ):
+                continue
+            try:
+                await self._open_table(config)
+            except Exception:
+                _LOG.exception("could not open table", extra={"table": config.id})
+                await self.store.release_leases([config.id], self.id)
+        self.metrics.tables_owned.set(len(self.runners))
+
+    async def _open_table(self, config: TableConfig) -> None:
+        rules = config.settings(betting_seconds=None).rules
+        recovery = await self.bank.recover(config.id, rules=rules)
+        if recovery.settled or recovery.voided:
+            _LOG.info(
+                "rounds recovered",
+                extra={
+                    "table": config.id,
+                    "settled": len(recovery.settled),
+                    "voided": len(recovery.voided),
+                },
+            )
+        await self.store.clear_table(config.id)
+        rng = None if self._rng is None else random.Random(self._rng.getrandbits(64))
+        runner = TableRunner(
+            config,
+            self._services(),
+            first_shoe=await self.store.last_shoe(config.id),
+            rng=rng,
+            dealer=self._roster[len(self.runners) % len(self._roster)],
+        )
+        self.runners[config.id] = runner
+        runner.start()
+
+    async def _lease_loop(self) -> None:
+        interval = self.settings.lease_seconds / 3
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                owned = await self.store.renew_leases(
+                    list(self.runners), self.id, ttl=self.settings.lease_seconds
+                )
+                for table_id in [t for t in self.runners if t not in owned]:
+                    _LOG.warning("lease lost", extra={"table": table_id})
+                    await self.runners.pop(table_id).abandon()
+                await self._acquire_tables()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                _LOG.exception("lease renewal failed")
+
+    async def _outbox_loop(self) -> None:
+        while True:
+            await asyncio.sleep(2.0)
+            try:
+                await self.bank.deliver_outbox()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                _LOG.exception("wallet outbox delivery failed")
+
+    async def owner(self, table_id: str) -> str | None:
+        """The process owning ``table_id`` (``None``: nobody now)."""
+        if table_id in self.runners:
+            return self.id
+        now = time.monotonic()
+        if table_id not in self._owners or now - self._owners_at > 1.0:
+            self._owners = await self.store.owners()
+            self._owners_at = now
+        return self._owners.get(table_id)
+
+    async def _route(self, table_id: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+        """Ask the owner of ``table_id`` (another process)."""
+        owner = await self.owner(table_id)
+        if owner is None or owner == self.id:
+            await self.config(table_id)  # NotFoundError for an unknown table
+            raise UnavailableError(f"table {table_id} is not open right now; try again")
+        answer = await self.bus.request(owner, {**payload, "table": table_id})
+        _raise_remote(answer)
+        return answer
+
+    async def _answer(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """Answer a request another process forwarded about a table owned here."""
+        op = request.get("op")
+        runner = self.runners.get(str(request.get("table")))
+        if op == "status_all":
+            return {"tables": {t: r.status() for t, r in self.runners.items()}}
+        if runner is None:
+            return {"error": error_message(UnavailableError("the table moved; try again"))}
+        actor = _actor_of(request.get("actor") or {})
+        if op == "command":
+            command = parse_command(request["command"])
+            return {"events": [event_json(e) for e in await runner.execute(actor, command)]}
+        if op == "snapshot":
+            wallet = request.get("wallet")
+            return {"snapshot": runner.snapshot(actor, wallet=wallet)}
+        if op == "describe":
+            return {"table": runner.describe()}
+        if op == "roads":
+            return {"roads": runner.roads_message(svg=bool(request.get("svg")))}
+        if op == "connected":
+            await runner.set_connected(str(request["player"]), bool(request["connected"]))
+            return {}
+        if op == "reconfigure":
+            await runner.reconfigure(await self.store.table(runner.id))
+            return {}
+        if op == "correct":
+            return await self._correct_here(runner, request)
+        if op == "close":
+            await self._close_here(runner.id, str(request.get("reason", "")))
+            return {}
+        raise ProtocolError(f"unknown request {op!r}")
+
+    # -- tables ----------------------------------------------------------------------
+
+    async def config(self, table_id: str) -> TableConfig:
+        """A table's configuration; :class:`NotFoundError` if there is none."""
+        runner = self.runners.get(table_id)
+        return runner.config if runner is not None else await self.store.table(table_id)
+
+    async def describe(self, table_id: str) -> dict[str, Any]:
+        """``GET /api/tables/{id}``."""
+        runner = self.runners.get(table_id)
+        if runner is not None:
+            out = runner.describe()
+        else:
+            config = await self.store.table(table_id)
+            try:
+                out = dict((await self._route(table_id, {"op": "describe"}))["table"])
+            except UnavailableError:
+                out = table_json(config, config.settings(betting_seconds=None))
+                out["phase"] = "closed" if not config.enabled else "waiting"
+        out["process"] = await self.owner(table_id)
+        return out
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        """``GET /api/lobby``: every enabled table with its live status."""
+        configs = await self.store.tables()
+        statuses: dict[str, dict[str, Any]] = {t: r.status() for t, r in self.runners.items()}
+        owners = await self.store.owners()
+        remote = {o for t, o in owners.items() if t not in statuses and o != self.id}
+        for process in remote:
+            with contextlib.suppress(PuntoError):
+                answer = await self.bus.request(process, {"op": "status_all"}, timeout=2.0)
+                statuses.update(answer.get("tables", {}))
+        out = []
+        for config in configs:
+            if not config.enabled:
+                continue
+            settings = config.settings(betting_seconds=self.settings.betting_seconds)
+            tiers = settings.rules.limit_tiers
+            entry: dict[str, Any] = {
+                "id": config.id,
+                "name": config.name,
+                "rules": config.rules,
+                "kind": config.kind.value,
+                "dealing": config.dealing.value,
+                "reading": settings.table_reading.value,
+                "seats": config.seats,
+                "currency_digits": settings.rules.currency_digits,
+                "phase": "waiting",
+                "game": None,
+                "closes_at": None,
+                "dealer": None,
+                "seated": 0,
+                "watching": 0,
+                "owner": None,
+                "password": False,
+                "min_bet": min(t.min_bet for t in tiers),
+                "max_bet": max(t.max_bet for t in tiers),
+                "last_results": "",
+            }
+            entry.update(statuses.get(config.id, {}))
+            out.append(entry)
+        return out
+
+    async def command(self, table_id: str, actor: Actor, command: Command) -> list[dict[str, Any]]:
+        """Apply a client command at its table, wherever the table is owned; the events
+        it produced (as an auditor sees them)."""
+        if self.shutting_down:
+            raise UnavailableError("the server is shutting down")
+        runner = self.runners.get(table_id)
+        if runner is not None:
+            return [event_json(e) for e in await runner.execute(actor, command)]
+        answer = await self._route(
+            table_id,
+            {
+                "op": "command",
+                "actor": _actor_json(actor),
+                "command": command.model_dump(mode="json"),
+            },
+        )
+        return list(answer["events"])
+
+    async def snapshot(self, table_id: str, actor: Actor) -> dict[str, Any]:
+        """The ``snapshot`` message for ``actor``."""
+        wallet = None
+        if actor.role is Role.PLAYER and actor.user_id is not None:
+            with contextlib.suppress(PuntoError):
+                wallet = await self.bank.balance(actor.user_id)
+        runner = self.runners.get(table_id)
+        if runner is not None:
+            return runner.snapshot(actor, wallet=wallet)
+        answer = await self._route(
+            table_id, {"op": "snapshot", "actor": _actor_json(actor), "wallet": wallet}
+        )
+        return dict(answer["snapshot"])
+
+    async def roads(self, table_id: str, *, svg: bool = False) -> dict[str, Any]:
+        """The ``roads`` message of a table's current shoe."""
+        runner = self.runners.get(table_id)
+        if runner is not None:
+            return runner.roads_message(svg=svg)
+        return dict((await self._route(table_id, {"op": "roads", "svg": svg}))["roads"])
+
+    async def connected(self, table_id: str, player: str, *, connected: bool) -> None:
+        """Count a player's connections to a table on this process; the first opened and
+        the last closed tell the table [L]."""
+        key = (table_id, player)
+        count = self._presence.get(key, 0)
+        if connected:
+            self._presence[key] = count + 1
+            if count:
+                return
+        elif count > 1:
+            self._presence[key] = count - 1
+            return
+        else:
+            self._presence.pop(key, None)
+        runner = self.runners.get(table_id)
+        with contextlib.suppress(PuntoError):
+            if runner is not None:
+                await runner.set_connected(player, connected)
+            else:
+                await self._route(
+                    table_id, {"op": "connected", "player": player, "connected": connected}
+                )
+
+    # -- administration ----------------------------------------------------------------
+
+    async def create_table(self, config: TableConfig) -> TableConfig:
+        """Add a table; this process opens it at once when it can."""
+        await self.store.create_table(config)
+        await self._acquire_tables()
+        return config
+
+    async def update_table(self, config: TableConfig) -> TableConfig:
+        """Store a changed configuration; the owner applies it between hands, or closes the
+        table (``enabled`` false: a hand in play is void and refunded)."""
+        before = await self.store.table(config.id)
+        await self.store.update_table(config)
+        if before.enabled and not config.enabled:
+            await self.close_table(config.id, reason="closed by the administrator [S14]")
+            return config
+        runner = self.runners.get(config.id)
+        if runner is not None:
+            if runner.table.phase.value == "closed":
+                await self.runners.pop(config.id).stop()
+                await self.store.release_leases([config.id], self.id)
+                await self._acquire_tables()
+            else:
+                await runner.reconfigure(config)
+        elif config.enabled:
+            with contextlib.suppress(UnavailableError):
+                await self._route(config.id, {"op": "reconfigure"})
+            await self._acquire_tables()
+        return config
+
+    async def close_table(self, table_id: str, *, reason: str) -> None:
+        """Close a table wherever it is owned and release it."""
+        if table_id in self.runners:
+            await self._close_here(table_id, reason)
+            return
+        with contextlib.suppress(UnavailableError):
+            await self._route(table_id, {"op": "close", "reason": reason})
+
+    async def _close_here(self, table_id: str, reason: str) -> None:
+        runner = self.runners.pop(table_id)
+        await runner.stop(reason=reason)
+        await self.store.release_leases([table_id], self.id)
+        self.metrics.tables_owned.set(len(self.runners))
+
+    # -- corrections [O] ------------------------------------------------------------------
+
+    async def correct(
+        self,
+        game: str,
+        outcome: Outcome,
+        *,
+        author: str,
+        reason: str,
+        correction_id: str | None,
+    ) -> dict[str, Any]:
+        """Re-settle a settled hand from corrected cards: the difference only, as new
+        ledger transactions referencing the originals (nothing is overwritten)."""
+        number = _game(game)
+        record = await self.store.hand(game)
+        if record is None:
+            raise NotFoundError(f"no hand {game}")
+        correction_id = correction_id or secrets.token_hex(8)
+        payload = {
+            "op": "correct",
+            "game": game,
+            "outcome": {
+                "player": [c.code for c in outcome.player],
+                "banker": [c.code for c in outcome.banker],
+            },
+            "author": author,
+            "reason": reason,
+            "correction_id": correction_id,
+        }
+        runner = self.runners.get(number.table)
+        if runner is not None:
+            return await self._correct_here(runner, payload)
+        with contextlib.suppress(UnavailableError):
+            answer = await self._route(number.table, payload)
+            return {k: answer[k] for k in ("game", "corrections", "transactions")}
+        return await self._correct_offline(number, outcome, author, reason, correction_id)
+
+    async def _correct_here(
+        self, runner: TableRunner, request: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        from punto.server.protocol import outcome_from_json
+
+        number = _game(str(request["game"]))
+        outcome = outcome_from_json(request["outcome"])
+        done = await runner.correct(
+            number,
+            outcome,
+            author=str(request["author"]),
+            reason=str(request["reason"]),
+            correction_id=str(request["correction_id"]),
+        )
+        return await self._amended(
+            number,
+            "correction",
+            str(request["author"]),
+            str(request["reason"]),
+            outcome,
+            done["corrections"],
+            done["transactions"],
+        )
+
+    async def _correct_offline(
+        self,
+        number: GameNumber,
+        outcome: Outcome,
+        author: str,
+        reason: str,
+        correction_id: str,
+    ) -> dict[str, Any]:
+        from punto.ledger.model import settle_players
+
+        config = await self.store.table(number.table)
+        rules = config.settings(betting_seconds=None).rules
+        bets = await self.bank.round_bets(str(number))
+        moved, posted = await self.bank.correct(
+            str(number),
+            settle_players(rules, outcome, bets),
+            correction_id=correction_id,
+            author=author,
+            reason=reason,
+        )
+        return await self._amended(number, "correction", author, reason, outcome, moved, posted)
+
+    async def void_hand(self, game: str, *, author: str, reason: str) -> dict[str, Any]:
+        """Void a settled hand: every player back to a full refund, as new transactions."""
+        number = _game(game)
+        if await self.store.hand(game) is None:
+            raise NotFoundError(f"no hand {game}")
+        moved = await self.bank.void(game, author=author, reason=reason)
+        posted = tuple(
+            tx for tx in await self.ledger.transactions(round_id=game) if tx.kind.value == "void"
+        )
+        return await self._amended(number, "void", author, reason, None, moved, posted)
+
+    async def _amended(
+        self,
+        number: GameNumber,
+        kind: str,
+        author: str,
+        reason: str,
+        outcome: Outcome | None,
+        moved: Mapping[str, int],
+        posted: Any,
+    ) -> dict[str, Any]:
+        from punto.server.protocol import outcome_json
+
+        game = str(number)
+        amendment = await self.store.add_amendment(
+            game=game,
+            table_id=number.table,
+            kind=kind,
+            author=author,
+            reason=reason,
+            outcome=None if outcome is None else outcome_json(outcome),
+            corrections=moved,
+        )
+        record = await self.store.hand(game)
+        if record is not None:
+            record.setdefault("amendments", []).append(amendment)
+            if outcome is not None:
+                record["outcome"] = outcome_json(outcome)
+            if kind == "void":
+                record["void"] = True
+                record["void_reason"] = reason
+            for player, delta in moved.items():
+                record.setdefault("corrections", {})
+                record["corrections"][player] = record["corrections"].get(player, 0) + delta
+            status = await self.bank.status(game)
+            status_text = record.pop("status", "settled")
+            await self.store.save_hand(
+                game=game,
+                table_id=number.table,
+                shoe=number.shoe,
+                hand=number.hand,
+                opened_at=float(record.get("opened_at") or 0.0),
+                closed_at=record.get("closed_at"),
+                status=status_text if status is None else status.value,
+                record=record,
+                players=sorted(set(record.get("bets", {})) | set(record.get("results", {}))),
+            )
+        for player in moved:
+            wallet = None
+            with contextlib.suppress(PuntoError):
+                wallet = await self.bank.balance(player)
+            await self.bus.publish(
+                {
+                    "table": number.table,
+                    "to": player,
+                    "message": {
+                        "type": "balance",
+                        "table": number.table,
+                        "table_balance": None,
+                        "wallet_balance": wallet,
+                        "game": game,
+                        "reason": "corrected",
+                    },
+                }
+            )
+        return {
+            "game": game,
+            "corrections": dict(moved),
+            "transactions": [_tx_json(tx) for tx in posted],
+        }
+
+
+def _game(text: str) -> GameNumber:
+    try:
+        return GameNumber.parse(text)
+    except (ValueError, PuntoError):
+        raise NotFoundError(f"no hand {text!r}: a game number is TABLE-SHOE-HAND") from None
+
+
+def _tx_json(tx: Any) -> dict[str, Any]:
+    return {
+        "id": tx.id,
+        "kind": tx.kind.value,
+        "round_id": tx.round_id,
+        "player": tx.player_id,
+        "entries": [{"account": e.account.code, "amount": e.amount} for e in tx.entries],
+        "reference": tx.reference,
+        "author": tx.author,
+        "reason": tx.reason,
+    }

@@ -1,0 +1,691 @@
+"""The WebSocket protocol without I/O: client messages parsed and validated into typed
+commands, and table events serialized to JSON (``docs/protocol.md``).
+
+>>> command = parse_command('{"type": "add_chip", "bet": "banker", "request_id": "r1"}')
+>>> type(command).__name__, command.bet, command.request_id
+('AddChip', <Bet.BANKER: 'banker'>, 'r1')
+>>> parse_command('{"type": "deal_card"}')
+Traceback (most recent call last):
+...
+punto.errors.ProtocolError: deal_card: card: Field required
+>>> error_code(ProtocolError("x")), error_code(BetLimitError("x", limit="max", value=1))
+('bad_message', 'bet_limit')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import re
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from punto.bets import Bet
+from punto.cards import Card
+from punto.coup import Position
+from punto.errors import (
+    AuthError,
+    ConflictError,
+    ForbiddenError,
+    NotFoundError,
+    ProtocolError,
+    PuntoError,
+    RemoteError,
+    UnavailableError,
+)
+from punto.limits import LimitTier
+from punto.outcome import Outcome, Side
+from punto.settlement import Settlement
+from punto.shoe import ShoeReveal
+from punto.table.events import Event
+from punto.table.faults import Fault
+from punto.table.records import GameNumber, HandRecord, PlayerResult
+from punto.table.squeeze import ReadCall
+from punto.table.views import Viewer, project
+
+__all__ = [
+    "DEALER_COMMANDS",
+    "PLAYER_COMMANDS",
+    "SUPERVISOR_COMMANDS",
+    "Command",
+    "error_code",
+    "error_message",
+    "event_json",
+    "event_kind",
+    "event_views",
+    "hand_record_json",
+    "jsonable",
+    "outcome_from_json",
+    "outcome_json",
+    "parse_command",
+    "result_json",
+    "tier_json",
+]
+
+_RequestId = Annotated[str | None, Field(default=None, max_length=64)]
+_Text = Annotated[str, Field(max_length=500)]
+_CardCode = Annotated[str, Field(min_length=2, max_length=3)]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    request_id: _RequestId = None
+
+
+# -- anyone -------------------------------------------------------------------------
+
+
+class Ping(_Message):
+    """Ask for a ``pong``."""
+
+    type: Literal["ping"]
+
+
+class Resync(_Message):
+    """Ask for a new snapshot."""
+
+    type: Literal["resync"]
+
+
+class Roads(_Message):
+    """Ask for the roads now, as data or SVG."""
+
+    type: Literal["roads"]
+    format: Literal["json", "svg"] = "json"
+
+
+# -- players ------------------------------------------------------------------------
+
+
+class Join(_Message):
+    """Bring the wallet balance to the table."""
+
+    type: Literal["join"]
+
+
+class Sit(_Message):
+    """Sit at a seat on a limit tier."""
+
+    type: Literal["sit"]
+    seat: Annotated[int, Field(ge=1, le=100)]
+    tier: Annotated[str | None, Field(max_length=40)] = None
+    password: Annotated[str | None, Field(max_length=200)] = None
+
+
+class TakeTable(_Message):
+    """Take an empty VIP table as its owner."""
+
+    type: Literal["take_table"]
+    seat: Annotated[int, Field(ge=1, le=100)]
+
+
+class Watch(_Message):
+    """Watch (and bet from the watchers' area)."""
+
+    type: Literal["watch"]
+    tier: Annotated[str | None, Field(max_length=40)] = None
+    password: Annotated[str | None, Field(max_length=200)] = None
+
+
+class Stand(_Message):
+    """Stand up (``mark`` keeps the seat)."""
+
+    type: Literal["stand"]
+    mark: bool = False
+
+
+class Leave(_Message):
+    """Leave with the whole table balance."""
+
+    type: Literal["leave"]
+
+
+class ChooseChip(_Message):
+    """Pick a chip denomination."""
+
+    type: Literal["choose_chip"]
+    chip: Annotated[int, Field(gt=0)]
+
+
+class AddChip(_Message):
+    """Put the chosen chip on a bet."""
+
+    type: Literal["add_chip"]
+    bet: Bet
+    spot: Annotated[int | None, Field(ge=1, le=100)] = None
+
+
+class Undo(_Message):
+    """Take back the last unconfirmed step."""
+
+    type: Literal["undo"]
+
+
+class Clear(_Message):
+    """Take back every unconfirmed chip."""
+
+    type: Literal["clear"]
+
+
+class Double(_Message):
+    """Double the unconfirmed chips."""
+
+    type: Literal["double"]
+
+
+class Rebet(_Message):
+    """Put last hand's bets back as unconfirmed chips."""
+
+    type: Literal["rebet"]
+
+
+class Confirm(_Message):
+    """Confirm the unconfirmed chips (ledger and wallet first)."""
+
+    type: Literal["confirm"]
+
+
+class ChangeTieBets(_Message):
+    """Change the main bets a tie left standing [M12]."""
+
+    type: Literal["change_tie_bets"]
+    bets: dict[Bet, Annotated[int, Field(ge=0)]]
+
+
+class WaitForMe(_Message):
+    """Ask for more betting time [O]."""
+
+    type: Literal["wait_for_me"]
+
+
+class OpenCards(_Message):
+    """Ask the dealer to open the cards (bid-squeeze) [O]."""
+
+    type: Literal["open_cards"]
+
+
+class Fly(_Message):
+    """The VIP owner has the cards dealt at once [O]."""
+
+    type: Literal["fly"]
+
+
+class Squeeze(_Message):
+    """The holder turns their side's cards."""
+
+    type: Literal["squeeze"]
+    side: Side
+
+
+class Read(_Message):
+    """The [S] reader's call."""
+
+    type: Literal["read"]
+    call: ReadCall
+
+
+class VipSettingsMessage(_Message):
+    """The VIP owner's settings [O]."""
+
+    type: Literal["vip_settings"]
+    squeeze: bool | None = None
+    vertical_squeeze: bool | None = None
+    password: Annotated[str | None, Field(min_length=1, max_length=200)] = None
+    clear_password: bool = False
+
+
+class ChangeShoe(_Message):
+    """Change the shoe (the house, or the VIP owner after 30 hands)."""
+
+    type: Literal["change_shoe"]
+
+
+class ChangeDealer(_Message):
+    """A new dealer (a dealer names them; a VIP owner gets the next of the roster)."""
+
+    type: Literal["change_dealer"]
+    name: Annotated[str | None, Field(min_length=1, max_length=100)] = None
+
+
+# -- dealers and supervisors ----------------------------------------------------------
+
+
+class StartShoe(_Message):
+    """Shuffle, cut and burn a new shoe (live: the scanned burn cards)."""
+
+    type: Literal["start_shoe"]
+    burned: Annotated[list[_CardCode], Field(max_length=20)] = []
+
+
+class DealDemoHand(_Message):
+    """A demonstration hand [M2]."""
+
+    type: Literal["deal_demo_hand"]
+    cards: Annotated[list[_CardCode], Field(max_length=6)] = []
+
+
+class OpenBetting(_Message):
+    """Open the next hand's betting."""
+
+    type: Literal["open_betting"]
+
+
+class CloseBetting(_Message):
+    """No more bets."""
+
+    type: Literal["close_betting"]
+
+
+class StartBlankHand(_Message):
+    """Deal the owed blank hand [S1]."""
+
+    type: Literal["start_blank_hand"]
+
+
+class DealCard(_Message):
+    """A scanned or typed card."""
+
+    type: Literal["deal_card"]
+    card: _CardCode
+    position: Position | None = None
+
+
+class Rescan(_Message):
+    """A card scanned again after a failed scan [L]."""
+
+    type: Literal["rescan"]
+    card: _CardCode
+    position: Position | None = None
+
+
+class RevealCards(_Message):
+    """The dealer turns face-down cards."""
+
+    type: Literal["reveal_cards"]
+    side: Side | None = None
+
+
+class SettleHand(_Message):
+    """Settle the hand (``cards_left`` when [S5] needs it)."""
+
+    type: Literal["settle"]
+    cards_left: Annotated[int | None, Field(ge=0, le=1000)] = None
+
+
+class Burn(_Message):
+    """Burn cards [M8]."""
+
+    type: Literal["burn"]
+    count: Annotated[int, Field(ge=1, le=20)] = 1
+    cards: Annotated[list[_CardCode], Field(max_length=20)] = []
+
+
+class CutCardOut(_Message):
+    """The live dealer saw the cut card."""
+
+    type: Literal["cut_card_out"]
+
+
+class ReportFault(_Message):
+    """A fault of RULES.md §7."""
+
+    type: Literal["report_fault"]
+    fault: Fault
+    detail: _Text = ""
+    player: Annotated[str | None, Field(max_length=200)] = None
+    count: Annotated[int, Field(ge=1, le=20)] = 1
+    cards: Annotated[list[_CardCode], Field(max_length=20)] = []
+    position: Position | None = None
+
+
+class Pause(_Message):
+    """Pause between hands."""
+
+    type: Literal["pause"]
+    reason: _Text = ""
+
+
+class Resume(_Message):
+    """Resume a paused table."""
+
+    type: Literal["resume"]
+
+
+class CloseTable(_Message):
+    """Close the table for good [S14]."""
+
+    type: Literal["close_table"]
+    reason: _Text = "closed by the supervisor [S14]"
+
+
+Command = Annotated[
+    Ping
+    | Resync
+    | Roads
+    | Join
+    | Sit
+    | TakeTable
+    | Watch
+    | Stand
+    | Leave
+    | ChooseChip
+    | AddChip
+    | Undo
+    | Clear
+    | Double
+    | Rebet
+    | Confirm
+    | ChangeTieBets
+    | WaitForMe
+    | OpenCards
+    | Fly
+    | Squeeze
+    | Read
+    | VipSettingsMessage
+    | ChangeShoe
+    | ChangeDealer
+    | StartShoe
+    | DealDemoHand
+    | OpenBetting
+    | CloseBetting
+    | StartBlankHand
+    | DealCard
+    | Rescan
+    | RevealCards
+    | SettleHand
+    | Burn
+    | CutCardOut
+    | ReportFault
+    | Pause
+    | Resume
+    | CloseTable,
+    Field(discriminator="type"),
+]
+"""Any client message."""
+
+_COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
+
+PLAYER_COMMANDS = frozenset(
+    {
+        "join",
+        "sit",
+        "take_table",
+        "watch",
+        "stand",
+        "leave",
+        "choose_chip",
+        "add_chip",
+        "undo",
+        "clear",
+        "double",
+        "rebet",
+        "confirm",
+        "change_tie_bets",
+        "wait_for_me",
+        "open_cards",
+        "fly",
+        "squeeze",
+        "read",
+        "vip_settings",
+        "change_shoe",
+        "change_dealer",
+    }
+)
+"""Messages a player sends (``change_shoe`` / ``change_dealer``: as a VIP owner)."""
+
+DEALER_COMMANDS = frozenset(
+    {
+        "start_shoe",
+        "deal_demo_hand",
+        "open_betting",
+        "close_betting",
+        "start_blank_hand",
+        "deal_card",
+        "rescan",
+        "reveal_cards",
+        "settle",
+        "burn",
+        "cut_card_out",
+        "change_shoe",
+        "change_dealer",
+        "report_fault",
+        "pause",
+        "resume",
+        "close_table",
+    }
+)
+"""Messages of the dealer console."""
+
+SUPERVISOR_COMMANDS = frozenset({"report_fault", "pause", "resume", "close_table"})
+"""Messages a supervisor sends over the WebSocket (corrections are REST calls)."""
+
+_MAX_MESSAGE = 16_384
+
+
+def parse_command(raw: str | bytes | Mapping[str, Any]) -> Command:
+    """Parse and validate one client message; :class:`ProtocolError` says what is wrong."""
+    if isinstance(raw, str | bytes):
+        if len(raw) > _MAX_MESSAGE:
+            raise ProtocolError(f"a message may be at most {_MAX_MESSAGE} bytes")
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            raise ProtocolError("a message must be a JSON object") from None
+    else:
+        data = dict(raw)
+    if not isinstance(data, dict):
+        raise ProtocolError("a message must be a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("a message needs a string 'type'")
+    try:
+        return _COMMAND.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        if first["type"] == "union_tag_invalid":
+            raise ProtocolError(f"unknown message type {kind!r}") from None
+        where = ".".join(str(part) for part in first["loc"][1:]) or "message"
+        raise ProtocolError(f"{kind}: {where}: {first['msg']}") from None
+
+
+_SERVER_CODES: tuple[tuple[type[Exception], str], ...] = (
+    (ProtocolError, "bad_message"),
+    (AuthError, "unauthorized"),
+    (ForbiddenError, "forbidden"),
+    (NotFoundError, "not_found"),
+    (ConflictError, "conflict"),
+    (UnavailableError, "unavailable"),
+)
+
+
+def error_code(exc: BaseException) -> str:
+    """The protocol's error code: the server's own, else the typed error's class name in
+    snake case without ``Error`` (``BetLimitError`` → ``bet_limit``); ``internal`` for
+    anything that is not a :class:`PuntoError`."""
+    if isinstance(exc, RemoteError):
+        return exc.code
+    for kind, code in _SERVER_CODES:
+        if isinstance(exc, kind):
+            return code
+    if not isinstance(exc, PuntoError):
+        return "internal"
+    name = type(exc).__name__.removesuffix("Error") or "punto"
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def error_message(exc: BaseException, request_id: str | None = None) -> dict[str, Any]:
+    """The ``error`` message for ``exc``."""
+    text = str(exc) if isinstance(exc, PuntoError) else "internal server error"
+    return {"type": "error", "error": error_code(exc), "message": text, "request_id": request_id}
+
+
+# -- serialization ---------------------------------------------------------------------
+
+
+def event_kind(event: Event) -> str:
+    """``BetsConfirmed`` → ``bets_confirmed``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(event).__name__).lower()
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    """An outcome as JSON."""
+    return {
+        "player": [c.code for c in outcome.player],
+        "banker": [c.code for c in outcome.banker],
+        "player_total": outcome.player_total,
+        "banker_total": outcome.banker_total,
+        "winner": outcome.winner.value,
+        "natural": outcome.natural,
+        "player_pair": outcome.player_pair,
+        "banker_pair": outcome.banker_pair,
+    }
+
+
+def settlement_json(settlement: Settlement) -> dict[str, Any]:
+    """A settlement as JSON (odds as exact fractions in text)."""
+    return {
+        "total_stake": settlement.total_stake,
+        "total_net": settlement.total_net,
+        "total_returned": settlement.total_returned,
+        "results": [
+            {
+                "bet": r.bet.value,
+                "stake": r.stake,
+                "payout_class": r.payout_class,
+                "odds": str(r.odds),
+                "net": r.net,
+            }
+            for r in settlement.results
+        ],
+    }
+
+
+def result_json(result: PlayerResult) -> dict[str, Any]:
+    """A player's result as JSON."""
+    return {
+        "player": result.player,
+        "returned": result.returned,
+        "standing": bets_json(result.standing),
+        "settlement": settlement_json(result.settlement),
+    }
+
+
+def tier_json(tier: LimitTier) -> dict[str, Any]:
+    """A limit tier as JSON."""
+    return {
+        "name": tier.name,
+        "min_bet": tier.min_bet,
+        "max_bet": tier.max_bet,
+        "side_min": tier.side_min,
+        "side_max": tier.side_max,
+        "bet_limits": {b.value: [lo, hi] for b, (lo, hi) in tier.bet_limits.items()},
+    }
+
+
+def bets_json(bets: Mapping[Bet, int]) -> dict[str, int]:
+    """Bets as ``{bet: amount}``."""
+    return {bet.value: amount for bet, amount in bets.items()}
+
+
+def jsonable(value: object) -> Any:
+    """Any value of an event as JSON data."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, GameNumber):
+        return str(value)
+    if isinstance(value, Outcome):
+        return outcome_json(value)
+    if isinstance(value, PlayerResult):
+        return result_json(value)
+    if isinstance(value, Settlement):
+        return settlement_json(value)
+    if isinstance(value, LimitTier):
+        return tier_json(value)
+    if isinstance(value, ShoeReveal):
+        return {"order": value.order_text, "salt": value.salt}
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, Mapping):
+        return {jsonable(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, tuple | list | frozenset | set):
+        return [jsonable(v) for v in value]
+    raise TypeError(f"cannot serialize {type(value).__name__}")
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """An event as the ``event`` object of an ``event`` message.
+
+    >>> from punto.table.events import ChipChosen
+    >>> event_json(ChipChosen(at=1.5, player="ann", chip=1000))
+    {'kind': 'chip_chosen', 'at': 1.5, 'player': 'ann', 'chip': 1000}
+    """
+    out: dict[str, Any] = {"kind": event_kind(event)}
+    for f in dataclasses.fields(event):
+        name = "kind_of_table" if f.name == "kind" else f.name
+        out[name] = jsonable(getattr(event, f.name))
+    return out
+
+
+def hand_record_json(record: HandRecord) -> dict[str, Any]:
+    """A hand record as JSON (every player's bets: project it before showing it)."""
+    return {
+        "game": str(record.game),
+        "table": record.game.table,
+        "dealer": record.dealer,
+        "opened_at": record.opened_at,
+        "closed_at": record.closed_at,
+        "cards": [[p.value, c.code] for p, c in record.cards],
+        "outcome": None if record.outcome is None else outcome_json(record.outcome),
+        "bets": {p: bets_json(b) for p, b in record.bets.items()},
+        "results": {p: result_json(r) for p, r in record.results.items()},
+        "holders": {s.value: p for s, p in record.holders.items()},
+        "faults": [f.value for f in record.faults],
+        "blank": record.blank,
+        "void": record.void,
+        "void_reason": record.void_reason,
+        "corrections": dict(record.corrections),
+    }
+
+
+def outcome_from_json(data: Mapping[str, Any]) -> Outcome:
+    """An outcome from :func:`outcome_json` (totals and flags are computed again)."""
+    return Outcome.from_hands(
+        [Card.parse(c) for c in data["player"]], [Card.parse(c) for c in data["banker"]]
+    )
+
+
+def event_views(event: Event) -> dict[str, Any]:
+    """What each viewer sees of one event, as JSON (``None``: not shown): ``auditor``,
+    ``dealer``, ``watcher`` (also every player but the one it concerns) and, for an event
+    about a player, ``self`` (that player's own view) and ``player`` (their id)."""
+    cache: list[tuple[Event, dict[str, Any]]] = []  # keeps each projection alive
+
+    def view(viewer: Viewer, player: str | None = None) -> dict[str, Any] | None:
+        shown = project([event], viewer, player)
+        if not shown:
+            return None
+        for seen, data in cache:
+            if seen is shown[0]:
+                return data
+        data = event_json(shown[0])
+        cache.append((shown[0], data))
+        return data
+
+    out: dict[str, Any] = {
+        "auditor": view(Viewer.AUDITOR),
+        "dealer": view(Viewer.DEALER),
+        "watcher": view(Viewer.WATCHER),
+    }
+    player = getattr(event, "player", None)
+    if isinstance(player, str):
+        out["self"] = view(Viewer.PLAYER, player)
+        out["player"] = player
+    return out

@@ -1,0 +1,949 @@
+"""One table owned by this process: a :class:`punto.table.Table` driven with a real clock.
+
+The runner is the table's imperative shell. Every change goes through :meth:`TableRunner.execute`
+(a client's command) or the runner's own loop (an RNG table deals by itself; a live table's
+countdown closes betting), one at a time under a lock. After each action the runner maps the
+new events to their effects — stakes, settlements, voids and corrections in the ledger, shoe
+commitments and hand records in the database — and only then fans them out to clients, so no
+client sees a result whose money has not moved.
+
+Money goes through the ledger *before* the table accepts it: a confirm stakes the chips in the
+ledger (and debits a seamless wallet) and only then confirms them on the table; if the table
+refuses after all (the countdown ended meanwhile), the stake is cancelled. Settlement uses the
+ledger's own record of the bets, so the books never depend on memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from punto.bets import MAIN_BETS, Bet
+from punto.cards import Card
+from punto.errors import ForbiddenError, PuntoError, UnavailableError
+from punto.limits import LimitTier
+from punto.outcome import Outcome
+from punto.roads import RoadBoard, RoadResult
+from punto.roads_render import render_svg, roads_dict
+from punto.server.auth import Actor, Role
+from punto.server.bank import Bank
+from punto.server.bus import Bus
+from punto.server.config import Settings
+from punto.server.metrics import Metrics
+from punto.server.protocol import (
+    AddChip,
+    Burn,
+    ChangeDealer,
+    ChangeShoe,
+    ChangeTieBets,
+    ChooseChip,
+    Clear,
+    CloseBetting,
+    CloseTable,
+    Command,
+    Confirm,
+    CutCardOut,
+    DealCard,
+    DealDemoHand,
+    Double,
+    Fly,
+    Join,
+    Leave,
+    OpenBetting,
+    OpenCards,
+    Pause,
+    Read,
+    Rebet,
+    ReportFault,
+    Rescan,
+    Resume,
+    RevealCards,
+    SettleHand,
+    Sit,
+    Squeeze,
+    Stand,
+    StartBlankHand,
+    StartShoe,
+    TakeTable,
+    Undo,
+    VipSettingsMessage,
+    WaitForMe,
+    Watch,
+    event_json,
+    event_views,
+    hand_record_json,
+)
+from punto.server.snapshot import snapshot_state, table_json, you_json
+from punto.server.storage import ServerStore
+from punto.server.tables import TableConfig
+from punto.table import Dealing, Fault, Phase, Table, Viewer, hand_records
+from punto.table.events import (
+    BetsConfirmed,
+    BetsRefunded,
+    BettingClosed,
+    BettingExtended,
+    BettingOpened,
+    BlankHandStarted,
+    ChipChosen,
+    Event,
+    HandResettled,
+    HandRestarted,
+    HandResult,
+    HandSettled,
+    HandVoided,
+    OpenCardsRequested,
+    PlayerJoined,
+    PlayerLeft,
+    ShoeClosed,
+    ShoeOpened,
+    TableClosed,
+    TieBetsChanged,
+)
+from punto.table.records import GameNumber
+
+__all__ = ["DEALER_ROSTER", "Services", "TableRunner", "WallClock"]
+
+_LOG = logging.getLogger("punto.server.runner")
+
+DEALER_ROSTER: tuple[str, ...] = ("Dana", "Lin", "Mei", "Kai", "Rosa")
+"""The dealers' names an RNG table rotates through (a VIP owner's "change dealer" [O])."""
+
+_RNG_ONLY_HOUSE = frozenset(
+    {
+        StartShoe,
+        DealDemoHand,
+        OpenBetting,
+        CloseBetting,
+        StartBlankHand,
+        DealCard,
+        Rescan,
+        RevealCards,
+        SettleHand,
+        Burn,
+        CutCardOut,
+        ChangeShoe,
+    }
+)
+"""Dealer messages an RNG table does by itself (a dealer sending them is refused)."""
+
+_PLAYER_TYPES: tuple[type, ...] = (
+    Join,
+    Sit,
+    TakeTable,
+    Watch,
+    Stand,
+    Leave,
+    ChooseChip,
+    AddChip,
+    Undo,
+    Clear,
+    Double,
+    Rebet,
+    Confirm,
+    ChangeTieBets,
+    WaitForMe,
+    OpenCards,
+    Fly,
+    Squeeze,
+    Read,
+    VipSettingsMessage,
+)
+_STAFF_TYPES: tuple[type, ...] = (ReportFault, Pause, Resume, CloseTable)
+"""What a supervisor may send (a dealer may send these and the card messages)."""
+
+
+class WallClock:
+    """Epoch seconds: a server's events carry the time a complaint will name [L]."""
+
+    def now(self) -> float:
+        """:func:`time.time`."""
+        return time.time()
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What every runner of a process shares."""
+
+    settings: Settings
+    store: ServerStore
+    bank: Bank
+    bus: Bus
+    metrics: Metrics
+    roster: Callable[[], Sequence[str]] = lambda: DEALER_ROSTER
+
+
+def _cards(codes: Sequence[str]) -> tuple[Card, ...]:
+    return tuple(Card.parse(code) for code in codes)
+
+
+class TableRunner:
+    """One owned table: its state machine, its lock, its loop and its effects."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        services: Services,
+        *,
+        first_shoe: int = 0,
+        rng: random.Random | None = None,
+        dealer: str | None = None,
+    ) -> None:
+        self.config = config
+        self._s = services
+        settings = config.settings(betting_seconds=services.settings.betting_seconds)
+        roster = list(services.roster()) or list(DEALER_ROSTER)
+        self.table = Table(settings, clock=WallClock(), rng=rng, dealer=dealer or roster[0])
+        self.table.shoe_number = first_shoe  # game numbers stay unique across restarts
+        self.roads = RoadBoard()
+        self._lock = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._done = 0
+        self._hand_start = 0
+        self._outcome: Outcome | None = None
+        self._commitment: str | None = None
+        self._chips: dict[str, int] = {}
+        self._confirmations: dict[str, list[tuple[str, int]]] = {}
+        self._author = "system"
+        self._squeeze_deadline: float | None = None
+        self._next_countdown = 0.0
+        self._pending_limits: tuple[LimitTier, ...] | None = None
+        self._pending_betting_seconds: float | None = None
+        self._stopping = False
+        self._closing_reason: str | None = None
+        self.stopped = asyncio.Event()
+        self.last_activity = time.time()
+
+    # -- reading ---------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        """The table id."""
+        return self.config.id
+
+    @property
+    def seq(self) -> int:
+        """The number of the last event (``-1``: none)."""
+        return len(self.table.events) - 1
+
+    def status(self) -> dict[str, Any]:
+        """The table's entry in the lobby (live part)."""
+        table = self.table
+        seated = watching = 0
+        for who in table.seats.participants.values():
+            if who.role.value == "seated":
+                seated += 1
+            elif who.role.value == "watching":
+                watching += 1
+        tiers = table.rules.limit_tiers
+        return {
+            "phase": table.phase.value,
+            "game": None if table.game is None else str(table.game),
+            "closes_at": table.closes_at,
+            "dealer": table.dealer,
+            "seated": seated,
+            "watching": watching,
+            "owner": table.owner,
+            "password": table.vip.password_digest is not None,
+            "min_bet": min(t.min_bet for t in tiers),
+            "max_bet": max(t.max_bet for t in tiers),
+            "last_results": "".join(r.code[0] for r in self.roads.results),
+            "hands_dealt": 0 if table.shoe is None else table.shoe.hands_dealt,
+            "shoe": table.shoe_number,
+        }
+
+    def describe(self) -> dict[str, Any]:
+        """``GET /api/tables/{id}``: the static description and the live status."""
+        out = table_json(self.config, self.table.settings)
+        out.update(self.status())
+        return out
+
+    def snapshot(self, actor: Actor, *, wallet: int | None) -> dict[str, Any]:
+        """The ``snapshot`` message for ``actor`` (no await: one consistent moment)."""
+        viewer = actor.viewer
+        player = actor.user_id if viewer is Viewer.PLAYER else None
+        state, recent = snapshot_state(
+            self.table,
+            hand_events=self.table.events[self._hand_start :],
+            viewer=viewer,
+            player=player,
+            commitment=self._commitment,
+        )
+        chip = None if player is None else self._chips.get(player)
+        return {
+            "type": "snapshot",
+            "seq": self.seq,
+            "table": self.describe(),
+            "you": you_json(self.table, actor, chip=chip, wallet=wallet),
+            "state": state,
+            "roads": roads_dict(self.roads),
+            "recent": recent,
+        }
+
+    def roads_message(self, *, svg: bool = False) -> dict[str, Any]:
+        """The ``roads`` message."""
+        out: dict[str, Any] = {"type": "roads", "table": self.id, "roads": roads_dict(self.roads)}
+        if svg:
+            out["svg"] = render_svg(self.roads)
+        return out
+
+    def at_table(self, player: str) -> bool:
+        """Whether ``player`` is at this table."""
+        return player in self.table.seats.participants
+
+    # -- the loop --------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the table's loop."""
+        self._task = asyncio.create_task(self._loop(), name=f"punto-table-{self.id}")
+
+    async def stop(
+        self, *, reason: str = "the server is shutting down", timeout: float = 30.0
+    ) -> None:
+        """Stop gracefully: an RNG hand in play is finished and settled (quickly), a live
+        hand is void and refunded; then the table closes (everyone's balance goes back)."""
+        self._stopping = True
+        self._closing_reason = reason
+        self._wake.set()
+        if self._task is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self._task), timeout)
+            except TimeoutError:
+                _LOG.warning("table did not stop in time", extra={"table": self.id})
+                self._task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._task
+        async with self._lock:
+            if self.table.phase is not Phase.CLOSED:
+                self._author = "system"
+                try:
+                    self.table.close_table(reason)
+                finally:
+                    await self._process()
+        self.stopped.set()
+
+    async def abandon(self) -> None:
+        """Stop at once without touching the table (its lease went to another process,
+        which recovers the ledger)."""
+        self._stopping = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        self.stopped.set()
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                async with self._lock:
+                    delay = await self._step()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                _LOG.exception("table step failed", extra={"table": self.id})
+                delay = 1.0
+            if delay is not None and delay < 0:
+                return
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), delay)
+
+    async def _step(self) -> float | None:
+        """One step of the house: returns how long to wait before the next (``None``:
+        until woken; negative: stop)."""
+        table = self.table
+        phase = table.phase
+        if phase is Phase.CLOSED:
+            return -1.0
+        self._author = "system"
+        rng = table.settings.dealing is Dealing.RNG
+        s = self._s.settings
+        fast = self._stopping
+        try:
+            if phase is Phase.BETTING_OPEN:
+                closes_at = table.closes_at or 0.0
+                now = time.time()
+                if now >= closes_at or fast:
+                    table.close_betting()
+                    return 0.0 if fast else s.card_delay
+                await self._countdown(now)
+                return min(1.0, closes_at - now)
+            if self._stopping and (phase in _BETWEEN or phase is Phase.PAUSED or not rng):
+                return -1.0
+            if not rng:
+                return self._live_step()
+            if phase in (Phase.WAITING, Phase.SHOE_END):
+                table.start_shoe()
+                return 0.0
+            if phase in (Phase.SHOE_START, Phase.SETTLED):
+                self._apply_between_hands()
+                if table.blank_owed:
+                    table.start_blank_hand()
+                else:
+                    table.open_betting()
+                    await self._countdown(time.time(), force=True)
+                    return min(1.0, table.settings.betting_seconds)
+                return s.card_delay
+            if phase in (Phase.BETTING_CLOSED, Phase.DEALING):
+                self._squeeze_deadline = None
+                table.deal_card()
+                return 0.0 if fast else s.card_delay
+            if phase is Phase.SQUEEZE:
+                now = time.time()
+                if self._squeeze_deadline is None:
+                    self._squeeze_deadline = now + s.squeeze_seconds
+                if fast or now >= self._squeeze_deadline:
+                    self._squeeze_deadline = None
+                    table.reveal_cards()
+                    return 0.0 if fast else s.card_delay
+                return self._squeeze_deadline - now
+            if phase is Phase.RESULT:
+                table.settle()
+                return 0.0 if fast else s.result_seconds
+            return None  # paused: until resumed
+        finally:
+            await self._process()
+
+    def _live_step(self) -> float | None:
+        """A live table: the dealer drives; the server settles when nothing is needed."""
+        table = self.table
+        if table.phase is Phase.RESULT and table.can_settle():
+            table.settle()
+        if table.phase in _BETWEEN:
+            self._apply_between_hands()
+        return None
+
+    def _apply_between_hands(self) -> None:
+        """Limit and timer changes an administrator made take effect between hands [S14]."""
+        table = self.table
+        if self._pending_limits is not None and table.can_set_limit_tiers(self._pending_limits):
+            table.set_limit_tiers(self._pending_limits)
+            self._pending_limits = None
+        if self._pending_betting_seconds is not None:
+            table.settings = table.settings.replace(betting_seconds=self._pending_betting_seconds)
+            self._pending_betting_seconds = None
+
+    async def _countdown(self, now: float, *, force: bool = False) -> None:
+        """The once-a-second ``countdown`` message while betting is open."""
+        closes_at = self.table.closes_at
+        if closes_at is None or (not force and now < self._next_countdown):
+            return
+        self._next_countdown = now + 0.95
+        await self._s.bus.publish(
+            {
+                "table": self.id,
+                "message": {
+                    "type": "countdown",
+                    "table": self.id,
+                    "game": None if self.table.game is None else str(self.table.game),
+                    "closes_at": closes_at,
+                    "closes_in": max(0.0, round(closes_at - now, 3)),
+                },
+            }
+        )
+
+    # -- commands --------------------------------------------------------------------
+
+    async def execute(self, actor: Actor, command: Command) -> tuple[Event, ...]:
+        """Apply one client command; returns the table events it produced. A refused
+        command raises its typed error and changes nothing."""
+        async with self._lock:
+            if self.table.phase is Phase.CLOSED or self._stopping:
+                raise UnavailableError(f"table {self.id} is closed")
+            start = len(self.table.events)
+            self._author = actor.user_id or "anonymous"
+            try:
+                await self._dispatch(actor, command)
+            finally:
+                await self._process()
+            self.last_activity = time.time()
+            produced = tuple(self.table.events[start:])
+        self._wake.set()
+        return produced
+
+    async def set_connected(self, player: str, connected: bool) -> None:
+        """A player's last connection closed, or a first one opened [L], [O]."""
+        async with self._lock:
+            table = self.table
+            if self.table.phase is Phase.CLOSED or player not in table.seats.participants:
+                return
+            if connected and table.can_reconnect(player):
+                table.reconnect(player)
+            elif not connected and table.can_disconnect(player):
+                table.disconnect(player)
+            await self._process()
+        self._wake.set()
+
+    async def _dispatch(self, actor: Actor, command: Command) -> None:
+        role = actor.role
+        if isinstance(command, _PLAYER_TYPES):
+            if role is not Role.PLAYER:
+                raise ForbiddenError(f"{command.type}: only a player at the table may do this")
+            await self._player(actor.player, command)
+            return
+        if isinstance(command, ChangeShoe | ChangeDealer) and role is Role.PLAYER:
+            await self._player(actor.player, command)  # a VIP owner [O]
+            return
+        if role is Role.DEALER or (role is Role.SUPERVISOR and isinstance(command, _STAFF_TYPES)):
+            if type(command) in _RNG_ONLY_HOUSE and self.table.settings.dealing is Dealing.RNG:
+                raise ForbiddenError(
+                    f"{command.type}: an RNG table deals by itself; its dealer may report "
+                    "faults, pause, resume, change dealer or close it"
+                )
+            await self._house(command)
+            return
+        who = "anonymous watcher" if role is None else role.value
+        raise ForbiddenError(f"{command.type}: a {who} may not do this")
+
+    async def _player(self, p: str, command: Command) -> None:
+        table = self.table
+        match command:
+            case Join():
+                await self._join(p)
+            case Sit(seat=seat, tier=tier, password=password):
+                table.sit(p, seat, tier=tier, password=password)
+            case TakeTable(seat=seat):
+                table.take_table(p, seat)
+            case Watch(tier=tier, password=password):
+                table.watch(p, tier=tier, password=password)
+            case Stand(mark=mark):
+                table.stand(p, mark=mark)
+            case Leave():
+                table.leave(p)
+            case ChooseChip(chip=chip):
+                table.choose_chip(p, chip)
+            case AddChip(bet=bet, spot=spot):
+                table.add_chip(p, bet, spot=spot)
+            case Undo():
+                table.undo(p)
+            case Clear():
+                table.clear(p)
+            case Double():
+                table.double(p)
+            case Rebet():
+                table.rebet(p)
+            case Confirm():
+                await self._confirm(p)
+            case ChangeTieBets(bets=bets):
+                await self._change_tie_bets(p, bets)
+            case WaitForMe():
+                table.wait_for_me(p)
+            case OpenCards():
+                table.request_open_cards(p)
+            case Fly():
+                table.fly(p)
+            case Squeeze(side=side):
+                table.squeeze(p, side)
+            case Read(call=call):
+                table.read(p, call)
+            case VipSettingsMessage():
+                table.set_vip_settings(
+                    p,
+                    squeeze=command.squeeze,
+                    vertical_squeeze=command.vertical_squeeze,
+                    password=command.password,
+                    clear_password=command.clear_password,
+                )
+            case ChangeShoe():
+                table.change_shoe(by=p)
+            case ChangeDealer():
+                table.change_dealer(self._next_dealer(), by=p)
+            case _:  # pragma: no cover - _dispatch sends only these
+                raise ForbiddenError(f"{command.type}: not a player's message")
+
+    async def _house(self, command: Command) -> None:
+        table = self.table
+        match command:
+            case StartShoe(burned=burned):
+                table.start_shoe(burned=_cards(burned))
+            case DealDemoHand(cards=cards):
+                table.deal_demo_hand(cards=_cards(cards))
+            case OpenBetting():
+                self._apply_between_hands()
+                table.open_betting()
+                await self._countdown(time.time(), force=True)
+            case CloseBetting():
+                table.close_betting()
+            case StartBlankHand():
+                table.start_blank_hand()
+            case DealCard(card=card, position=position):
+                table.deal_card(Card.parse(card), position=position)
+            case Rescan(card=card, position=position):
+                table.rescan(Card.parse(card), position=position)
+            case RevealCards(side=side):
+                table.reveal_cards(side=side)
+            case SettleHand(cards_left=cards_left):
+                table.settle(cards_left=cards_left)
+            case Burn(count=count, cards=cards):
+                table.burn(count, cards=_cards(cards))
+            case CutCardOut():
+                table.cut_card_out()
+            case ChangeShoe():
+                table.change_shoe()
+            case ChangeDealer(name=name):
+                table.change_dealer(name or self._next_dealer())
+            case ReportFault():
+                if command.fault is Fault.O_SETTLEMENT_ERROR:
+                    raise ForbiddenError(
+                        "a settlement error is a supervisor's correction: "
+                        "POST /api/supervisor/hands/{game}/correct [O]"
+                    )
+                table.report_fault(
+                    command.fault,
+                    player=command.player,
+                    detail=command.detail,
+                    count=command.count,
+                    cards=_cards(command.cards),
+                    position=command.position,
+                )
+            case Pause(reason=reason):
+                table.pause(reason)
+            case Resume():
+                table.resume()
+            case CloseTable(reason=reason):
+                table.close_table(reason)
+            case _:
+                raise ForbiddenError(f"{command.type}: not a dealer's message")
+
+    def _next_dealer(self) -> str:
+        roster = list(self._s.roster()) or list(DEALER_ROSTER)
+        if self.table.dealer in roster:
+            return roster[(roster.index(self.table.dealer) + 1) % len(roster)]
+        return roster[0]
+
+    async def _join(self, p: str) -> None:
+        table = self.table
+        table.verify_join(p, balance=0)
+        await self._s.store.enter_table(p, self.id)
+        try:
+            balance = await self._s.bank.balance(p)
+            table.join(p, balance=balance)
+        except BaseException:
+            await self._s.store.leave_table(p, self.id)
+            raise
+
+    def _round(self) -> str:
+        game = self.table.game
+        if game is None:  # pragma: no cover - verify_confirm needs a hand
+            raise UnavailableError("no hand in progress")
+        return str(game)
+
+    async def _stake(self, p: str, bets: Mapping[Bet, int], confirmation_id: str) -> None:
+        started = time.perf_counter()
+        await self._s.bank.stake(
+            self._round(),
+            table_id=self.id,
+            player=p,
+            bets=bets,
+            confirmation_id=confirmation_id,
+        )
+        self._confirmations.setdefault(p, []).append((confirmation_id, sum(bets.values())))
+        self._s.metrics.confirm_seconds.observe(time.perf_counter() - started)
+
+    async def _unstake(self, p: str) -> None:
+        """Cancel every stake ``p`` made on this round (their bets are replaced)."""
+        for confirmation_id, amount in self._confirmations.pop(p, []):
+            await self._s.bank.cancel(confirmation_id, player=p, amount=amount)
+
+    def _confirmation_id(self, p: str, what: str) -> str:
+        """A new idempotency key for one stake (a retry of the same call reuses it)."""
+        return f"{what}:{self._round()}:{p}:{secrets.token_hex(6)}"
+
+    async def _confirm(self, p: str) -> None:
+        """Stake in the ledger first, then confirm on the table [L]."""
+        table = self.table
+        table.verify_confirm(p)
+        pending = dict(table.pending(p))
+        confirmation_id = self._confirmation_id(p, "confirm")
+        await self._stake(p, pending, confirmation_id)
+        try:
+            event = table.confirm(p)
+        except BaseException:
+            self._confirmations[p].pop()
+            await self._s.bank.cancel(confirmation_id, player=p, amount=sum(pending.values()))
+            raise
+        if dict(event.added) != pending:  # pragma: no cover - the table confirms its pending
+            _LOG.error("confirmed bets differ from the stake", extra={"table": self.id})
+        self._s.metrics.bets_confirmed.inc(len(pending))
+
+    async def _change_tie_bets(self, p: str, bets: Mapping[Bet, int]) -> None:
+        """[M12]: the round's stakes of ``p`` are replaced by a stake of the new bets."""
+        table = self.table
+        table.verify_change_tie_bets(p, bets)
+        old = dict(table.bets(p))
+        new = {b: a for b, a in old.items() if b not in MAIN_BETS} | {
+            b: a for b, a in bets.items() if a
+        }
+        await self._unstake(p)
+        try:
+            if new:
+                await self._stake(p, new, self._confirmation_id(p, "tie"))
+            table.change_tie_bets(p, bets)
+        except BaseException:
+            await self._unstake(p)  # put the old stakes back: the ledger follows the table
+            if old:
+                await self._stake(p, old, self._confirmation_id(p, "restore"))
+            raise
+
+    # -- money, records and fan-out -------------------------------------------------------
+
+    async def _process(self) -> None:
+        """The effects of the events not yet processed, then their fan-out."""
+        while self._done < len(self.table.events):
+            start = self._done
+            new = self.table.events[start:]
+            self._done = len(self.table.events)
+            notes: dict[str, str] = {}
+            roads_changed = False
+            game: GameNumber | None = None
+            for offset, event in enumerate(new):
+                try:
+                    changed = await self._effect(start + offset, event, notes)
+                except Exception:
+                    _LOG.exception(
+                        "event effect failed",
+                        extra={"table": self.id, "kind": type(event).__name__},
+                    )
+                    changed = False
+                roads_changed = roads_changed or changed
+                game = getattr(event, "game", None) or game
+            started = time.perf_counter()
+            for offset, event in enumerate(new):
+                await self._s.bus.publish(
+                    {"table": self.id, "seq": start + offset, "views": event_views(event)}
+                )
+            self._s.metrics.broadcast_seconds.observe(time.perf_counter() - started)
+            if notes:
+                await self._send_balances(notes, game)
+            if roads_changed:
+                await self._s.bus.publish({"table": self.id, "message": self.roads_message()})
+
+    async def _effect(self, index: int, event: Event, notes: dict[str, str]) -> bool:
+        """Apply one event's effect; ``True`` when the roads changed."""
+        s = self._s
+        match event:
+            case ShoeOpened():
+                self._commitment = event.commitment
+                self.roads = RoadBoard()
+                await s.store.shoe_opened(
+                    self.id,
+                    event.shoe,
+                    cards=event.cards,
+                    commitment=event.commitment,
+                    at=event.at,
+                )
+                return True
+            case ShoeClosed():
+                reveal = event.reveal
+                await s.store.shoe_closed(
+                    self.id,
+                    event.shoe,
+                    at=event.at,
+                    hands=event.hands,
+                    reason=event.reason,
+                    order=None if reveal is None else reveal.order_text,
+                    salt=None if reveal is None else reveal.salt,
+                )
+            case BettingOpened():
+                self._hand_start = index
+                self._outcome = None
+                self._confirmations = {}
+                for player, bets in event.standing:
+                    await self._stake_standing(str(event.game), player, bets)
+            case BlankHandStarted():
+                self._hand_start = index
+                self._outcome = None
+                self._confirmations = {}
+            case ChipChosen():
+                self._chips[event.player] = event.chip
+            case BetsConfirmed() | TieBetsChanged():
+                notes[event.player] = (
+                    "confirmed" if isinstance(event, BetsConfirmed) else "tie_bets_changed"
+                )
+            case BettingExtended() | BettingClosed():
+                await self._countdown(time.time(), force=True)
+            case OpenCardsRequested():
+                self._maybe_open_cards()
+            case HandRestarted():
+                self._outcome = None
+            case HandResult():
+                self._outcome = event.outcome
+                await s.bank.record_result(
+                    str(event.game), event.outcome, rules=self.table.rules.name
+                )
+            case HandSettled():
+                return await self._settled(event, notes)
+            case BetsRefunded():
+                for result in event.refunds:
+                    notes[result.player] = "refunded"
+                if event.game is not None and s.bank.round_open(str(event.game)):
+                    await s.bank.void(str(event.game), author=self._author, reason=event.reason)
+            case HandVoided():
+                if s.bank.round_open(str(event.game)):
+                    await s.bank.void(str(event.game), author=self._author, reason=event.reason)
+                await self._save_hand(event.game)
+                s.metrics.hands_settled.labels(self.id).inc()
+            case HandResettled():
+                for player, _delta in event.corrections:
+                    notes[player] = "corrected"
+                await self._save_hand(event.game)
+            case PlayerJoined():
+                notes[event.player] = "joined"
+            case PlayerLeft():
+                self._chips.pop(event.player, None)
+                await s.store.leave_table(event.player, self.id)
+                notes[event.player] = "left"
+            case TableClosed():
+                self._stopping = True
+            case _:
+                pass
+        return False
+
+    async def _settled(self, event: HandSettled, notes: dict[str, str]) -> bool:
+        s = self._s
+        round_id = str(event.game)
+        started = time.perf_counter()
+        if event.void_reason:
+            if s.bank.round_open(round_id):
+                await s.bank.void(round_id, author="system", reason=event.void_reason)
+        elif self._outcome is not None:
+            await s.bank.settle(round_id, rules=self.table.rules, outcome=self._outcome)
+        s.metrics.settle_seconds.observe(time.perf_counter() - started)
+        s.metrics.hands_settled.labels(self.id).inc()
+        for result in event.results:
+            notes[result.player] = "settled"
+        await self._save_hand(event.game)
+        blank = any(isinstance(e, BlankHandStarted) for e in self.table.events[self._hand_start :])
+        if event.void_reason or blank or self._outcome is None:
+            return False
+        self.roads.add(RoadResult.from_outcome(self._outcome))
+        return True
+
+    async def _stake_standing(self, round_id: str, player: str, bets: Mapping[Bet, int]) -> None:
+        """Main bets a tie left standing [M12] are staked again on the new round (the
+        ledger paid them back with the tie's push)."""
+        confirmation_id = f"standing:{round_id}:{player}"
+        try:
+            await self._stake(player, dict(bets), confirmation_id)
+        except PuntoError as exc:  # the wallet moved meanwhile (seamless): take them back
+            _LOG.warning(
+                "standing bets could not be staked",
+                extra={"table": self.id, "player": player, "error": str(exc)},
+            )
+            if self.table.can_change_tie_bets(player, {}):
+                self.table.change_tie_bets(player, {})
+
+    def _maybe_open_cards(self) -> None:
+        """[O] Seated players asked to open the cards: when every seated bettor asked, the
+        dealer closes betting at once."""
+        table = self.table
+        if table.phase is not Phase.BETTING_OPEN:
+            return
+        asked = {
+            e.player for e in table.events[self._hand_start :] if isinstance(e, OpenCardsRequested)
+        }
+        seated = {p for p, who in table.seats.participants.items() if who.role.value == "seated"}
+        if seated and seated <= asked:
+            table.close_betting()
+
+    async def _save_hand(self, game: GameNumber) -> None:
+        events = self.table.events[self._hand_start :]
+        records = [r for r in hand_records(events) if r.game == game]
+        if not records:
+            return
+        record = records[-1]
+        data = hand_record_json(record)
+        data["dealer"] = self.table.dealer
+        data["events"] = [event_json(e) for e in events if getattr(e, "game", game) == game]
+        status = await self._s.bank.status(str(game))
+        players = sorted(set(record.bets) | set(record.results))
+        await self._s.store.save_hand(
+            game=str(game),
+            table_id=self.id,
+            shoe=game.shoe,
+            hand=game.hand,
+            opened_at=record.opened_at,
+            closed_at=record.closed_at,
+            status="no_bets" if status is None else status.value,
+            record=data,
+            players=players,
+        )
+
+    async def _send_balances(self, notes: Mapping[str, str], game: GameNumber | None) -> None:
+        wallets = await self._s.bank.balances(notes)
+        for player, reason in notes.items():
+            table_balance = self.table.balance(player) if self.at_table(player) else None
+            await self._s.bus.publish(
+                {
+                    "table": self.id,
+                    "to": player,
+                    "message": {
+                        "type": "balance",
+                        "table": self.id,
+                        "table_balance": table_balance,
+                        "wallet_balance": wallets.get(player),
+                        "game": None if game is None else str(game),
+                        "reason": reason,
+                    },
+                }
+            )
+
+    # -- administration and supervision ---------------------------------------------------
+
+    async def reconfigure(self, config: TableConfig) -> None:
+        """New limits or betting time take effect between hands [S14]."""
+        async with self._lock:
+            self.config = config
+            limits = config.limits or config.settings(betting_seconds=None).rules.limit_tiers
+            if tuple(limits) != tuple(self.table.rules.limit_tiers):
+                self._pending_limits = tuple(limits)
+            seconds = self._s.settings.betting_seconds or config.betting_seconds
+            if seconds != self.table.settings.betting_seconds:
+                self._pending_betting_seconds = seconds
+            if self.table.phase in _BETWEEN | {Phase.PAUSED}:
+                self._apply_between_hands()
+                await self._process()
+        self._wake.set()
+
+    async def correct(
+        self,
+        game: GameNumber,
+        outcome: Outcome,
+        *,
+        author: str,
+        reason: str,
+        correction_id: str,
+    ) -> dict[str, Any]:
+        """A supervisor's correction of a settled hand [O]: the ledger moves the difference,
+        and, when the table still holds the hand and its players, the table records a
+        ``hand_resettled`` (so table balances follow)."""
+        from punto.ledger.model import settle_players  # local: only corrections need it
+
+        async with self._lock:
+            bank = self._s.bank
+            bets = await bank.round_bets(str(game))
+            settlements = settle_players(self.table.rules, outcome, bets)
+            on_table = self.table.can_report_fault(
+                Fault.O_SETTLEMENT_ERROR, game=game, outcome=outcome, detail=reason
+            )
+            moved, posted = await bank.correct(
+                str(game), settlements, correction_id=correction_id, author=author, reason=reason
+            )
+            self._author = author
+            if on_table and any(moved.values()):
+                self.table.report_fault(
+                    Fault.O_SETTLEMENT_ERROR, game=game, outcome=outcome, detail=reason
+                )
+            await self._process()
+            return {"corrections": moved, "transactions": posted, "on_table": on_table}
+
+
+_BETWEEN = frozenset({Phase.SHOE_START, Phase.SETTLED, Phase.SHOE_END, Phase.WAITING})
+"""Phases with no hand in progress."""

@@ -1,0 +1,178 @@
+"""The server's own database tables (SQLAlchemy 2 declarations); every name starts with
+``server_`` so they share a database with the ``ledger_`` tables. The schema comes only
+from the Alembic migrations in :mod:`punto.server.migrations`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    func,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = [
+    "VERSION_TABLE",
+    "AmendmentRow",
+    "Base",
+    "HandPlayerRow",
+    "HandRow",
+    "LeaseRow",
+    "OutboxRow",
+    "PresenceRow",
+    "ShoeRow",
+    "TableRow",
+    "UserRow",
+]
+
+VERSION_TABLE = "server_alembic_version"
+"""Alembic's version table for the server's migrations."""
+
+_ID = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the server tables."""
+
+    metadata = MetaData(
+        naming_convention={
+            "ix": "ix_%(table_name)s_%(column_0_name)s",
+            "uq": "uq_%(table_name)s_%(column_0_name)s",
+            "pk": "pk_%(table_name)s",
+        }
+    )
+
+
+class UserRow(Base):
+    """A user: player, dealer, supervisor or administrator."""
+
+    __tablename__ = "server_users"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    role: Mapped[str] = mapped_column(String(16))
+    display_name: Mapped[str] = mapped_column(String(100))
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class TableRow(Base):
+    """A table's configuration; ``last_shoe`` keeps game numbers unique across restarts."""
+
+    __tablename__ = "server_tables"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    rules: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(16))
+    dealing: Mapped[str] = mapped_column(String(8))
+    reading: Mapped[str | None] = mapped_column(String(32))
+    seats: Mapped[int] = mapped_column(Integer)
+    betting_seconds: Mapped[float] = mapped_column(Float)
+    vip_min_balance: Mapped[int] = mapped_column(BigInteger)
+    limits: Mapped[str | None] = mapped_column(Text)
+    enabled: Mapped[bool] = mapped_column(Boolean)
+    last_shoe: Mapped[int] = mapped_column(Integer, server_default="0")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class LeaseRow(Base):
+    """Which process owns a table until when (epoch seconds)."""
+
+    __tablename__ = "server_table_leases"
+
+    table_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64))
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
+class ShoeRow(Base):
+    """A shoe's commitment when it opened and its reveal when it closed."""
+
+    __tablename__ = "server_shoes"
+
+    table_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    shoe: Mapped[int] = mapped_column(Integer, primary_key=True)
+    cards: Mapped[int] = mapped_column(Integer)
+    commitment: Mapped[str | None] = mapped_column(String(64))
+    opened_at: Mapped[float] = mapped_column(Float)
+    closed_at: Mapped[float | None] = mapped_column(Float)
+    hands: Mapped[int | None] = mapped_column(Integer)
+    reason: Mapped[str | None] = mapped_column(Text)
+    reveal_order: Mapped[str | None] = mapped_column(Text)
+    reveal_salt: Mapped[str | None] = mapped_column(String(128))
+
+
+class HandRow(Base):
+    """A finished hand's full record (JSON, every player's bets) by game number."""
+
+    __tablename__ = "server_hands"
+
+    game: Mapped[str] = mapped_column(String(80), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(40), index=True)
+    shoe: Mapped[int] = mapped_column(Integer)
+    hand: Mapped[int] = mapped_column(Integer)
+    opened_at: Mapped[float] = mapped_column(Float)
+    closed_at: Mapped[float | None] = mapped_column(Float)
+    status: Mapped[str] = mapped_column(String(16))
+    record: Mapped[str] = mapped_column(Text)
+
+
+class HandPlayerRow(Base):
+    """Who bet on a hand (a player's bet records)."""
+
+    __tablename__ = "server_hand_players"
+
+    game: Mapped[str] = mapped_column(String(80), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    closed_at: Mapped[float | None] = mapped_column(Float)
+
+
+class AmendmentRow(Base):
+    """A supervisor's correction or void of a settled hand: who, why, what moved."""
+
+    __tablename__ = "server_amendments"
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(String(80), index=True)
+    table_id: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(16))
+    author: Mapped[str] = mapped_column(String(64))
+    reason: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+    outcome: Mapped[str | None] = mapped_column(Text)
+    corrections: Mapped[str] = mapped_column(Text)
+
+
+class PresenceRow(Base):
+    """The table a player is at (one at a time)."""
+
+    __tablename__ = "server_presence"
+
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(40), index=True)
+    since: Mapped[float] = mapped_column(Float)
+
+
+class OutboxRow(Base):
+    """A seamless-wallet credit or debit still to be delivered to the operator."""
+
+    __tablename__ = "server_wallet_outbox"
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    transaction_id: Mapped[str] = mapped_column(String(200), unique=True)
+    player_id: Mapped[str] = mapped_column(String(64))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    kind: Mapped[str] = mapped_column(String(8))
+    round_id: Mapped[str | None] = mapped_column(String(200))
+    attempts: Mapped[int] = mapped_column(Integer, server_default="0")
+    last_error: Mapped[str | None] = mapped_column(Text)
+    done: Mapped[bool] = mapped_column(Boolean, server_default="0")

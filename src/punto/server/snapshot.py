@@ -1,0 +1,182 @@
+"""What a client sees of a table: its static description, its live status, and the
+snapshot a WebSocket client gets when it connects (``docs/protocol.md``).
+
+Everything hidden is hidden by :func:`punto.table.project`: the snapshot's cards come
+from the viewer's own projection of the current hand's events.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from punto.server.auth import Actor
+from punto.server.protocol import bets_json, event_json, outcome_json, tier_json
+from punto.server.tables import TableConfig
+from punto.table import Phase, Table, TableSettings, Viewer, project
+from punto.table.events import (
+    BettingOpened,
+    CardPlaced,
+    CardsRevealed,
+    Event,
+    HandRestarted,
+    HandResult,
+)
+from punto.table.seats import Role as SeatRole
+
+__all__ = ["snapshot_state", "table_json", "you_json"]
+
+
+def table_json(config: TableConfig, settings: TableSettings) -> dict[str, Any]:
+    """The static part of ``GET /api/tables/{id}``."""
+    rules = settings.rules
+    return {
+        "id": config.id,
+        "name": config.name,
+        "rules": rules.name,
+        "description": rules.description,
+        "kind": settings.kind.value,
+        "dealing": settings.dealing.value,
+        "reading": settings.table_reading.value,
+        "seats": settings.seats,
+        "chips": list(settings.chips),
+        "bets": [b.value for b in rules.offered_bets],
+        "paytables": {b.value: name for b, name in rules.paytables.items()},
+        "limits": [tier_json(t) for t in rules.limit_tiers],
+        "normal_tiers": list(settings.normal_tiers),
+        "vip_tier": settings.vip_tier,
+        "vip_min_balance": settings.vip_min_balance,
+        "betting_seconds": settings.betting_seconds,
+        "wait_seconds": settings.wait_seconds,
+        "max_waits": settings.max_waits,
+        "decks": rules.decks,
+        "currency_digits": rules.currency_digits,
+        "tie_policy": rules.tie_policy.name,
+        "enabled": config.enabled,
+    }
+
+
+def _cards(events: Sequence[Event]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    cards: dict[str, dict[str, Any]] = {}
+    outcome = None
+    for event in events:
+        if isinstance(event, CardPlaced):
+            cards[event.position.value] = {
+                "position": event.position.value,
+                "card": None if event.card is None else event.card.code,
+                "face_up": event.face_up,
+            }
+        elif isinstance(event, CardsRevealed):
+            for position, card in event.cards:
+                cards[position.value] = {
+                    "position": position.value,
+                    "card": card.code,
+                    "face_up": True,
+                }
+        elif isinstance(event, HandRestarted):
+            cards.clear()
+        elif isinstance(event, HandResult):
+            outcome = outcome_json(event.outcome)
+    return list(cards.values()), outcome
+
+
+def snapshot_state(
+    table: Table,
+    *,
+    hand_events: Sequence[Event],
+    viewer: Viewer,
+    player: str | None,
+    commitment: str | None,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The snapshot's ``state`` and ``recent`` events for one viewer."""
+    shown = project(hand_events, viewer, player)
+    cards, outcome = _cards(shown)
+    now = time.time()
+    closes_at = table.closes_at
+    seats: list[dict[str, Any]] = []
+    watchers: list[str] = []
+    for who in table.seats.participants.values():
+        if who.role is SeatRole.SEATED:
+            seats.append(
+                {
+                    "seat": who.seat,
+                    "player": who.player,
+                    "tier": who.tier,
+                    "connected": who.connected,
+                }
+            )
+        elif who.role is SeatRole.WATCHING:
+            watchers.append(who.player)
+    seats.sort(key=lambda s: s["seat"])
+    marked = [
+        {"seat": seat, "player": by}
+        for seat in range(1, table.settings.seats + 1)
+        if (by := table.seats.marked_by(seat)) is not None
+    ]
+    last_hand = any(isinstance(e, BettingOpened) and e.last_hand for e in hand_events)
+    shoe = table.shoe
+    state = {
+        "phase": table.phase.value,
+        "game": None if table.game is None else str(table.game),
+        "closes_at": closes_at,
+        "closes_in": None if closes_at is None else max(0.0, round(closes_at - now, 3)),
+        "dealer": table.dealer,
+        "shoe": {
+            "number": table.shoe_number,
+            "commitment": commitment,
+            "hands_dealt": 0 if shoe is None else shoe.hands_dealt,
+            "last_hand": last_hand,
+        },
+        "seats": seats,
+        "marked": marked,
+        "watchers": sorted(watchers),
+        "owner": table.owner,
+        "bets": {p: bets_json(b) for p in table.seats.participants if (b := table.bets(p))},
+        "holders": {side.value: p for side, p in table.holders.items()},
+        "cards": cards,
+        "outcome": outcome,
+        "vip": {
+            "squeeze": table.vip.squeeze,
+            "vertical_squeeze": table.vip.vertical_squeeze,
+            "password_set": table.vip.password_digest is not None,
+        },
+        "blank_owed": table.blank_owed,
+        "paused": table.phase is Phase.PAUSED,
+    }
+    return state, [event_json(e) for e in shown]
+
+
+def you_json(table: Table, actor: Actor, *, chip: int | None, wallet: int | None) -> dict[str, Any]:
+    """The snapshot's ``you``."""
+    me = actor.user_id if actor.viewer is Viewer.PLAYER else None
+    out: dict[str, Any] = {
+        "user_id": actor.user_id,
+        "role": None if actor.role is None else actor.role.value,
+        "viewer": actor.viewer.value,
+        "at_table": False,
+        "place": None,
+        "seat": None,
+        "tier": None,
+        "table_balance": None,
+        "wallet_balance": wallet,
+        "chip": None,
+        "pending": {},
+        "bets": {},
+        "owner": False,
+    }
+    if me is None or me not in table.seats.participants:
+        return out
+    who = table.seats.get(me)
+    out.update(
+        at_table=True,
+        place=who.role.value,
+        seat=who.seat,
+        tier=who.tier,
+        table_balance=table.balance(me),
+        chip=chip,
+        pending=bets_json(table.pending(me)),
+        bets=bets_json(table.bets(me)),
+        owner=table.owner == me,
+    )
+    return out

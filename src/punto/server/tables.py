@@ -1,0 +1,144 @@
+"""Table configurations: what an administrator sets for a table, and the demo set.
+
+A :class:`TableConfig` names a rules preset, a kind, where the cards come from and the
+limits; :meth:`TableConfig.settings` turns it into the pure table's
+:class:`~punto.table.TableSettings`.
+
+>>> config = TableConfig(id="macau-1", name="Macau 1", rules="macau")
+>>> config.settings(betting_seconds=None).rules.name
+'macau'
+>>> [t.id for t in DEMO_TABLES][:3]
+['macau-1', 'nocomm-1', 'tiger-1']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from punto.bets import Bet
+from punto.errors import ProtocolError
+from punto.limits import LimitTier
+from punto.rules import preset
+from punto.server.protocol import tier_json
+from punto.table.kinds import Dealing, TableKind, TableSettings
+from punto.table.squeeze import Reading
+
+__all__ = ["DEMO_TABLES", "TableConfig", "tiers_from_json", "tiers_to_json"]
+
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TableConfig:
+    """A table as the administrator configured it."""
+
+    id: str
+    name: str
+    rules: str
+    kind: TableKind = TableKind.NORMAL
+    dealing: Dealing = Dealing.RNG
+    reading: Reading | None = None
+    seats: int = 7
+    betting_seconds: float = 15.0
+    vip_min_balance: int = 0
+    limits: tuple[LimitTier, ...] | None = None
+    enabled: bool = True
+
+    def __post_init__(self) -> None:
+        if not _ID.match(self.id):
+            raise ProtocolError(
+                f"a table id is 1-40 characters of a-z 0-9 _ -, starting with a letter or "
+                f"digit, not {self.id!r}"
+            )
+        self.settings(betting_seconds=None)  # validates the rest (RulesError)
+
+    def settings(self, *, betting_seconds: float | None) -> TableSettings:
+        """The pure table's settings (``betting_seconds`` overrides the table's own)."""
+        rules = preset(self.rules)
+        if self.limits is not None:
+            rules = rules.replace(limit_tiers=self.limits)
+        return TableSettings(
+            table_id=self.id,
+            rules=rules,
+            kind=self.kind,
+            dealing=self.dealing,
+            reading=self.reading,
+            seats=self.seats,
+            betting_seconds=betting_seconds or self.betting_seconds,
+            vip_min_balance=self.vip_min_balance,
+        )
+
+    def replace(self, **changes: object) -> TableConfig:
+        """A copy with some settings changed, validated again."""
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    def to_json(self) -> dict[str, Any]:
+        """The table config object of the admin API."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "rules": self.rules,
+            "kind": self.kind.value,
+            "dealing": self.dealing.value,
+            "reading": None if self.reading is None else self.reading.value,
+            "seats": self.seats,
+            "betting_seconds": self.betting_seconds,
+            "vip_min_balance": self.vip_min_balance,
+            "limits": None if self.limits is None else [tier_json(t) for t in self.limits],
+            "enabled": self.enabled,
+        }
+
+
+def tiers_to_json(tiers: Sequence[LimitTier] | None) -> str | None:
+    """Limit tiers as stored text."""
+    return None if tiers is None else json.dumps([tier_json(t) for t in tiers])
+
+
+def tiers_from_json(data: str | Sequence[Mapping[str, Any]] | None) -> tuple[LimitTier, ...] | None:
+    """Limit tiers from stored text or API data (:class:`ProtocolError` if malformed)."""
+    if data is None:
+        return None
+    items = json.loads(data) if isinstance(data, str) else data
+    try:
+        return tuple(
+            LimitTier(
+                name=str(t["name"]),
+                min_bet=int(t["min_bet"]),
+                max_bet=int(t["max_bet"]),
+                side_min=int(t["side_min"]),
+                side_max=int(t["side_max"]),
+                bet_limits=MappingProxyType(
+                    {Bet(b): (int(lo), int(hi)) for b, (lo, hi) in t.get("bet_limits", {}).items()}
+                ),
+            )
+            for t in items
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ProtocolError(f"bad limit tiers: {exc}") from None
+
+
+DEMO_TABLES: tuple[TableConfig, ...] = (
+    TableConfig(id="macau-1", name="Macau", rules="macau"),
+    TableConfig(id="nocomm-1", name="No Commission", rules="no_commission"),
+    TableConfig(id="tiger-1", name="Live Tiger (RNG)", rules="live_tiger"),
+    TableConfig(id="online-1", name="Online 8 Decks", rules="online_8deck"),
+    TableConfig(
+        id="spb-1", name="Super Punto Banco", rules="super_punto_banco", reading=Reading.BUTTON
+    ),
+    TableConfig(id="vip-1", name="VIP Salon", rules="online_8deck", kind=TableKind.VIP),
+    TableConfig(
+        id="bid-1",
+        name="Bid Squeeze",
+        rules="macau",
+        kind=TableKind.BID_SQUEEZE,
+        vip_min_balance=500_000,
+    ),
+    TableConfig(id="live-1", name="Live Dealer", rules="live_tiger", dealing=Dealing.LIVE),
+)
+"""The tables ``make run`` opens on first start."""

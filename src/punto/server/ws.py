@@ -1,0 +1,174 @@
+"""The WebSocket endpoint ``/ws/tables/{table_id}`` (``docs/protocol.md`` §3).
+
+Each connection has a reader (this coroutine) and a writer task draining the client's
+bounded queue (:class:`~punto.server.hub.Connection`): the table never waits for a slow
+client, which is dropped with ``4408`` when its queue fills. Every message is parsed and
+validated (:func:`punto.server.protocol.parse_command`) and answered with exactly one
+``ok`` or ``error``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from punto.errors import AuthError, NotFoundError, PuntoError, UnavailableError
+from punto.server.auth import ANONYMOUS, Actor, Role
+from punto.server.hub import Connection
+from punto.server.node import Node
+from punto.server.protocol import Ping, Resync, Roads, error_message, parse_command
+
+__all__ = ["CLOSE_EXPIRED", "CLOSE_NO_TABLE", "CLOSE_SLOW", "table_socket"]
+
+_LOG = logging.getLogger("punto.server.ws")
+
+CLOSE_EXPIRED = 4401
+"""The token is invalid or expired."""
+CLOSE_NO_TABLE = 4404
+"""No such table."""
+CLOSE_SLOW = 4408
+"""The client reads too slowly (its queue is full): reconnect for a new snapshot."""
+CLOSE_GOING_AWAY = 1001
+"""The server is shutting down."""
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+async def _writer(websocket: WebSocket, conn: Connection, node: Node) -> None:
+    """Send the queued texts in order; close with the right code when told to stop."""
+    try:
+        while True:
+            text = await conn.queue.get()
+            if text is None:
+                break
+            await websocket.send_text(text)
+            node.metrics.ws_messages.labels("out").inc()
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        return
+    code = CLOSE_SLOW if conn.slow else CLOSE_GOING_AWAY
+    reason = "too slow: reconnect" if conn.slow else "server shutting down"
+    with contextlib.suppress(Exception):
+        if websocket.application_state is WebSocketState.CONNECTED:
+            await websocket.close(code=code, reason=reason)
+
+
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    """Serve one client of one table until it goes."""
+    node: Node = websocket.app.state.node
+    token = websocket.query_params.get("token")
+    try:
+        actor = node.signer.verify(token) if token else ANONYMOUS
+    except AuthError as exc:
+        await websocket.close(code=CLOSE_EXPIRED, reason=str(exc)[:120])
+        return
+    try:
+        config = await node.config(table_id)
+    except NotFoundError:
+        await websocket.close(code=CLOSE_NO_TABLE, reason=f"no table {table_id}"[:120])
+        return
+    if not config.enabled or node.shutting_down:
+        await websocket.close(code=CLOSE_GOING_AWAY, reason="table closed")
+        return
+    await websocket.accept()
+    conn = node.hub.connect(table_id, actor)
+
+    def too_slow(slow: Connection) -> None:
+        node.metrics.slow_consumers.inc()
+        slow.close()
+
+    conn.on_slow = too_slow
+    writer = asyncio.create_task(_writer(websocket, conn, node), name="punto-ws-writer")
+    player = actor.user_id if actor.role is Role.PLAYER else None
+    node.metrics.ws_connections.inc()
+    try:
+        await _send_snapshot(node, conn, table_id, actor)
+        if player is not None:
+            await node.connected(table_id, player, connected=True)
+        await _read(websocket, node, conn, table_id, actor)
+    finally:
+        node.metrics.ws_connections.dec()
+        node.hub.disconnect(conn)
+        if player is not None:
+            with contextlib.suppress(Exception):
+                await node.connected(table_id, player, connected=False)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 2.0)
+        if not writer.done():
+            writer.cancel()
+
+
+async def _send_snapshot(node: Node, conn: Connection, table_id: str, actor: Actor) -> None:
+    conn.restart()
+    try:
+        snapshot = await node.snapshot(table_id, actor)
+    except PuntoError as exc:
+        conn.start(_dumps(error_message(exc)), seq=-1)
+        return
+    conn.start(_dumps(snapshot), seq=int(snapshot["seq"]))
+
+
+async def _read(
+    websocket: WebSocket, node: Node, conn: Connection, table_id: str, actor: Actor
+) -> None:
+    while not conn.closed:
+        timeout = None if actor.expires_at is None else actor.expires_at - time.time()
+        if timeout is not None and timeout <= 0:
+            conn.send(_dumps(error_message(AuthError("the session token has expired"))))
+            await websocket.close(code=CLOSE_EXPIRED, reason="token expired")
+            return
+        try:
+            text = await asyncio.wait_for(websocket.receive_text(), timeout)
+        except TimeoutError:
+            continue  # the expiry check above closes it
+        except (WebSocketDisconnect, RuntimeError, KeyError):
+            return
+        node.metrics.ws_messages.labels("in").inc()
+        request_id = _request_id(text)
+        try:
+            command = parse_command(text)
+            if isinstance(command, Ping):
+                conn.send(
+                    _dumps({"type": "pong", "request_id": command.request_id, "time": time.time()})
+                )
+                continue
+            if isinstance(command, Resync):
+                await _send_snapshot(node, conn, table_id, actor)
+                continue
+            if isinstance(command, Roads):
+                roads = await node.roads(table_id, svg=command.format == "svg")
+                conn.send(_dumps({**roads, "request_id": command.request_id}))
+                continue
+            if actor.role is None:
+                raise AuthError(f"{command.type}: log in to play; anonymous watchers only watch")
+            if node.shutting_down:
+                raise UnavailableError("the server is shutting down")
+            events = await node.command(table_id, actor, command)
+            conn.send(
+                _dumps({"type": "ok", "request_id": command.request_id, "events": len(events)})
+            )
+        except PuntoError as exc:
+            conn.send(_dumps(error_message(exc, request_id)))
+        except Exception:
+            _LOG.exception("message failed", extra={"table": table_id})
+            conn.send(_dumps(error_message(RuntimeError("internal"), request_id)))
+
+
+def _request_id(text: str) -> str | None:
+    """The ``request_id`` of a message, even a malformed one, to echo in the error."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if isinstance(data, dict):
+        rid = data.get("request_id")
+        if isinstance(rid, str) and len(rid) <= 64:
+            return rid
+    return None
