@@ -393,6 +393,21 @@ def test_l_tiger_pair_both_paired_same_rank_pays_100(cards: str) -> None:
     assert net(LIVE, Bet.TIGER_PAIR, cards, stake=1_000) == 100_000
 
 
+@pytest.mark.parametrize(
+    ("cards", "payout", "odds"),
+    [
+        ("QS 2H QH 3C 5D 4S", "one_pair", 4),  # Player Q-Q, Banker no pair
+        ("KS 9H 2D 9C", "one_pair", 4),  # Banker 9-9, Player no pair
+        ("KS 8H KD 8C 2S", "both_pairs", 20),  # Player K-K, Banker 8-8
+        ("JS JH JD JC 4S 3H", "same_rank_pairs", 100),  # J-J on both sides
+    ],
+)
+def test_l_tiger_pair_worked_examples_of_the_document(cards: str, payout: str, odds: int) -> None:
+    """The four examples the [L] rules give for 单虎对, 双虎对 and 至尊虎对."""
+    assert payout_class(Bet.TIGER_PAIR, cards) == payout
+    assert net(LIVE, Bet.TIGER_PAIR, cards, stake=1_000) == odds * 1_000
+
+
 @pytest.mark.parametrize("cards", [PLAYER_JQ, BANKER_JQ, PLAYER_THIRD_CARD_MATCHES_FIRST])
 def test_l_tiger_pair_no_pair_loses(cards: str) -> None:
     assert net(LIVE, Bet.TIGER_PAIR, cards, stake=1_000) == -1_000

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -84,6 +85,16 @@ def test_bad_card_code_gives_card_error_naming_the_code(code: str) -> None:
     assert repr(code) in str(info.value)
     assert isinstance(info.value, PuntoError)
     assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("code", [5, None, ("A", "S")])
+def test_a_card_code_that_is_not_text_gives_card_error_naming_it(code: object) -> None:
+    with pytest.raises(CardError, match=re.escape(f"bad card code {code!r}")):
+        Card.parse(code)  # type: ignore[arg-type]
+    with pytest.raises(CardError, match=re.escape(f"bad card code {code!r}")):
+        parse_cards(["AS", code])  # type: ignore[list-item]
+    with pytest.raises(CardError, match=re.escape(f"unknown rank {code!r}")):
+        Rank.parse(code)  # type: ignore[arg-type]
 
 
 def test_bad_rank_gives_card_error_naming_it() -> None:

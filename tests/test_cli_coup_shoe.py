@@ -113,6 +113,18 @@ def test_coup_too_few_cards_names_the_missing_position(
     assert err == f"punto: error: the coup is not complete: the {missing} is missing\n"
 
 
+@pytest.mark.parametrize(
+    "cards", [["4S 7H KD 8C 5S 2D"], ["4S,7H,KD,8C,5S,2D"], ["4S 7H", "KD,8C", "5S", "2D"]]
+)
+def test_coup_reads_cards_in_one_argument_as_on_a_line(
+    capsys: pytest.CaptureFixture[str], cards: list[str]
+) -> None:
+    status, out, _ = run(capsys, "coup", "--json", *cards)
+    assert status == 0
+    assert json_lines(out)[0]["player"] == ["4S", "KD", "5S"]
+    assert json_lines(out)[0]["banker"] == ["7H", "8C", "2D"]
+
+
 def test_coup_bad_card_names_the_code(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "coup", "9S", "XX", "KH", "7C")
     assert status == 2
@@ -281,3 +293,31 @@ def test_shoe_needs_a_rules_preset(capsys: pytest.CaptureFixture[str]) -> None:
         main(["shoe", "--seed", "1"])
     assert info.value.code == 2
     assert "--rules" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("hands", ["0", "-3"])
+def test_shoe_hands_below_1_is_refused(capsys: pytest.CaptureFixture[str], hands: str) -> None:
+    status, out, err = run(capsys, "shoe", "--rules", "macau", "--seed", "1", "--hands", hands)
+    assert (status, out) == (2, "")
+    assert err == f"punto: error: --hands must be 1 or more, not {hands}\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["shoe", "--rules", "macau", "--seed", "x"], "argument --seed: invalid int value: 'x'"),
+        (["shoe", "--seed", "1"], "the following arguments are required: --rules"),
+        (["coup", "--nope"], "unrecognized arguments: --nope"),
+        (["bogus"], "argument COMMAND: invalid choice: 'bogus'"),
+    ],
+)
+def test_usage_errors_print_punto_error_and_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("usage: punto")
+    assert f"\npunto: error: {message}" in err

@@ -11,6 +11,7 @@ from punto.bets import Bet
 from punto.cli import main
 from punto.cli.play import HELP, Game
 from punto.dealing import HandDealt
+from punto.errors import AmountError, BetError, TableBalanceError
 from punto.money import parse_amount
 from punto.rules import PRESETS, Rules, preset
 from punto.settlement import refund, settle
@@ -183,8 +184,9 @@ def test_settle_text_line_mode_prints_an_error_line(
     )
     assert status == 1
     lines = out.splitlines()
+    assert len(lines) == 2  # one answer line per input line
     assert lines[0].startswith("error: bad card code 'XX'")
-    assert lines[-1] == "  total +80"
+    assert lines[1] == "Player 5S 2D = 7 | Banker 4H 3C = 7 | tie | tie 10: win +80; total +80"
 
 
 # -- punto settle: refused input -------------------------------------------------------
@@ -194,8 +196,8 @@ def test_settle_text_line_mode_prints_an_error_line(
     ("argv", "message"),
     [
         (["--rules", "macau", "--bets", "dragon=10"], "unknown bet 'dragon'; bets are player"),
-        (["--rules", "macau", "--bets", "banker=abc"], "amount 'abc' is not a number"),
-        (["--rules", "macau", "--bets", "banker=0"], "amount '0' must be positive"),
+        (["--rules", "macau", "--bets", "banker=abc"], "Banker bet: amount 'abc' is not a number"),
+        (["--rules", "macau", "--bets", "banker=0"], "Banker bet: amount '0' must be positive"),
         (["--rules", "macau", "--bets", "banker=1.005"], "more than 2 decimal places"),
         (["--rules", "macau", "--bets", "banker=1e999999999"], "is too large"),
         (["--rules", "macau", "--bets", "banker=1e-999999999"], "more than 2 decimal places"),
@@ -287,6 +289,36 @@ def test_settle_tier_accepts_bets_within_the_limits(
         assert (status, err) == (0, "")
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--rules", "online_8deck", "--hand", "31", "--bets", "big=10"],
+            "punto: error: --hand N is the hand number the limits are checked at: give --tier too",
+        ),
+        (
+            ["--rules", "online_8deck", "--tier", "low", "--hand", "0", "--bets", "big=10"],
+            "punto: error: hand numbers count from 1 in a shoe, not 0",
+        ),
+    ],
+)
+def test_o_settle_hand_needs_a_tier_and_counts_from_1(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    message: str,
+) -> None:
+    status, out, err = run(capsys, monkeypatch, ["settle", *argv, *BANKER_NATURAL_8_BEATS_5])
+    assert (status, out, err) == (2, "", message + "\n")
+
+
+def test_settle_reads_cards_in_one_argument_as_on_a_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answer = settle_json(capsys, monkeypatch, "macau", "banker=100", ["2S 9H,3D", "9C"])
+    assert answer["net"] == {"banker": 95}
+
+
 # -- punto play ------------------------------------------------------------------------
 
 
@@ -367,8 +399,8 @@ def test_play_rebet_with_no_earlier_bets_is_an_error() -> None:
         ("super_punto_banco", "player 10 banker 10", "error: this table takes bets on Player"),
         ("macau", "banker 1000 player 1000", "exceed your balance of 1000.00"),
         ("macau", "dragon 10", "error: unknown bet 'dragon'"),
-        ("macau", "banker 0", "error: amount '0' must be positive"),
-        ("macau", "banker ten", "error: amount 'ten' is not a number"),
+        ("macau", "banker 0", "error: Banker bet: amount '0' must be positive"),
+        ("macau", "banker ten", "error: Banker bet: amount 'ten' is not a number"),
         ("macau", "banker", "error: bets come in pairs"),
     ],
 )
@@ -454,6 +486,67 @@ def test_s5_play_returns_the_bets_of_a_void_hand() -> None:
     assert last_hand(game).void
     assert any(line.startswith("VOID: [S5]") for line in lines)
     assert game.balance == before
+
+
+def test_play_errors_are_typed_and_change_nothing() -> None:
+    game, _ = make_game(preset("macau"))
+    with pytest.raises(TableBalanceError, match=r"exceed your balance of 1000\.00"):
+        game.place_and_deal({Bet.BANKER: 100_000, Bet.PLAYER: 10_000})
+    with pytest.raises(BetError, match="bets come in pairs"):
+        game.parse_bets(["banker"])
+    with pytest.raises(AmountError, match=r"Tie bet: amount '0\.001' has more than 2 decimal"):
+        game.parse_bets(["tie", "0.001"])
+    assert (game.balance, game.dealer.hands_dealt) == (100_000, 0)
+
+
+@pytest.mark.parametrize(
+    ("name", "changes", "rule"),
+    [
+        ("macau", {}, "  rule: Banker bets in multiples of 10 [M18]"),
+        ("macau", {}, "  rule: Banker and Player bets may differ by at most 200000 [M14]"),
+        ("super_punto_banco", {}, "  rule: Player or Banker, not both; Tie always allowed [S11]"),
+        (
+            "online_8deck",
+            {},
+            "  rule: big, small, super_tie_0, super_tie_1, super_tie_2, super_tie_3, "
+            "super_tie_4, super_tie_5, super_tie_6, super_tie_7, super_tie_8, super_tie_9 "
+            "closed from hand 31 of a shoe [O]",
+        ),
+        (
+            "live_tiger",
+            {"tiger_with_main": False},
+            "  rule: no Tiger bets together with Player or Banker [L]",
+        ),
+    ],
+)
+def test_play_bets_lists_the_table_rules_it_enforces(
+    name: str, changes: dict[str, object], rule: str
+) -> None:
+    game, _ = make_game(preset(name).replace(**changes))
+    assert rule in game.describe_table()
+
+
+def test_play_bets_lists_no_rule_the_table_does_not_have() -> None:
+    game, _ = make_game(preset("live_tiger"))
+    assert not [line for line in game.describe_table() if line.startswith("  rule:")]
+
+
+@pytest.mark.parametrize(
+    ("delay", "message"),
+    [("-1", "'-1' must be 0 or more seconds"), ("nan", "'nan' must be 0 or more"), ("x", "'x'")],
+)
+def test_play_delay_must_be_0_or_more_seconds(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    delay: str,
+    message: str,
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        run(capsys, monkeypatch, ["play", "--delay", delay], "banker 10\nq\n")
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert f"punto: error: argument --delay: {message}" in err
 
 
 def test_play_help_empty_line_and_quit() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import TypeVar
@@ -12,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from punto.bets import Bet
 from punto.cards import RANKS, Card, deck, parse_cards
 from punto.coup import Coup, deal_coup
 from punto.dealing import (
@@ -28,6 +30,7 @@ from punto.dealing import (
 )
 from punto.errors import PresetError, RulesError, ShoeError
 from punto.rules import (
+    DEFAULT_TIERS,
     MAX_DEMO_HANDS,
     PRESETS,
     BurnRule,
@@ -332,11 +335,37 @@ def test_m8_mid_shoe_burn_takes_the_next_cards_before_a_hand() -> None:
     assert second.outcome.player[0] == order[7]
 
 
-def test_m8_burn_at_least_one_card() -> None:
+@pytest.mark.parametrize("count", [0, -2, True, 1.5])
+def test_m8_burn_at_least_one_card(count: int) -> None:
     dealer = ShoeDealer(table_rules(), natural_shoe(40, 30))
     dealer.start()
     with pytest.raises(ShoeError, match="at least one card"):
-        dealer.burn(0)
+        dealer.burn(count)
+    assert not dealer.can_burn(count)
+    assert dealer.shoe.dealt == 0
+
+
+def test_m8_can_burn_answers_what_burn_would_do() -> None:
+    dealer = ShoeDealer(table_rules(), natural_shoe(40, 18))
+    assert not dealer.can_burn()  # before the start
+    dealer.start()
+    for _ in range(4):
+        dealer.deal_hand()
+    assert (dealer.can_burn(2), dealer.can_burn(3)) == (True, False)
+    assert dealer.shoe.dealt == 16  # asking changes nothing
+    dealer.begin_hand()
+    assert not dealer.can_burn()
+    assert not ShoeDealer(table_rules(mid_shoe_burns=False), natural_shoe(40, 30)).can_burn()
+
+
+def test_m2_can_deal_demo_hand_answers_what_deal_demo_hand_would_do() -> None:
+    dealer = ShoeDealer(table_rules(demo_hands=1), natural_shoe(40, 30))
+    assert not dealer.can_deal_demo_hand()  # before the start
+    dealer.start()
+    assert dealer.can_deal_demo_hand()
+    assert dealer.shoe.dealt == 0
+    dealer.deal_demo_hand()
+    assert not dealer.can_deal_demo_hand()  # at most one under these rules
 
 
 @pytest.mark.parametrize("name", ["live_tiger", "online_8deck"])
@@ -439,6 +468,19 @@ def test_m7_2_continuous_shuffler_burns_nothing() -> None:
     assert dealer.shoe.remaining == 52
 
 
+def test_m7_2_continuous_shuffler_refuses_a_fixed_card_order() -> None:
+    shoe = natural_shoe(40, 30)
+    with pytest.raises(ShoeError, match="continuous shuffler reshuffles after every hand"):
+        ShoeDealer(csm_rules(), shoe)
+    assert shoe.dealt == 0  # refused before a card was taken
+
+
+def test_m7_2_continuous_shuffler_deals_a_given_shuffled_shoe() -> None:
+    shoe = Shoe.shuffled(decks=1, cut_from_end=(0, 0), seed=9)
+    events = list(ShoeDealer(csm_rules(), shoe).deal_all(max_hands=5))
+    assert [h.number for h in hands(events)] == [1, 2, 3, 4, 5]
+
+
 def test_m7_2_continuous_shuffler_is_reproducible_from_a_seed() -> None:
     one = list(ShoeDealer(csm_rules(), seed=3).deal_all(max_hands=30))
     two = list(ShoeDealer(csm_rules(), seed=3).deal_all(max_hands=30))
@@ -502,6 +544,37 @@ def test_every_preset_deals_a_whole_shoe(name: str, seed: int) -> None:
 def test_rng_and_seed_together_are_refused() -> None:
     with pytest.raises(ShoeError, match="either an rng or a seed"):
         ShoeDealer(table_rules(), rng=random.Random(1), seed=1)
+
+
+@pytest.mark.parametrize(
+    "random_source", [{"seed": 1}, {"rng": random.Random(1)}], ids=["seed", "rng"]
+)
+def test_a_given_shoe_with_a_random_source_is_refused(random_source: dict[str, object]) -> None:
+    with pytest.raises(ShoeError, match="either a shoe or a random source"):
+        ShoeDealer(table_rules(), natural_shoe(40, 30), **random_source)  # type: ignore[arg-type]
+
+
+def test_m1_a_given_shoe_must_hold_the_decks_of_the_rules() -> None:
+    shoe = Shoe.shuffled(decks=2, cut_from_end=(12, 12), seed=1)
+    with pytest.raises(ShoeError, match="the test rules deal 1 decks; this shoe holds 2"):
+        ShoeDealer(table_rules(), shoe)
+    assert ShoeDealer(table_rules(decks=2), shoe).shoe is shoe
+
+
+def test_a_given_shoe_must_be_new() -> None:
+    shoe = natural_shoe(40, 30)
+    shoe.draw()
+    with pytest.raises(ShoeError, match="must be new"):
+        ShoeDealer(table_rules(), shoe)
+
+
+@pytest.mark.parametrize("max_hands", [-1, True, 2.5])
+def test_deal_all_refuses_a_number_of_hands_that_is_not_0_or_more(max_hands: object) -> None:
+    dealer = ShoeDealer(table_rules(), natural_shoe(40, 30))
+    with pytest.raises(ShoeError, match="number of hands to deal must be 0 or more"):
+        next(dealer.deal_all(max_hands=max_hands))  # type: ignore[arg-type]
+    assert dealer.phase is DealerPhase.NEW
+    assert dealer.events == []
 
 
 # -- phases ----------------------------------------------------------------------------------
@@ -596,6 +669,63 @@ def test_rules_need_a_name() -> None:
 def test_rules_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         preset("macau").decks = 6  # type: ignore[misc]
+
+
+def test_rules_keep_a_frozen_copy_of_the_mappings_they_are_given() -> None:
+    paytables = dict(preset("macau").paytables)
+    closing = {Bet.TIE: 31}
+    tiers = list(DEFAULT_TIERS)
+    rules = table_rules(paytables=paytables, close_from_hand=closing, limit_tiers=tiers)
+    paytables[Bet.TIE] = "tie_9"
+    closing[Bet.TIE] = 1
+    tiers.clear()
+    assert rules.paytables[Bet.TIE] == "tie_8"
+    assert rules.close_from_hand[Bet.TIE] == 31
+    assert rules.limit_tiers == DEFAULT_TIERS
+    with pytest.raises(TypeError):
+        rules.paytables[Bet.TIE] = "tie_9"  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "message"),
+    [
+        ("decks", 8.5, "decks must be a whole number, not 8.5"),
+        ("decks", True, "decks must be a whole number, not True"),
+        ("cut_min_from_end", "14", "cut_min_from_end must be a whole number"),
+        ("demo_hands", 1.0, "demo_hands must be a whole number"),
+        ("currency_digits", None, "currency_digits must be a whole number"),
+        ("max_imbalance", 100.5, "max_imbalance must be a whole number"),
+        ("burn", "decks", "burn cannot be 'decks'"),
+        ("last_hand", "one_more", "last_hand cannot be 'one_more'"),
+        ("rounding", "floor", "rounding cannot be 'floor'"),
+        ("continuous_shuffler", 1, "continuous_shuffler cannot be 1"),
+        ("mid_shoe_burns", "no", "mid_shoe_burns cannot be 'no'"),
+        ("one_side_only", None, "one_side_only cannot be None"),
+        ("tie_policy", "sjm", "tie_policy cannot be 'sjm'"),
+        ("paytables", {"player": "player"}, "name bets by Bet, not 'player'"),
+        ("paytables", {Bet.PLAYER: 1}, "paytable is named by a string, not 1"),
+        ("close_from_hand", {"big": 31}, "name bets by Bet, not 'big'"),
+        ("limit_tiers", ("low",), "must be a LimitTier, not 'low'"),
+        ("description", None, "description cannot be None"),
+    ],
+)
+def test_rules_refuse_a_setting_of_the_wrong_type(
+    setting: str, value: object, message: str
+) -> None:
+    with pytest.raises(RulesError, match=re.escape(message)):
+        table_rules(**{setting: value})
+
+
+def test_rules_refuse_two_limit_tiers_of_one_name() -> None:
+    with pytest.raises(RulesError, match="limit tier names must differ: low, low"):
+        table_rules(limit_tiers=(DEFAULT_TIERS[0], DEFAULT_TIERS[0]))
+
+
+@pytest.mark.parametrize("hand", [0, -31, True])
+def test_o_rules_refuse_a_closing_hand_below_1(hand: int) -> None:
+    message = r"Big closes from a hand number of 1 or more, not .* \[O\]"
+    with pytest.raises(RulesError, match=message):
+        preset("online_8deck").replace(close_from_hand={Bet.BIG: hand})
 
 
 def test_rules_replace_validates_again() -> None:

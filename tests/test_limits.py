@@ -7,6 +7,7 @@ nothing else.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -23,6 +24,7 @@ from punto.errors import (
     BetLimitError,
     BetNotOfferedError,
     RulesError,
+    UnknownBetError,
 )
 from punto.limits import LimitTier, check_bets, check_imbalance
 from punto.money import show_amount
@@ -114,6 +116,52 @@ def test_limit_tier_refuses_a_bad_range(low: int, high: int) -> None:
             side_max=2,
             bet_limits=MappingProxyType({Bet.TIE: (low, high)}),
         )
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"min_bet": 10.5}, "a pair of whole minor units, not (10.5, 1000)"),
+        ({"side_max": True}, "a pair of whole minor units, not (5, True)"),
+        ({"bet_limits": {Bet.TIE: (5, 500, 1)}}, "not (5, 500, 1)"),
+        ({"bet_limits": {Bet.TIE: [5, 500]}}, "not [5, 500]"),
+        ({"bet_limits": {"tie": (5, 500)}}, "keyed by Bet, not 'tie'"),
+        ({"bet_limits": [(Bet.TIE, (5, 500))]}, "bet limits must map bets to ranges"),
+        ({"name": ""}, "a limit tier needs a name"),
+    ],
+)
+def test_limit_tier_refuses_a_setting_of_the_wrong_type(
+    changes: dict[str, object], message: str
+) -> None:
+    settings: dict[str, object] = {
+        "name": "t",
+        "min_bet": 10,
+        "max_bet": 1000,
+        "side_min": 5,
+        "side_max": 250,
+        **changes,
+    }
+    with pytest.raises(RulesError, match=re.escape(message)):
+        LimitTier(**settings)  # type: ignore[arg-type]
+
+
+def test_limit_tier_keeps_a_frozen_copy_of_its_bet_limits() -> None:
+    given = {Bet.TIE: (5, 500)}
+    tier = LimitTier(name="t", min_bet=10, max_bet=100, side_min=5, side_max=50, bet_limits=given)
+    given[Bet.TIE] = (1, 1_000_000)
+    assert tier.limits_for(Bet.TIE) == (5, 500)
+
+
+@pytest.mark.parametrize("hand", [0, -1, True, 1.0])
+def test_o_check_bets_refuses_a_hand_number_below_1(hand: int) -> None:
+    with pytest.raises(BetError, match="hand numbers count from 1 in a shoe"):
+        check_bets(PLAIN, {Bet.PLAYER: major(10)}, tier="low", hand_number=hand)
+
+
+def test_check_bets_refuses_a_key_that_is_not_a_bet() -> None:
+    bets: dict[Bet, int] = {"player": major(10)}  # type: ignore[dict-item]
+    with pytest.raises(UnknownBetError, match="not a bet: 'player'"):
+        check_bets(PLAIN, bets, tier="low", hand_number=1)
 
 
 @pytest.mark.parametrize("amount", [0, -100])

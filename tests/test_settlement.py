@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from punto.bets import Bet, CoupFacts
 from punto.cards import parse_cards
 from punto.coup import deal_coup
-from punto.errors import AmountError, BetNotOfferedError
+from punto.errors import AmountError, BetNotOfferedError, UnknownBetError
 from punto.money import Rounding
 from punto.outcome import Outcome, Winner
 from punto.rules import PRESETS, Rules, preset
@@ -241,3 +241,12 @@ def test_settle_refuses_a_bet_the_table_does_not_offer() -> None:
     out = deal_coup(parse_cards("5S 4H 2D 3C"))
     with pytest.raises(BetNotOfferedError):
         settle(preset("super_punto_banco"), out, {Bet.PLAYER_PAIR: 500})
+
+
+def test_settle_and_refund_refuse_a_key_that_is_not_a_bet() -> None:
+    out = deal_coup(parse_cards("5S 4H 2D 3C"))
+    bets: dict[Bet, int] = {"banker": 500}  # type: ignore[dict-item]
+    with pytest.raises(UnknownBetError, match="not a bet: 'banker'"):
+        settle(preset("macau"), out, bets)
+    with pytest.raises(UnknownBetError, match="not a bet: 'banker'"):
+        refund(bets)

@@ -164,6 +164,25 @@ def test_m1_wrong_number_of_decks_is_rejected() -> None:
         Shoe(list(deck()), decks=2)
 
 
+@pytest.mark.parametrize("decks", [0, 13, -1, 100])
+def test_m1_a_shuffled_shoe_outside_1_to_12_decks_is_refused(decks: int) -> None:
+    with pytest.raises(ShoeError, match=rf"a shoe holds 1-12 decks \[M1\], not {decks}"):
+        Shoe.shuffled(decks=decks, cut_from_end=(0, 0), seed=1)
+
+
+def test_m1_a_given_order_of_13_decks_is_refused() -> None:
+    with pytest.raises(ShoeError, match="1-12 decks"):
+        Shoe(list(deck()) * 13, decks=13)
+
+
+@pytest.mark.parametrize("decks", [True, 8.0, "8"])
+def test_m1_the_number_of_decks_must_be_a_whole_number(decks: object) -> None:
+    with pytest.raises(ShoeError, match="must be a whole number"):
+        Shoe.shuffled(decks=decks, seed=1)  # type: ignore[arg-type]
+    with pytest.raises(ShoeError, match="must be a whole number"):
+        Shoe(list(deck()), decks=decks)  # type: ignore[arg-type]
+
+
 def test_a_non_card_is_rejected() -> None:
     with pytest.raises(CardError, match="not a card"):
         Shoe(["AS", "KD"])  # type: ignore[list-item]
@@ -268,8 +287,17 @@ def test_m7_2_return_and_reshuffle_gives_a_full_shoe() -> None:
 
 
 def test_m7_2_a_fixed_order_cannot_be_reshuffled() -> None:
+    shoe = ordered_shoe()
+    assert not shoe.can_reshuffle
+    shoe.draw()
     with pytest.raises(ShoeError, match="cannot be reshuffled"):
-        ordered_shoe().return_and_reshuffle()
+        shoe.return_and_reshuffle()
+    assert shoe.dealt == 1  # nothing changed
+
+
+def test_m7_2_a_shuffled_shoe_can_be_reshuffled() -> None:
+    assert Shoe.shuffled(decks=1, cut_from_end=(0, 0), seed=5).can_reshuffle
+    assert Shoe.shuffled(decks=1, cut_from_end=(0, 0), rng=random.Random(5)).can_reshuffle
 
 
 # -- commitment ------------------------------------------------------------------------------

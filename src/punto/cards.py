@@ -70,6 +70,8 @@ class Rank(enum.IntEnum):
         >>> Rank.parse("10"), Rank.parse("q")
         (<Rank.TEN: 10>, <Rank.QUEEN: 12>)
         """
+        if not isinstance(text, str):
+            raise CardError(f"unknown rank {text!r}: expected one of A 2-9 T J Q K")
         key = text.strip().upper()
         if key == "10":
             key = "T"
@@ -158,6 +160,8 @@ class Card:
         ...
         punto.errors.CardError: bad card code 'ZZ': ...
         """
+        if not isinstance(code, str):
+            raise CardError(_bad_code(code))
         text = code.strip().upper()
         if len(text) not in (2, 3) or not text.isalnum():
             raise CardError(_bad_code(code))
@@ -170,7 +174,7 @@ class Card:
         return cls(rank, suit)
 
 
-def _bad_code(code: str) -> str:
+def _bad_code(code: object) -> str:
     return (
         f"bad card code {code!r}: expected a rank (A 2-9 T J Q K) and a suit (S H D C),"
         " e.g. AS, TD, 10D"

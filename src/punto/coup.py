@@ -21,7 +21,7 @@ refuses a card the tableau does not allow. Each accepted card is a frozen
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from punto.cards import Card
@@ -29,7 +29,7 @@ from punto.errors import CoupError, IncompleteCoupError, TableauError
 from punto.outcome import Outcome, Side
 from punto.tableau import banker_draws, hand_total, is_natural, player_draws
 
-__all__ = ["CardDealt", "Coup", "Position", "deal_coup"]
+__all__ = ["CardDealt", "Coup", "Position", "coup_of_hands", "deal_coup"]
 
 
 class Position(enum.Enum):
@@ -222,3 +222,30 @@ def deal_coup(cards: Iterable[Card]) -> Outcome:
             break
         coup.deal(card)
     return coup.outcome
+
+
+def coup_of_hands(player: Sequence[Card], banker: Sequence[Card]) -> Outcome:
+    """The outcome of two hands, checked against the tableau: their cards are dealt in
+    shoe order (P1, B1, P2, B2, then the third cards) through the coup machine, so only
+    hands the tableau can make are accepted [M9] (a claimed or corrected result).
+
+    >>> from punto.cards import parse_cards
+    >>> coup_of_hands(parse_cards("9S KH"), parse_cards("7H 8C")).winner.value
+    'player'
+    >>> coup_of_hands(parse_cards("2S 2H"), parse_cards("7H KC"))
+    Traceback (most recent call last):
+    ...
+    punto.errors.IncompleteCoupError: the coup is not complete: the Player's third card is missing
+    """
+    order = [*player[:1], *banker[:1], *player[1:2], *banker[1:2], *player[2:], *banker[2:]]
+    coup = Coup()
+    for card in order:
+        coup.deal(card)
+    outcome = coup.outcome
+    if list(outcome.player) != list(player) or list(outcome.banker) != list(banker):
+        raise TableauError(
+            "those cards do not make those hands: the tableau gives "
+            f"Player {' '.join(c.code for c in outcome.player)}, "
+            f"Banker {' '.join(c.code for c in outcome.banker)} [M9]"
+        )
+    return outcome

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from punto.cards import Card
@@ -130,6 +130,8 @@ class ShoeDealer:
         rng: random.Random | None = None,
         seed: int | None = None,
     ) -> None:
+        if shoe is not None:
+            _check_given_shoe(rules, shoe, given_random=rng is not None or seed is not None)
         self.rules = rules
         if shoe is None:
             # A continuous shuffler has no cut card: it never comes out [M2].
@@ -219,13 +221,21 @@ class ShoeDealer:
         self.phase = DealerPhase.READY
         return tuple(out)
 
-    def deal_demo_hand(self) -> DemoHandDealt:
-        """Deal a demonstration hand (no bets) before the first hand [M2]."""
+    def verify_deal_demo_hand(self) -> None:
+        """Raise :class:`ShoeError` unless a demonstration hand may be dealt now [M2]."""
         self._require(DealerPhase.READY)
         if self.hands_dealt:
             raise ShoeError("demonstration hands come before the first hand of the shoe")
         if self.demo_hands_dealt >= self.rules.demo_hands:
             raise ShoeError(f"at most {self.rules.demo_hands} demonstration hands in this shoe")
+
+    def can_deal_demo_hand(self) -> bool:
+        """Whether :meth:`deal_demo_hand` would deal one."""
+        return _can(self.verify_deal_demo_hand)
+
+    def deal_demo_hand(self) -> DemoHandDealt:
+        """Deal a demonstration hand (no bets) before the first hand [M2]."""
+        self.verify_deal_demo_hand()
         coup = Coup()
         while not coup.is_complete:
             coup.deal(self.shoe.draw())
@@ -235,19 +245,27 @@ class ShoeDealer:
         self._emit(event)
         return event
 
-    def burn(self, count: int = 1) -> CardsBurned:
-        """Burn cards before a hand [M8]; refused where the rules forbid it ([L]), with a
-        continuous shuffler [M2] or once the cut card is out."""
+    def verify_burn(self, count: int = 1) -> None:
+        """Raise :class:`ShoeError` unless ``count`` cards may be burned now [M8]."""
         self._require(DealerPhase.READY)
         if self.rules.continuous_shuffler:
             # [M2], [M7.2]: every hand is dealt from a full shoe, so nothing is burned.
             raise ShoeError("a continuous shuffler deals every hand from a full shoe: no burns")
         if not self.rules.mid_shoe_burns:
             raise ShoeError(f"the {self.rules.name} rules burn no cards between hands")
-        if count < 1:
-            raise ShoeError(f"burn at least one card, not {count}")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ShoeError(f"burn at least one card, not {count!r}")
         if self.shoe.cut_card_out or self.shoe.dealt + count > self.shoe.cut_index:
             raise ShoeError("no burn may take the shoe past its cut card")
+
+    def can_burn(self, count: int = 1) -> bool:
+        """Whether :meth:`burn` would burn ``count`` cards now."""
+        return _can(lambda: self.verify_burn(count))
+
+    def burn(self, count: int = 1) -> CardsBurned:
+        """Burn cards before a hand [M8]; refused where the rules forbid it ([L]), with a
+        continuous shuffler [M2] or once the cut card is out."""
+        self.verify_burn(count)
         event = CardsBurned(self.shoe.burn(count), "mid_shoe")
         self._emit(event)
         return event
@@ -316,6 +334,10 @@ class ShoeDealer:
     def deal_all(self, *, max_hands: int | None = None) -> Iterator[ShoeEvent]:
         """Deal the demonstration hands, then hands to the end of the shoe (or
         ``max_hands``, needed for a continuous shuffler), yielding each new event."""
+        if max_hands is not None and (
+            isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 0
+        ):
+            raise ShoeError(f"the number of hands to deal must be 0 or more, not {max_hands!r}")
         if self.rules.continuous_shuffler and max_hands is None:
             # Refused before the shoe is started, so a retry still yields ShoeStarted.
             raise ShoeError("a continuous shuffler never ends: give a number of hands")
@@ -356,6 +378,33 @@ class ShoeDealer:
         event = CutCardOut(hand if during else None, self._last_hand)
         self._emit(event)
         return event
+
+
+def _can(verify: Callable[[], None]) -> bool:
+    try:
+        verify()
+    except ShoeError:
+        return False
+    return True
+
+
+def _check_given_shoe(rules: Rules, shoe: Shoe, *, given_random: bool) -> None:
+    """Refuse a given shoe that the rules cannot deal, before anything is dealt."""
+    if given_random:
+        # The shoe is already shuffled (or scanned): a random source would be ignored.
+        raise ShoeError("give either a shoe or a random source (rng or seed), not both")
+    if shoe.dealt or shoe.closed:
+        raise ShoeError("the shoe must be new: cards were already taken from it")
+    if shoe.decks is not None and shoe.decks != rules.decks:
+        raise ShoeError(
+            f"the {rules.name} rules deal {rules.decks} decks; this shoe holds {shoe.decks}"
+        )
+    if rules.continuous_shuffler and not shoe.can_reshuffle:
+        # [M7.2] cards go back after every hand: a fixed order cannot be dealt twice.
+        raise ShoeError(
+            "a continuous shuffler reshuffles after every hand: give it a shuffled shoe, "
+            "not a fixed card order"
+        )
 
 
 def last_hand_after_cut(rules: Rules, hand: int) -> int:

@@ -33,8 +33,10 @@ from punto.errors import (
     AmountError,
     BetClosedError,
     BetCombinationError,
+    BetError,
     BetLimitError,
     RulesError,
+    UnknownBetError,
 )
 from punto.money import show_amount
 
@@ -60,9 +62,26 @@ class LimitTier:
     bet_limits: Mapping[Bet, tuple[int, int]] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise RulesError("a limit tier needs a name")
+        if not isinstance(self.bet_limits, Mapping):
+            raise RulesError(f"limit tier {self.name!r}: bet limits must map bets to ranges")
+        # A copy: changing the mapping given here later cannot change the tier.
+        object.__setattr__(self, "bet_limits", MappingProxyType(dict(self.bet_limits)))
+        for bet in self.bet_limits:
+            if not isinstance(bet, Bet):
+                raise RulesError(
+                    f"limit tier {self.name!r}: bet limits are keyed by Bet, not {bet!r}"
+                )
         pairs = [(self.min_bet, self.max_bet), (self.side_min, self.side_max)]
         pairs.extend(self.bet_limits.values())
-        for low, high in pairs:
+        for pair in pairs:
+            if not (isinstance(pair, tuple) and len(pair) == 2 and all(map(_whole, pair))):
+                raise RulesError(
+                    f"limit tier {self.name!r}: a limit is a pair of whole minor units, "
+                    f"not {pair!r}"
+                )
+            low, high = pair
             if not 0 < low <= high:
                 raise RulesError(f"limit tier {self.name!r}: bad range {low}-{high}")
 
@@ -73,6 +92,10 @@ class LimitTier:
         if bet in MAIN_BETS:
             return (self.min_bet, self.max_bet)
         return (self.side_min, self.side_max)
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_imbalance(rules: Rules, *, banker: int, player: int) -> None:
@@ -101,9 +124,13 @@ def check_bets(
     """Check one player's bets for hand ``hand_number`` of the shoe; raise on the first
     broken limit. ``table_banker``/``table_player`` are the other players' totals on the
     two sides, for [M14]."""
+    if not _whole(hand_number) or hand_number < 1:
+        raise BetError(f"hand numbers count from 1 in a shoe, not {hand_number!r}")
     chosen = rules.tier(tier) if isinstance(tier, str) else tier
     d = rules.currency_digits
     for bet, amount in bets.items():
+        if not isinstance(bet, Bet):
+            raise UnknownBetError(f"not a bet: {bet!r}")
         rules.paytable_for(bet)  # raises BetNotOfferedError
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise AmountError(f"{bet.label} amount {amount!r} is not a whole number of units")

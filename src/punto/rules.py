@@ -24,6 +24,7 @@ from punto.errors import BetNotOfferedError, PresetError, RulesError
 from punto.limits import LimitTier
 from punto.money import Rounding
 from punto.paytables import Paytable, paytable, paytables_for
+from punto.shoe import MAX_DECKS, MIN_DECKS
 from punto.tie_options import TIE_POLICIES, TiePolicy
 
 __all__ = [
@@ -40,12 +41,8 @@ __all__ = [
     "preset_names",
 ]
 
-MIN_DECKS = 1
-"""Fewest decks in a shoe (analysis may use fewer than a play table)."""
 PLAY_MIN_DECKS = 6
 """Fewest decks a play table may use [M1]."""
-MAX_DECKS = 12
-"""Most decks in a shoe [M1]."""
 MAX_DEMO_HANDS = 3
 """Most demonstration hands at the start of a shoe [M2]."""
 MAX_CARDS_PER_COUP = 6
@@ -111,8 +108,14 @@ class Rules:
     """[M12] What happens to Player/Banker bets standing in a tie."""
 
     def __post_init__(self) -> None:
-        if not self.name:
+        if not isinstance(self.name, str) or not self.name:
             raise RulesError("a rules preset needs a name")
+        self._check_types()
+        # Frozen all the way down: a dict given here is copied, so changing it later
+        # cannot change the table's rules.
+        object.__setattr__(self, "paytables", MappingProxyType(dict(self.paytables)))
+        object.__setattr__(self, "close_from_hand", MappingProxyType(dict(self.close_from_hand)))
+        object.__setattr__(self, "limit_tiers", tuple(self.limit_tiers))
         if not MIN_DECKS <= self.decks <= MAX_DECKS:
             raise RulesError(f"decks must be {MIN_DECKS}-{MAX_DECKS}, not {self.decks}")
         if not 0 <= self.demo_hands <= MAX_DEMO_HANDS:
@@ -139,6 +142,14 @@ class Rules:
                 raise RulesError(f"paytable {name!r} is for {table.bet.value}, not {bet.value}")
         if not self.limit_tiers:
             raise RulesError("a table needs at least one limit tier")
+        names = [tier.name for tier in self.limit_tiers]
+        if len(set(names)) != len(names):
+            raise RulesError(f"limit tier names must differ: {', '.join(names)}")
+        for bet, hand in self.close_from_hand.items():
+            if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
+                raise RulesError(
+                    f"{bet.label} closes from a hand number of 1 or more, not {hand!r} [O]"
+                )
         if not 0 <= self.currency_digits <= 6:
             raise RulesError(f"currency digits must be 0-6, not {self.currency_digits}")
         if self.max_imbalance is not None and self.max_imbalance <= 0:
@@ -148,6 +159,42 @@ class Rules:
                 f"the cut card ({self.cut_max_from_end} from the end) must be inside a shoe "
                 f"of {self.cards} cards"
             )
+
+    def _check_types(self) -> None:
+        """Refuse a setting of the wrong type with a clear message (not a crash later)."""
+        kinds: tuple[tuple[str, type | tuple[type, ...]], ...] = (
+            ("description", str),
+            ("burn", BurnRule),
+            ("last_hand", LastHandRule),
+            ("continuous_shuffler", bool),
+            ("mid_shoe_burns", bool),
+            ("rounding", Rounding),
+            ("banker_multiple_of_min", bool),
+            ("one_side_only", bool),
+            ("tiger_with_main", bool),
+            ("tie_policy", TiePolicy),
+            ("paytables", Mapping),
+            ("close_from_hand", Mapping),
+            ("limit_tiers", (tuple, list)),
+        )
+        for name, kind in kinds:
+            value = getattr(self, name)
+            if not isinstance(value, kind):
+                raise RulesError(f"rules setting {name} cannot be {value!r}")
+        for name in ("decks", "cut_min_from_end", "cut_max_from_end", "demo_hands"):
+            _check_whole(name, getattr(self, name))
+        _check_whole("currency_digits", self.currency_digits)
+        if self.max_imbalance is not None:
+            _check_whole("max_imbalance", self.max_imbalance)
+        for key in (*self.paytables, *self.close_from_hand):
+            if not isinstance(key, Bet):
+                raise RulesError(f"rules settings name bets by Bet, not {key!r}")
+        for name in self.paytables.values():
+            if not isinstance(name, str):
+                raise RulesError(f"a paytable is named by a string, not {name!r}")
+        for tier in self.limit_tiers:
+            if not isinstance(tier, LimitTier):
+                raise RulesError(f"a limit tier must be a LimitTier, not {tier!r}")
 
     @property
     def cards(self) -> int:
@@ -195,6 +242,11 @@ class Rules:
         6
         """
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+def _check_whole(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"rules setting {name} must be a whole number, not {value!r}")
 
 
 def _major(amount: int) -> int:
@@ -272,7 +324,7 @@ def _paytables(choice: Mapping[Bet, str]) -> MappingProxyType[Bet, str]:
 _PRESET_LIST = (
     Rules(
         name="macau",
-        description="Macau statutory rules [M1]-[M18]: 8 decks, cut card 14 from the end, "
+        description="Macau statutory rules [M1]-[M18]: 8 decks, cut card 14-16 from the end, "
         "burn by the first card's value, one more hand after the cut card.",
         decks=8,
         cut_min_from_end=14,

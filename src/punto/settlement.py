@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from punto.bets import LOSE, Bet, CoupFacts, classify
-from punto.errors import AmountError
+from punto.errors import AmountError, UnknownBetError
 from punto.outcome import Outcome
 
 if TYPE_CHECKING:
@@ -77,6 +77,8 @@ class Settlement:
 
 
 def _stake(bet: Bet, amount: int) -> int:
+    if not isinstance(bet, Bet):
+        raise UnknownBetError(f"not a bet: {bet!r}")
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise AmountError(f"{bet.label} stake must be a positive whole number of units")
     return amount

@@ -30,7 +30,19 @@ from dataclasses import dataclass
 from punto.cards import DECK_SIZE, Card, Rank, deck
 from punto.errors import CardError, ShoeError, ShoeExhaustedError
 
-__all__ = ["Shoe", "ShoeReveal", "commitment_of", "verify_commitment"]
+__all__ = [
+    "MAX_DECKS",
+    "MIN_DECKS",
+    "Shoe",
+    "ShoeReveal",
+    "commitment_of",
+    "verify_commitment",
+]
+
+MIN_DECKS = 1
+"""Fewest decks in a shoe (analysis may use fewer than a play table)."""
+MAX_DECKS = 12
+"""Most decks in a shoe [M1]."""
 
 _SALT_BYTES = 32
 
@@ -93,6 +105,7 @@ class Shoe:
             raise ShoeError("a shoe needs at least one card")
         self._decks = decks
         if decks is not None:
+            _check_decks(decks)
             _check_composition(self._cards, decks)
         n = len(self._cards)
         self._cut_index = n if cut_index is None else cut_index
@@ -122,6 +135,7 @@ class Shoe:
         """
         if rng is not None and seed is not None:
             raise ShoeError("give either an rng or a seed, not both")
+        _check_decks(decks)
         source: random.Random = (
             random.Random(seed) if seed is not None else rng or secrets.SystemRandom()
         )
@@ -163,6 +177,12 @@ class Shoe:
     def cut_card_out(self) -> bool:
         """Whether the cut card has come out."""
         return self._pos >= self._cut_index
+
+    @property
+    def can_reshuffle(self) -> bool:
+        """Whether :meth:`return_and_reshuffle` works: the shoe holds a random source (it
+        was shuffled here, not given as a fixed card order)."""
+        return self._rng is not None
 
     @property
     def closed(self) -> bool:
@@ -217,6 +237,14 @@ class Shoe:
         if not self._closed:
             raise ShoeError("the shoe's order is revealed only after its last hand")
         return ShoeReveal(tuple(self._cards), self._salt)
+
+
+def _check_decks(decks: int) -> None:
+    """A shoe holds 1-12 whole decks [M1] (a play table needs 6 or more)."""
+    if isinstance(decks, bool) or not isinstance(decks, int):
+        raise ShoeError(f"the number of decks must be a whole number, not {decks!r}")
+    if not MIN_DECKS <= decks <= MAX_DECKS:
+        raise ShoeError(f"a shoe holds {MIN_DECKS}-{MAX_DECKS} decks [M1], not {decks}")
 
 
 def _check_composition(cards: Sequence[Card], decks: int) -> None:

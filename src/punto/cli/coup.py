@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Deal the coup(s) and print the answer(s)."""
     if args.cards:
-        outcome = deal_coup(iter_cards(args.cards))
+        # One string, so that "4S 7H KD 8C" in quotes or 4S,7H,KD,8C read as on a line.
+        outcome = deal_coup(iter_cards(" ".join(args.cards)))
         _answer(outcome.as_dict() if args.json else describe_outcome(outcome), json=args.json)
         return 0
 

@@ -8,17 +8,19 @@ prompt for the commands.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from punto.bets import Bet, parse_bet
+from punto.bets import TIGER_BETS, Bet, parse_bet
+from punto.cli.bets_arg import parse_stake
 from punto.cli.output import describe_outcome, odds_text
 from punto.cli.settle import settlement_lines
 from punto.coup import Coup
 from punto.dealing import ShoeDealer
-from punto.errors import PuntoError
+from punto.errors import BetError, PuntoError, TableBalanceError
 from punto.limits import check_bets
 from punto.money import format_amount, parse_amount, show_amount
 from punto.roads import RoadBoard, RoadResult
@@ -57,9 +59,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--tier", default="low", help="limit tier (default low)")
     parser.add_argument("--seed", type=int, help="seed for reproducible shoes")
     parser.add_argument(
-        "--delay", type=float, default=0.4, help="seconds between cards (default 0.4)"
+        "--delay", type=_delay, default=0.4, help="seconds between cards (default 0.4)"
     )
     parser.set_defaults(handler=run)
+
+
+def _delay(text: str) -> float:
+    """A ``--delay`` value: a finite number of seconds, 0 or more."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(seconds) or seconds < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more seconds")
+    return seconds
 
 
 @dataclass
@@ -97,11 +110,12 @@ class Game:
     def parse_bets(self, words: list[str]) -> dict[Bet, int]:
         """``["banker", "100", "tie", "10"]`` -> bets in minor units."""
         if len(words) % 2:
-            raise PuntoError("bets come in pairs: BET AMOUNT, e.g. banker 100")
+            raise BetError("bets come in pairs: BET AMOUNT, e.g. banker 100")
         bets: dict[Bet, int] = {}
         for name, amount in zip(words[::2], words[1::2], strict=True):
             bet = parse_bet(name)
-            bets[bet] = bets.get(bet, 0) + parse_amount(amount, digits=self.rules.currency_digits)
+            stake = parse_stake(bet, amount, digits=self.rules.currency_digits)
+            bets[bet] = bets.get(bet, 0) + stake
         return bets
 
     def place_and_deal(self, bets: dict[Bet, int]) -> None:
@@ -112,7 +126,7 @@ class Game:
         check_bets(self.rules, bets, tier=self.tier, hand_number=number)
         stake = sum(bets.values())
         if stake > self.balance:
-            raise PuntoError(
+            raise TableBalanceError(
                 f"bets of {self.money(stake)} exceed your balance of {self.money(self.balance)}"
             )
         self.balance -= stake
@@ -162,7 +176,30 @@ class Game:
                 f"  {bet.value:<14} pays {pays:<40} limits "
                 f"{show_amount(low, digits=d)}-{show_amount(high, digits=d)}"
             )
+        lines.extend(f"  rule: {text}" for text in self.table_rules())
         return lines
+
+    def table_rules(self) -> list[str]:
+        """The limits on bet combinations this table enforces, besides each bet's range."""
+        rules = self.rules
+        d = rules.currency_digits
+        texts = []
+        if rules.banker_multiple_of_min:
+            minimum = show_amount(rules.tier(self.tier).min_bet, digits=d)
+            texts.append(f"Banker bets in multiples of {minimum} [M18]")
+        if rules.one_side_only:
+            texts.append("Player or Banker, not both; Tie always allowed [S11]")
+        if rules.max_imbalance is not None:
+            limit = show_amount(rules.max_imbalance, digits=d)
+            texts.append(f"Banker and Player bets may differ by at most {limit} [M14]")
+        closing: dict[int, list[str]] = {}
+        for bet, hand in rules.close_from_hand.items():
+            closing.setdefault(hand, []).append(bet.value)
+        for hand, names in sorted(closing.items()):
+            texts.append(f"{', '.join(names)} closed from hand {hand} of a shoe [O]")
+        if not rules.tiger_with_main and TIGER_BETS.intersection(rules.offered_bets):
+            texts.append("no Tiger bets together with Player or Banker [L]")
+        return texts
 
     def command(self, line: str) -> bool:
         """Run one command line; return ``False`` to quit."""
@@ -182,7 +219,7 @@ class Game:
                     self.write(text)
             elif head in ("r", "rebet"):
                 if not self.last_bets:
-                    raise PuntoError("no earlier bets to repeat")
+                    raise BetError("no earlier bets to repeat")
                 self.place_and_deal(dict(self.last_bets))
             elif head in ("d", "deal"):
                 self.place_and_deal({})

@@ -1,8 +1,8 @@
-"""``punto settle [--json] --rules NAME --bets NAME=AMOUNT[,…] [--tier T] CARD...``.
+"""``punto settle [--json] --rules NAME --bets NAME=AMOUNT[,…] [--tier T [--hand N]] CARD...``.
 
 Settles the bets on the coup dealt from the cards. With no card arguments, one coup
-per line from standard input, one answer per line (a failing line answers an error
-and the rest go on; exit status 1 if any failed). JSON: the coup (as ``punto coup``)
+per line from standard input, one answer line per input line (a failing line answers an
+error and the rest go on; exit status 1 if any failed). JSON: the coup (as ``punto coup``)
 plus ``net`` (bet name -> net result in the stake's units) and ``total_net``.
 """
 
@@ -15,6 +15,7 @@ from punto.cards import iter_cards
 from punto.cli.bets_arg import parse_bet_list
 from punto.cli.output import answer_lines, describe_outcome, number, write_json
 from punto.coup import deal_coup
+from punto.errors import BetError
 from punto.limits import check_bets
 from punto.money import show_amount
 from punto.rules import Rules, preset, preset_names
@@ -42,7 +43,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--tier", metavar="TIER", help="also check the bets against this limit tier's limits"
     )
     parser.add_argument(
-        "--hand", type=int, default=1, metavar="N", help="hand number in the shoe (limits)"
+        "--hand",
+        type=int,
+        metavar="N",
+        help="with --tier: the hand's number in the shoe, for bets that close (default 1)",
     )
     parser.add_argument("cards", nargs="*", metavar="CARD", help="card codes: AS TD 10D KH 9C")
     parser.set_defaults(handler=run)
@@ -53,27 +57,36 @@ def run(args: argparse.Namespace) -> int:
     rules = preset(args.rules)
     bets = parse_bet_list(args.bets, digits=rules.currency_digits)
     if args.tier is not None:
-        check_bets(rules, bets, tier=args.tier, hand_number=args.hand)
+        hand = 1 if args.hand is None else args.hand
+        check_bets(rules, bets, tier=args.tier, hand_number=hand)
+    elif args.hand is not None:
+        raise BetError("--hand N is the hand number the limits are checked at: give --tier too")
     else:
         for bet in bets:
             rules.paytable_for(bet)
     if args.cards:
-        _answer(rules, bets, args.cards, as_json=args.json)
+        _answer(rules, bets, " ".join(args.cards), as_json=args.json, one_line=False)
         return 0
     return answer_lines(
-        lambda line: _answer(rules, bets, line, as_json=args.json), as_json=args.json
+        lambda line: _answer(rules, bets, line, as_json=args.json, one_line=True),
+        as_json=args.json,
     )
 
 
-def _answer(rules: Rules, bets: dict[Bet, int], cards: str | list[str], *, as_json: bool) -> None:
+def _answer(
+    rules: Rules, bets: dict[Bet, int], cards: str, *, as_json: bool, one_line: bool
+) -> None:
     outcome = deal_coup(iter_cards(cards))
     result = settle(rules, outcome, bets)
     if as_json:
         write_json({**outcome.as_dict(), **settlement_json(rules, result)})
-        return
-    print(describe_outcome(outcome))
-    for line in settlement_lines(rules, result):
-        print(line)
+    elif one_line:
+        # Line mode: one answer line per input line, so a script can pair them up.
+        print(f"{describe_outcome(outcome)} | {settlement_line(rules, result)}")
+    else:
+        print(describe_outcome(outcome))
+        for line in settlement_lines(rules, result):
+            print(line)
 
 
 def settlement_json(rules: Rules, result: Settlement) -> dict[str, object]:
@@ -94,6 +107,19 @@ def settlement_lines(rules: Rules, result: Settlement) -> list[str]:
     ]
     lines.append(f"  total {_signed(result.total_net, d)}")
     return lines
+
+
+def settlement_line(rules: Rules, result: Settlement) -> str:
+    """The settlement on one line: each bet, then the total.
+
+    >>> from punto.cards import parse_cards
+    >>> from punto.rules import preset
+    >>> macau = preset("macau")
+    >>> result = settle(macau, deal_coup(parse_cards("2S 9H 3D 9C")), {Bet.BANKER: 10000})
+    >>> settlement_line(macau, result)
+    'banker 100: win +95; total +95'
+    """
+    return "; ".join(line.strip() for line in settlement_lines(rules, result))
 
 
 def _signed(minor: int, digits: int) -> str:

@@ -19,6 +19,7 @@ from punto.dealing import (
     ShoeEvent,
     ShoeStarted,
 )
+from punto.errors import ShoeError
 from punto.roads import RoadBoard, RoadResult
 from punto.roads_render import render_text, roads_dict
 from punto.rules import preset, preset_names
@@ -54,8 +55,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Deal the shoe and print it."""
     rules = preset(args.rules)
-    dealer = ShoeDealer(rules, seed=args.seed)
     hands = args.hands
+    if hands is not None and hands < 1:
+        raise ShoeError(f"--hands must be 1 or more, not {hands}")
+    dealer = ShoeDealer(rules, seed=args.seed)
     if hands is None and rules.continuous_shuffler:
         hands = CSM_DEFAULT_HANDS
     events = list(dealer.deal_all(max_hands=hands))
