@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     if args.open:
         threading.Timer(1.5, lambda: webbrowser.open(url)).start()
     config = uvicorn.Config(
-        app, host=args.host, port=args.port, log_config=None, ws="websockets", lifespan="on"
+        app, host=args.host, port=args.port, log_config=None, ws="websockets-sansio", lifespan="on"
     )
     _Server(config, node).run()
     return 0

@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from punto.cards import Card, parse_cards
+from punto.coup import coup_of_hands
 from punto.errors import (
     AmountError,
     AuthError,
@@ -602,10 +603,11 @@ async def close(table_id: str, body: ReasonBody, actor: ActorDep, node: NodeDep)
 
 
 def _outcome(body: CorrectBody) -> Outcome:
+    """The corrected hands, which the tableau must be able to deal [M9]."""
     try:
         player = [Card.parse(c) for c in body.player]
         banker = [Card.parse(c) for c in body.banker]
-        return Outcome.from_hands(player, banker)
+        return coup_of_hands(player, banker)
     except PuntoError as exc:
         raise ProtocolError(f"corrected cards: {exc}") from None
 

@@ -60,7 +60,7 @@ def create_app(
         try:
             yield
         finally:
-            await node.stop()
+            await node.close()
 
     app = FastAPI(
         title="Punto table server",

@@ -18,7 +18,7 @@ from sqlalchemy import Table, select
 
 from punto.bets import Bet
 from punto.errors import PuntoError, WalletError, WalletUnavailableError
-from punto.ledger.model import Account, Transaction, settle_players
+from punto.ledger.model import Account, Transaction, TransactionKind, settle_players
 from punto.ledger.store import LedgerStore, Recovery, RoundInfo, RoundStatus
 from punto.ledger.tables import AccountRow
 from punto.ledger.wallet import Wallet
@@ -197,21 +197,38 @@ class Bank:
                 await self._pay_out(await self.ledger.transactions(round_id=round_id), round_id)
         return recovery
 
-    async def _pay_out(
-        self, transactions: Iterable[Transaction], round_id: str | None
-    ) -> dict[str, int]:
+    def moved(self, transactions: Iterable[Transaction]) -> dict[str, int]:
+        """What ``transactions`` moved to (+) or from (−) each player's money: the wallet
+        (and what a correction left owing) internally, the operator's side seamlessly."""
         moved: dict[str, int] = {}
         for tx in transactions:
             if tx.player_id is None:
                 continue
-            payee = self._operator if self.seamless else Account.player(tx.player_id)
-            amount = tx.amount_of(payee)
-            if not self.seamless and amount == 0:
-                amount = tx.amount_of(Account.receivable(tx.player_id))
+            if self.seamless:
+                amount = tx.amount_of(self._operator)
+            else:
+                amount = tx.amount_of(Account.player(tx.player_id)) + tx.amount_of(
+                    Account.receivable(tx.player_id)
+                )
             moved[tx.player_id] = moved.get(tx.player_id, 0) + amount
-            if self.seamless and amount:
-                await self._pay(tx.player_id, amount, tx.id, round_id)
         return moved
+
+    async def amendments(self, round_id: str) -> dict[str, int]:
+        """What every correction and void of a round moved, by player."""
+        kinds = (TransactionKind.CORRECTION, TransactionKind.VOID)
+        txs = await self.ledger.transactions(round_id=round_id)
+        return self.moved(tx for tx in txs if tx.kind in kinds)
+
+    async def _pay_out(
+        self, transactions: Iterable[Transaction], round_id: str | None
+    ) -> dict[str, int]:
+        transactions = tuple(transactions)
+        if self.seamless:
+            for tx in transactions:
+                amount = tx.amount_of(self._operator)
+                if tx.player_id is not None and amount:
+                    await self._pay(tx.player_id, amount, tx.id, round_id)
+        return self.moved(transactions)
 
     async def _pay(
         self, player: str, amount: int, transaction_id: str, round_id: str | None

@@ -26,7 +26,8 @@ from punto.errors import (
     RemoteError,
     UnavailableError,
 )
-from punto.ledger.store import LedgerStore, create_engine
+from punto.ledger.model import TransactionKind
+from punto.ledger.store import LedgerStore, RoundStatus, create_engine
 from punto.ledger.wallet import InternalWallet, SeamlessWallet, Wallet
 from punto.outcome import Outcome
 from punto.server.auth import Actor, Role, TokenSigner, hash_password
@@ -162,6 +163,10 @@ class Node:
         self.runners.clear()
         self.hub.close_all()
         await self.bus.close()
+
+    async def close(self) -> None:
+        """Release the connections (after :meth:`stop`, once nothing serves requests)."""
+        await self.stop()
         if self._own_wallet and isinstance(self.wallet, SeamlessWallet):
             await self.wallet.aclose()
         await self.engine.dispose()
@@ -437,6 +442,8 @@ class Node:
     async def connected(self, table_id: str, player: str, *, connected: bool) -> None:
         """Count a player's connections to a table on this process; the first opened and
         the last closed tell the table [L]."""
+        if self.shutting_down:
+            return
         key = (table_id, player)
         count = self._presence.get(key, 0)
         if connected:
@@ -519,6 +526,19 @@ class Node:
         if record is None:
             raise NotFoundError(f"no hand {game}")
         correction_id = correction_id or secrets.token_hex(8)
+        done = [
+            tx
+            for tx in await self.ledger.transactions(round_id=game)
+            if tx.kind is TransactionKind.CORRECTION
+            and tx.idempotency_key.endswith(f":{correction_id}")
+        ]
+        if done:  # a retry: what the first call did, nothing more
+            return {
+                "game": game,
+                "corrections": self.bank.moved(done),
+                "transactions": [_tx_json(tx) for tx in done],
+                "replayed": True,
+            }
         payload = {
             "op": "correct",
             "game": game,
@@ -589,6 +609,18 @@ class Node:
         number = _game(game)
         if await self.store.hand(game) is None:
             raise NotFoundError(f"no hand {game}")
+        if await self.bank.status(game) is RoundStatus.VOIDED:
+            done = [
+                tx
+                for tx in await self.ledger.transactions(round_id=game)
+                if tx.kind is TransactionKind.VOID
+            ]
+            return {
+                "game": game,
+                "corrections": self.bank.moved(done),
+                "transactions": [_tx_json(tx) for tx in done],
+                "replayed": True,
+            }
         moved = await self.bank.void(game, author=author, reason=reason)
         posted = tuple(
             tx for tx in await self.ledger.transactions(round_id=game) if tx.kind.value == "void"
@@ -625,9 +657,7 @@ class Node:
             if kind == "void":
                 record["void"] = True
                 record["void_reason"] = reason
-            for player, delta in moved.items():
-                record.setdefault("corrections", {})
-                record["corrections"][player] = record["corrections"].get(player, 0) + delta
+            record["corrections"] = await self.bank.amendments(game)
             status = await self.bank.status(game)
             status_text = record.pop("status", "settled")
             await self.store.save_hand(

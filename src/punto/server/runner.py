@@ -334,7 +334,8 @@ class TableRunner:
         which recovers the ledger)."""
         self._stopping = True
         if self._task is not None:
-            self._task.cancel()
+            async with self._lock:  # not in the middle of a step's database transaction
+                self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         self.stopped.set()

@@ -469,7 +469,7 @@ class ServerStore:
 
         async def unit(conn: AsyncConnection) -> list[dict[str, Any]]:
             rows = await conn.execute(
-                select(_AM).where(and_(*conditions)).order_by(_AM.c.id.desc()).limit(limit)
+                select(_AM).where(and_(true(), *conditions)).order_by(_AM.c.id.desc()).limit(limit)
             )
             return [_amendment(dict(r._mapping)) for r in rows]
 

@@ -1,0 +1,242 @@
+"""A real table server for the tests: uvicorn on a free loopback port, in the test's event
+loop, on a fresh SQLite or PostgreSQL database; and a small WebSocket client.
+
+Nothing is mocked: the tests talk HTTP and WebSocket to the server, which talks SQL to a
+real database (and, for scale-out, to a real Redis).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+from ledger_support import ledger_database
+from punto.server.app import create_app
+from punto.server.config import Settings
+from punto.server.node import Node
+
+__all__ = [
+    "FAST",
+    "RunningServer",
+    "TableClient",
+    "free_port",
+    "login",
+    "running_server",
+    "server_on",
+    "server_settings",
+]
+
+FAST: dict[str, object] = {
+    "betting_seconds": 1.5,
+    "card_delay": 0.02,
+    "squeeze_seconds": 0.5,
+    "result_seconds": 0.1,
+    "password_cost": 1024,
+    "lease_seconds": 5.0,
+    "secret": "test-secret-0123456789abcdef",
+}
+"""Short timers and a fast password hash for tests."""
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def server_settings(url: str, **changes: object) -> Settings:
+    """Test settings on the database ``url``."""
+    return Settings(database_url=url, **{**FAST, **changes})  # type: ignore[arg-type]
+
+
+@dataclass
+class RunningServer:
+    """A server running in the test's event loop."""
+
+    url: str
+    node: Node
+    server: uvicorn.Server
+    task: asyncio.Task[None]
+    http: httpx.AsyncClient = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.http = httpx.AsyncClient(base_url=self.url, timeout=20)
+
+    @property
+    def ws_url(self) -> str:
+        """The WebSocket root."""
+        return self.url.replace("http://", "ws://")
+
+    async def token(self, user: str, password: str | None = None) -> str:
+        """Log ``user`` in (demo password by default)."""
+        return await login(self.http, user, password)
+
+    async def stop(self) -> None:
+        """Stop gracefully (the lifespan's shutdown runs)."""
+        self.server.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(self.task, 60)
+        await self.http.aclose()
+
+
+async def login(http: httpx.AsyncClient, user: str, password: str | None = None) -> str:
+    """A session token for ``user``."""
+    answer = await http.post(
+        "/api/auth/login", json={"username": user, "password": password or f"{user}-demo"}
+    )
+    answer.raise_for_status()
+    return str(answer.json()["token"])
+
+
+@asynccontextmanager
+async def running_server(settings: Settings) -> AsyncIterator[RunningServer]:
+    """Start a server with ``settings`` and stop it afterwards."""
+    node = Node(settings)
+    app = create_app(settings, node=node)
+    port = free_port()
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", ws="websockets-sansio"
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if task.done():
+            task.result()
+            raise RuntimeError("the server stopped while starting")
+        if time.monotonic() > deadline:
+            raise TimeoutError("the server did not start")
+        await asyncio.sleep(0.02)
+    running = RunningServer(f"http://127.0.0.1:{port}", node, server, task)
+    try:
+        yield running
+    finally:
+        await running.stop()
+
+
+@asynccontextmanager
+async def server_on(
+    backend: str, tmp_path: Path, **changes: object
+) -> AsyncIterator[RunningServer]:
+    """A server on a fresh database of ``backend``."""
+    async with (
+        ledger_database(backend, tmp_path) as url,
+        running_server(server_settings(url, **changes)) as server,
+    ):
+        yield server
+
+
+class TableClient:
+    """One WebSocket client of one table: send commands, wait for events and messages."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.received: list[dict[str, Any]] = []
+        self._seen = 0
+        self._n = 0
+        self.snapshot: dict[str, Any] = {}
+        self._seen_open = False
+
+    @classmethod
+    @asynccontextmanager
+    async def connect(
+        cls, server: RunningServer, table: str, token: str | None = None
+    ) -> AsyncIterator[TableClient]:
+        """Connect and read the snapshot."""
+        url = f"{server.ws_url}/ws/tables/{table}" + (f"?token={token}" if token else "")
+        async with websockets.connect(url, max_size=2**24) as ws:
+            client = cls(ws)
+            client.snapshot = await client.next_of("snapshot")
+            yield client
+
+    async def _recv(self, timeout: float) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.received.append(message)
+        return message
+
+    async def next_of(
+        self,
+        kind: str,
+        where: Callable[[dict[str, Any]], bool] = lambda m: True,
+        *,
+        timeout: float = 20.0,
+    ) -> dict[str, Any]:
+        """The next message of ``type`` ``kind`` (or, for events, of event kind ``kind``)
+        that ``where`` accepts, after the ones already consumed."""
+        deadline = time.monotonic() + timeout
+        while True:
+            while self._seen < len(self.received):
+                message = self.received[self._seen]
+                self._seen += 1
+                if _matches(message, kind) and where(message):
+                    return message
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no {kind} within {timeout} s")
+            await self._recv(left)
+
+    async def request(self, message: Mapping[str, Any], *, timeout: float = 20.0) -> dict[str, Any]:
+        """Send a command and return its ``ok`` or ``error`` answer."""
+        self._n += 1
+        rid = f"r{self._n}"
+        await self.ws.send(json.dumps({**message, "request_id": rid}))
+        return await self.answer(rid, timeout=timeout)
+
+    async def answer(self, rid: str, *, timeout: float = 20.0) -> dict[str, Any]:
+        """The ``ok`` or ``error`` answering request ``rid`` (other messages are kept)."""
+        deadline = time.monotonic() + timeout
+        index = 0
+        while True:
+            for message in self.received[index:]:
+                if message.get("type") in ("ok", "error") and message.get("request_id") == rid:
+                    return message
+            index = len(self.received)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no answer to {rid}")
+            await self._recv(left)
+
+    async def ok(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        """Send a command that must succeed."""
+        answer = await self.request(message)
+        assert answer["type"] == "ok", answer
+        return answer
+
+    async def betting_open(self, *, timeout: float = 40.0) -> str:
+        """The game whose betting is open: the snapshot's, if it is still open, else the
+        next one to open."""
+        state = self.snapshot.get("state", {})
+        closed = any(
+            m.get("type") == "event" and m["event"]["kind"] == "betting_closed"
+            for m in self.received
+        )
+        if state.get("phase") == "betting_open" and not closed and not self._seen_open:
+            self._seen_open = True
+            return str(state["game"])
+        self._seen_open = True
+        opened = await self.next_of("betting_opened", timeout=timeout)
+        return str(opened["event"]["game"])
+
+    def skip_to_end(self) -> None:
+        """Forget what was received so far (wait only for what comes next)."""
+        self._seen = len(self.received)
+
+
+def _matches(message: Mapping[str, Any], kind: str) -> bool:
+    if message.get("type") == kind:
+        return True
+    return message.get("type") == "event" and message["event"]["kind"] == kind
