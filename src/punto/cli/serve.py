@@ -71,6 +71,8 @@ class _Server(uvicorn.Server):
         with contextlib.suppress(Exception):
             await self._node.stop()
         super().handle_exit(sig, frame)
+        # A stop that was asked for and done cleanly exits 0 (uvicorn would re-raise it).
+        self._captured_signals.clear()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -3,8 +3,9 @@ process that owns a table.
 
 - :class:`LocalBus`: one process; envelopes go straight to the local hub.
 - :class:`RedisBus`: several processes on one Redis. Envelopes are published on
-  ``punto:table:<id>`` (every process subscribes to ``punto:table:*`` and delivers them to
-  its own clients); requests go to ``punto:proc:<owner>`` and the answer comes back on
+  ``<prefix>:table:<id>`` (every process subscribes to ``<prefix>:table:*`` and delivers
+  them to its own clients; the prefix is ``punto`` unless ``PUNTO_REDIS_PREFIX`` says
+  otherwise); requests go to ``<prefix>:proc:<owner>`` and the answer comes back on
   the asking process's channel, matched by request id.
 """
 
@@ -80,8 +81,9 @@ class LocalBus:
 class RedisBus:
     """Several processes sharing one Redis (pub/sub)."""
 
-    def __init__(self, url: str, hub: Hub, *, process_id: str) -> None:
+    def __init__(self, url: str, hub: Hub, *, process_id: str, prefix: str = "punto") -> None:
         self._redis: aioredis.Redis = aioredis.from_url(url)
+        self._prefix = prefix
         self._hub = hub
         self._me = process_id
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -99,8 +101,8 @@ class RedisBus:
     async def _listen(self) -> None:
         pubsub = self._redis.pubsub()
         try:
-            await pubsub.psubscribe("punto:table:*")
-            await pubsub.subscribe(f"punto:proc:{self._me}")
+            await pubsub.psubscribe(f"{self._prefix}:table:*")
+            await pubsub.subscribe(f"{self._prefix}:proc:{self._me}")
             self._ready.set()
             while True:
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
@@ -112,7 +114,7 @@ class RedisBus:
                     continue
                 channel = message["channel"]
                 channel = channel.decode() if isinstance(channel, bytes) else str(channel)
-                if channel.startswith("punto:table:"):
+                if channel.startswith(f"{self._prefix}:table:"):
                     self._hub.deliver(data)
                 elif data.get("op") == "reply":
                     future = self._pending.pop(str(data.get("rid")), None)
@@ -133,12 +135,13 @@ class RedisBus:
         except Exception as exc:  # answered as an error; the asker raises it
             answer = {"error": error_message(exc)}
         answer = {**answer, "op": "reply", "rid": data.get("rid")}
-        await self._redis.publish(f"punto:proc:{data.get('from')}", json.dumps(answer))
+        await self._redis.publish(f"{self._prefix}:proc:{data.get('from')}", json.dumps(answer))
 
     async def publish(self, envelope: Mapping[str, Any]) -> None:
         """Publish on the table's channel (this process receives it too)."""
         await self._redis.publish(
-            f"punto:table:{envelope['table']}", json.dumps(envelope, separators=(",", ":"))
+            f"{self._prefix}:table:{envelope['table']}",
+            json.dumps(envelope, separators=(",", ":")),
         )
 
     async def request(
@@ -150,7 +153,7 @@ class RedisBus:
         self._pending[rid] = future
         message = {**payload, "rid": rid, "from": self._me}
         try:
-            await self._redis.publish(f"punto:proc:{process}", json.dumps(message))
+            await self._redis.publish(f"{self._prefix}:proc:{process}", json.dumps(message))
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
             raise UnavailableError(

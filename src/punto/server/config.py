@@ -37,6 +37,8 @@ class Settings:
     database_url: str = DEFAULT_DATABASE_URL
     redis_url: str | None = None
     """Redis for scale-out (table events and forwarded commands); ``None``: one process."""
+    redis_prefix: str = "punto"
+    """The channel prefix: deployments (or test runs) sharing one Redis stay apart."""
     secret: str = field(default_factory=lambda: secrets.token_hex(32))
     """HMAC key of the session tokens (random per run when not configured)."""
     token_ttl: float = 12 * 3600.0
@@ -96,6 +98,7 @@ class Settings:
         text = {
             "PUNTO_DATABASE_URL": "database_url",
             "PUNTO_REDIS_URL": "redis_url",
+            "PUNTO_REDIS_PREFIX": "redis_prefix",
             "PUNTO_SECRET": "secret",
             "PUNTO_PROCESS_ID": "process_id",
             "PUNTO_WALLET": "wallet",

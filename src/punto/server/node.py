@@ -109,7 +109,12 @@ class Node:
         )
         self.hub = Hub(queue_size=settings.ws_queue)
         self.bus: Bus = (
-            RedisBus(settings.redis_url, self.hub, process_id=settings.process_id)
+            RedisBus(
+                settings.redis_url,
+                self.hub,
+                process_id=settings.process_id,
+                prefix=settings.redis_prefix,
+            )
             if settings.redis_url
             else LocalBus(self.hub)
         )

@@ -1,0 +1,186 @@
+"""Scale-out: two ``punto serve`` processes on one PostgreSQL database and one Redis serve
+one set of tables. Each table is owned by one process; a client of the other process plays
+through it (commands forwarded, events fanned out through Redis); when the owner dies,
+the other process takes its tables over and recovers their rounds."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+
+from ledger_support import BACKENDS, ledger_database
+from server_support import RunningServer, TableClient, free_port, login
+
+pytestmark = pytest.mark.asyncio
+
+REDIS_URL = os.environ.get("PUNTO_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _redis_answers() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), 2):
+            return True
+    except OSError:
+        return False
+
+
+_POSTGRES = next(p for p in BACKENDS if p.id == "postgresql")
+needs_services = [
+    *_POSTGRES.marks,
+    pytest.mark.skipif(not _redis_answers(), reason="no Redis server answers at 127.0.0.1:6379"),
+]
+
+
+class Process:
+    """One ``punto serve`` process."""
+
+    def __init__(self, url: str, *, name: str, env: dict[str, str], log: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.name = name
+        self.log = log
+        self._out = log.open("w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "punto", "serve", "--port", str(self.port)],
+            env={**os.environ, **env, "PUNTO_DATABASE_URL": url, "PUNTO_PROCESS_ID": name},
+            stdout=self._out,
+            stderr=subprocess.STDOUT,
+            cwd=log.parent,
+        )
+
+    async def ready(self, http: httpx.AsyncClient) -> dict[str, object]:
+        """Wait for ``/healthz``."""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.name} exited: {self.log.read_text()[-2000:]}")
+            try:
+                answer = await http.get(f"{self.url}/healthz")
+                if answer.status_code == 200:
+                    return dict(answer.json())
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.2)
+        raise TimeoutError(f"{self.name} did not start")
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        """Signal the process and wait for it."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        try:
+            return self.proc.wait(60)
+        finally:
+            self._out.close()
+
+
+@asynccontextmanager
+async def two_processes(tmp_path: Path) -> AsyncIterator[tuple[str, Process, Process]]:
+    """Process ``a`` (owns every table) and process ``b`` on one database and Redis."""
+    env = {
+        "PUNTO_REDIS_URL": REDIS_URL,
+        "PUNTO_REDIS_PREFIX": f"punto-test-{secrets.token_hex(4)}",
+        "PUNTO_SECRET": "scale-out-test-secret-0123456789",
+        "PUNTO_BETTING_SECONDS": "2",
+        "PUNTO_CARD_DELAY": "0.02",
+        "PUNTO_SQUEEZE_SECONDS": "0.5",
+        "PUNTO_RESULT_SECONDS": "0.1",
+        "PUNTO_PASSWORD_COST": "1024",
+        "PUNTO_LEASE_SECONDS": "3",
+    }
+    async with ledger_database("postgresql", tmp_path) as url:
+        plain = url.replace("postgresql+asyncpg://", "postgresql://")
+        a = Process(plain, name="p-a", env=env, log=tmp_path / "a.log")
+        procs = [a]
+        try:
+            async with httpx.AsyncClient(timeout=20) as http:
+                assert (await a.ready(http))["tables_owned"] == 8
+                b = Process(plain, name="p-b", env=env, log=tmp_path / "b.log")
+                procs.append(b)
+                assert (await b.ready(http))["tables_owned"] == 0
+            yield plain, a, b
+        finally:
+            for p in procs:
+                p.stop()
+
+
+def _as_server(process: Process) -> RunningServer:
+    """A handle the table client accepts (only its URLs are used)."""
+    server = RunningServer.__new__(RunningServer)
+    server.url = process.url
+    return server
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("_services", [pytest.param(None, marks=needs_services)])
+async def test_two_processes_serve_one_table_and_fail_over(_services: None, tmp_path: Path) -> None:
+    async with (
+        two_processes(tmp_path) as (url, a, b),
+        httpx.AsyncClient(base_url=a.url, timeout=20) as http_a,
+        httpx.AsyncClient(base_url=b.url, timeout=20) as http_b,
+    ):
+        ann = await login(http_b, "ann")
+        bob = await login(http_a, "bob")
+        async with (
+            TableClient.connect(_as_server(b), "macau-1", ann) as via_b,
+            TableClient.connect(_as_server(a), "macau-1", bob) as via_a,
+        ):
+            await via_b.ok({"type": "join"})  # forwarded from b to a, the owner
+            await via_b.ok({"type": "sit", "seat": 2, "tier": "low"})
+            await via_b.ok({"type": "choose_chip", "chip": 1000})
+            while True:
+                game = await via_b.betting_open()
+                await via_b.request({"type": "add_chip", "bet": "banker"})
+                if (await via_b.request({"type": "confirm"}))["type"] == "ok":
+                    break
+            seen = await via_a.next_of(  # the event reached a's client through Redis
+                "bets_confirmed", lambda m: m["event"]["player"] == "ann"
+            )
+            assert seen["event"]["game"] == game
+            settled = await via_b.next_of("hand_settled", lambda m: m["event"]["game"] == game)
+            assert settled["event"]["results"][0]["player"] == "ann"
+            await via_b.next_of("balance", lambda m: m["reason"] == "settled")
+
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable,
+            str(ROOT / "examples" / "bot.py"),
+            "--url",
+            b.url,
+            "--hands",
+            "2",
+            "--table",
+            "nocomm-1",
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(bot.communicate(), 120)
+        assert bot.returncode == 0, err.decode()
+        assert out.decode().strip().splitlines()[-1].isdigit()
+
+        a.stop(signal.SIGKILL)  # the owner dies without a word
+        deadline = time.monotonic() + 30
+        while (await http_b.get("/healthz")).json()["tables_owned"] < 8:
+            assert time.monotonic() < deadline, "b did not take the tables over"
+            await asyncio.sleep(0.5)
+        lobby = (await http_b.get("/api/lobby")).json()["tables"]
+        assert {t["id"] for t in lobby} >= {"macau-1", "live-1"}
+        assert b.stop() == 0
+        check = subprocess.run(
+            [sys.executable, "-m", "punto", "ledger", "check", "--database-url", url],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert check.returncode == 0, check.stdout + check.stderr
