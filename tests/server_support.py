@@ -24,6 +24,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from ledger_support import ledger_database
+from punto.ledger.wallet import Wallet
 from punto.server.app import create_app
 from punto.server.config import Settings
 from punto.server.node import Node
@@ -103,9 +104,11 @@ async def login(http: httpx.AsyncClient, user: str, password: str | None = None)
 
 
 @asynccontextmanager
-async def running_server(settings: Settings) -> AsyncIterator[RunningServer]:
-    """Start a server with ``settings`` and stop it afterwards."""
-    node = Node(settings)
+async def running_server(
+    settings: Settings, *, wallet: Wallet | None = None
+) -> AsyncIterator[RunningServer]:
+    """Start a server with ``settings`` (and a wallet of the test's) and stop it afterwards."""
+    node = Node(settings, wallet=wallet)
     app = create_app(settings, node=node)
     port = free_port()
     config = uvicorn.Config(
@@ -130,12 +133,12 @@ async def running_server(settings: Settings) -> AsyncIterator[RunningServer]:
 
 @asynccontextmanager
 async def server_on(
-    backend: str, tmp_path: Path, **changes: object
+    backend: str, tmp_path: Path, *, wallet_of: Wallet | None = None, **changes: object
 ) -> AsyncIterator[RunningServer]:
     """A server on a fresh database of ``backend``."""
     async with (
         ledger_database(backend, tmp_path) as url,
-        running_server(server_settings(url, **changes)) as server,
+        running_server(server_settings(url, **changes), wallet=wallet_of) as server,
     ):
         yield server
 

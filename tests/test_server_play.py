@@ -62,6 +62,14 @@ async def test_player_bets_and_is_paid_exactly(backend: str, tmp_path: Path) -> 
         hand = (await server.http.get(f"/api/hands/{game}", headers=headers)).json()
         assert hand["status"] == "settled"
         assert [t["kind"] for t in hand["ledger"]] == ["stake", "settle"]
+        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
+        days = (await server.http.get("/api/reports/daily?table=macau-1", headers=admin)).json()
+        (day,) = days["days"]
+        assert day["turnover"] == 3000
+        assert day["bets"] == 2
+        assert day["payouts"] == returned
+        assert day["house_result"] == 3000 - returned
+        assert day["hands"] >= 1
         report = await server.node.ledger.check()
         assert report.ok, report.problems
 
