@@ -56,6 +56,21 @@ def test_edge_text_lists_every_bet(capsys: pytest.CaptureFixture[str]) -> None:
     assert "effect of removal" in out
 
 
+def test_edge_json_effect_of_removal_for_every_bet_and_rank(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    doc = _json(capsys, ["edge", "--json", "--rules", "live_tiger", "--decks", "6", "--eor"])
+    effects = doc["effect_of_removal"]
+    assert isinstance(effects, dict)
+    bets = doc["bets"]
+    assert isinstance(bets, dict)
+    assert set(effects) == set(bets)
+    for by_rank in effects.values():
+        assert list(by_rank) == ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]
+        # removing a card at random changes nothing on average (24 of each rank)
+        assert sum(24 * value for value in by_rank.values()) == pytest.approx(0, abs=1e-12)
+
+
 def test_edge_removed_and_remaining(capsys: pytest.CaptureFixture[str]) -> None:
     removed = _json(capsys, ["edge", "--json", "--decks", "1", "--removed", "AS", "KD,9H"])
     assert removed["cards"] == 49
@@ -73,12 +88,17 @@ def test_edge_removed_and_remaining(capsys: pytest.CaptureFixture[str]) -> None:
         (["edge", "--decks", "1", "--removed", "AS", "AS"], "AS was removed 2 times"),
         (["edge", "--remaining", "A=10,K=10", "--removed", "2C"], "no 2 is left"),
         (["edge", "--decks", "13"], "decks must be 1-12"),
+        (["edge", "--decks", "0"], "decks must be 1-12, not 0"),
         (["edge", "--removed", "ZZ"], "bad card code"),
         (["simulate", "--rules", "nope", "--hands", "10"], "unknown rules preset"),
         (["simulate", "--rules", "macau"], "--hands N"),
         (["simulate", "--rules", "macau", "--hands", "0"], "positive whole number"),
         (["simulate", "--rules", "macau", "--hands", "10", "--workers", "99"], "at most"),
         (["simulate", "--rules", "macau", "--strategy", "flat", "--unit", "10.05"], "multiple"),
+        (["simulate", "--rules", "macau", "--hands", "10", "--seed", "-1"], "seed must be"),
+        (["simulate", "--rules", "macau", "--strategy", "flat", "--seed", "-1"], "seed must be"),
+        (["simulate", "--rules", "macau", "--strategy", "flat", "--hands", "10"], "--hands is"),
+        (["simulate", "--rules", "macau", "--strategy", "flat", "--ray", "auto"], "--ray is"),
     ],
 )
 def test_bad_input_is_a_typed_error_with_status_2(

@@ -6,8 +6,14 @@ from the whole history at once (the board itself works one hand at a time).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import statistics
+import sys
+import tracemalloc
+from collections.abc import Callable, Sequence
 from dataclasses import astuple
+from types import FrameType
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -214,7 +220,7 @@ def test_o_big_road_height_1_is_all_tails() -> None:
     assert big_road_places(board) == [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0)]
 
 
-@pytest.mark.parametrize("height", [0, -1])
+@pytest.mark.parametrize("height", [0, -1, True, 2.5])
 def test_o_road_height_below_1_is_refused(height: int) -> None:
     with pytest.raises(RoadError, match="1 or more"):
         RoadBoard(height=height)
@@ -336,6 +342,11 @@ def test_o_road_result_from_outcome() -> None:
         ({"winner": P, "player_total": 6, "banker_total": 6}, "make a tie, not a Player win"),
         ({"winner": P, "natural": True, "player_total": 7, "banker_total": 2}, "8 or 9"),
         ({"winner": "banker"}, "needs a Winner"),
+        ({"winner": B, "banker_pair": "yes"}, "banker_pair must be True or False"),
+        ({"winner": B, "player_pair": 1}, "player_pair must be True or False"),
+        ({"winner": B, "natural": None}, "natural must be True or False"),
+        ({"winner": B, "player_total": True, "banker_total": 3}, "Player total True"),
+        ({"winner": B, "player_total": 2.0, "banker_total": 3}, "Player total 2.0"),
     ],
 )
 def test_o_road_result_refuses_impossible_hands(kwargs: dict[str, object], message: str) -> None:
@@ -372,6 +383,83 @@ def test_o_parse_results_bad_input_is_a_typed_error(text: str, message: str) -> 
         parse_results(text)
     assert isinstance(caught.value, PuntoError)
     assert isinstance(caught.value, ValueError)
+
+
+@pytest.mark.parametrize("bad", ["B", None, B, ("B", False)])
+def test_o_a_board_fed_something_else_than_a_road_result_refuses_it_and_is_unchanged(
+    bad: object,
+) -> None:
+    board = board_of("BBPTPb")
+    before = snapshot(board)
+    with pytest.raises(RoadError, match="fed RoadResult values"):
+        board.add(bad)  # type: ignore[arg-type]
+    with pytest.raises(RoadError, match="fed RoadResult values"):
+        board.extend([RoadResult(B), RoadResult(P), bad])  # type: ignore[list-item]
+    assert snapshot(board) == before
+    with pytest.raises(RoadError, match="fed RoadResult values"):
+        RoadBoard.replay([RoadResult(T), bad])  # type: ignore[list-item]
+
+
+# --- incremental: constant work per hand ------------------------------------------------
+
+# Long streaks (dragon tails on every grid), streaks meeting tails, ties, pairs.
+_CYCLE = parse_results("BBBBBBBBBPPPPPPPTBPBPPBBBTTPBBbPPpPBPBBBBBBBBBBBBP")
+
+
+def _lines_executed(call: Callable[[], object]) -> int:
+    """Python lines run by ``call()``, callees included: a measure of work that does not
+    depend on the machine's speed or load."""
+    count = 0
+
+    def tracer(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal count
+        count += event == "line"
+        return tracer
+
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        call()
+    finally:
+        sys.settrace(previous)
+    return count
+
+
+def _bytes_allocated(call: Callable[[], object]) -> int:
+    """Peak memory ``call()`` allocates (tracemalloc must be running)."""
+    tracemalloc.reset_peak()
+    before = tracemalloc.get_traced_memory()[0]
+    call()
+    return tracemalloc.get_traced_memory()[1] - before
+
+
+def test_o_add_and_ask_do_constant_work_however_long_the_shoe() -> None:
+    # The same cycle of hands fed again and again: adding a hand (and asking the roads)
+    # runs exactly the same Python lines on a board of 29,000 hands as on one of 150, and
+    # allocates no more, so no road is rebuilt or copied as the board grows.
+    board = RoadBoard()
+    work: dict[int, list[int]] = {}
+    memory: dict[int, list[int]] = {}
+    tracemalloc.start()
+    try:
+        for cycle in range(600):
+            lines, allocated = work.setdefault(cycle, []), memory.setdefault(cycle, [])
+            for result in _CYCLE:
+                add = functools.partial(board.add, result)
+                if cycle in (3, 599):
+                    lines.append(_lines_executed(add))
+                    lines.append(_lines_executed(functools.partial(board.ask, B)))
+                    allocated.append(_bytes_allocated(functools.partial(board.ask, P)))
+                elif cycle in (4, 598):
+                    allocated.append(_bytes_allocated(add))
+                else:
+                    board.add(result)
+    finally:
+        tracemalloc.stop()
+    assert len(board) == 600 * len(_CYCLE)
+    assert work[599] == work[3]
+    assert statistics.median(memory[598]) <= 2 * statistics.median(memory[4])
+    assert statistics.median(memory[599]) <= 2 * statistics.median(memory[3])
 
 
 # --- the reference: ROADS.md read literally from the whole history ---------------------

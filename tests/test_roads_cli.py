@@ -9,8 +9,14 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from punto.cards import parse_cards
 from punto.cli import roads
+from punto.cli.play import ROAD_SECTIONS, Game
 from punto.errors import RoadError
+from punto.outcome import Outcome
+from punto.roads import RoadBoard, RoadResult
+from punto.roads_render import render_text
+from punto.rules import preset
 
 
 def parser() -> argparse.ArgumentParser:
@@ -152,3 +158,23 @@ def test_o_cli_lines_all_good_exit_0(
     status, out = punto(["--json"], capsys, monkeypatch, stdin="B\nP\n")
     assert status == 0
     assert len(out.splitlines()) == 2
+
+
+def test_o_play_shows_the_roads_of_its_shoe_after_each_hand() -> None:
+    written: list[str] = []
+    game = Game(preset("macau"), balance=1_000_000, tier="low", seed=7, write=written.append)
+    results: list[RoadResult] = []
+    for _ in range(40):
+        start = len(written)
+        game.command("deal")
+        shown = written[start:]
+        # The hand as printed (both hands' cards), read back into a road result.
+        hand = next(line for line in shown if line.startswith("Player "))
+        player, banker = (side.split("=")[0].split()[1:] for side in hand.split(" | ")[:2])
+        outcome = Outcome.from_hands(parse_cards(" ".join(player)), parse_cards(" ".join(banker)))
+        results.append(RoadResult.from_outcome(outcome))
+        expected = render_text(RoadBoard.replay(results), sections=ROAD_SECTIONS)
+        assert expected in shown
+    game.command("roads")
+    assert written[-1] == render_text(RoadBoard.replay(results))
+    assert "Bead plate" in written[-1]

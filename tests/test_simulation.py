@@ -165,3 +165,16 @@ def test_bad_settings_are_refused(hands: int, workers: int, message: str) -> Non
 def test_stream_plan_splits_hands() -> None:
     assert stream_plan(10, stream_hands=4) == [4, 4, 2]
     assert stream_plan(8, stream_hands=4) == [4, 4]
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, True, "7"])
+def test_a_seed_that_is_not_a_whole_number_0_or_more_is_refused(seed: object) -> None:
+    with pytest.raises(SimulationError, match="seed must be a whole number"):
+        simulate(preset("macau"), hands=10, seed=seed)  # type: ignore[arg-type]
+
+
+def test_the_seed_drawn_for_a_run_is_reported_and_repeats_it() -> None:
+    first = simulate(preset("macau"), hands=5000)
+    again = simulate(preset("macau"), hands=5000, seed=first.seed)
+    assert first.seed >= 0
+    assert again.cell_counts == first.cell_counts

@@ -135,9 +135,15 @@ class RoadResult:
     def __post_init__(self) -> None:
         if not isinstance(self.winner, Winner):
             raise RoadError(f"a road result needs a Winner, not {self.winner!r}")
+        for name in ("banker_pair", "player_pair", "natural"):
+            flag = getattr(self, name)
+            if not isinstance(flag, bool):
+                raise RoadError(f"{name} must be True or False, not {flag!r}")
         for side, total in (("Player", self.player_total), ("Banker", self.banker_total)):
-            if total is not None and not 0 <= total <= 9:
-                raise RoadError(f"{side} total {total} is not a baccarat total (0 to 9)")
+            if total is None:
+                continue
+            if isinstance(total, bool) or not isinstance(total, int) or not 0 <= total <= 9:
+                raise RoadError(f"{side} total {total!r} is not a baccarat total (0 to 9)")
         p, b = self.player_total, self.banker_total
         if p is None or b is None:
             return
@@ -482,6 +488,11 @@ class DerivedRoad:
         return DerivedCell(road.col, road.row, colour, len(road.lengths) - 1, road.lengths[-1] - 1)
 
 
+def _check_result(result: object) -> None:
+    if not isinstance(result, RoadResult):
+        raise RoadError(f"a road board is fed RoadResult values, not {result!r}")
+
+
 class RoadBoard:
     """Every road of one shoe, fed one hand at a time [O].
 
@@ -512,7 +523,7 @@ class RoadBoard:
     )
 
     def __init__(self, *, height: int = DEFAULT_HEIGHT) -> None:
-        if not isinstance(height, int) or height < 1:
+        if isinstance(height, bool) or not isinstance(height, int) or height < 1:
             raise RoadError(
                 f"road grid height must be a whole number of rows, 1 or more, not {height!r}"
             )
@@ -534,12 +545,25 @@ class RoadBoard:
         return board
 
     def extend(self, results: Iterable[RoadResult]) -> None:
-        """Add several hands in order."""
-        for result in results:
+        """Add several hands in order; if one is not a :class:`RoadResult`, none is added.
+
+        >>> board = RoadBoard()
+        >>> board.extend([RoadResult(Winner.BANKER), "P"])
+        Traceback (most recent call last):
+        ...
+        punto.errors.RoadError: a road board is fed RoadResult values, not 'P'
+        >>> len(board)
+        0
+        """
+        batch = tuple(results)
+        for result in batch:
+            _check_result(result)
+        for result in batch:
             self.add(result)
 
     def add(self, result: RoadResult) -> RoadUpdate:
         """Add the next hand to every road, in constant work; return what changed."""
+        _check_result(result)
         results = self._results
         index = len(results)
         results.append(result)

@@ -28,12 +28,13 @@ from __future__ import annotations
 import importlib
 import math
 import secrets
+import socket
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import TextIO
 
 import numba
@@ -57,6 +58,7 @@ __all__ = [
     "deal_order",
     "max_workers",
     "progress_bar",
+    "resolve_seed",
     "run_streams",
     "simulate",
     "stream_plan",
@@ -405,8 +407,27 @@ def stream_plan(hands: int, *, stream_hands: int = STREAM_HANDS) -> list[int]:
     return [stream_hands] * full + ([rest] if rest else [])
 
 
+def resolve_seed(seed: int | None) -> int:
+    """The seed of a run: ``seed`` itself (a whole number, 0 or more), or a fresh random
+    one when it is ``None`` (the result reports it, so the run can be repeated).
+
+    >>> resolve_seed(42)
+    42
+    >>> resolve_seed(-1)
+    Traceback (most recent call last):
+    ...
+    punto.errors.SimulationError: the seed must be a whole number, 0 or more, not -1
+    """
+    if seed is None:
+        return secrets.randbits(63)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise SimulationError(f"the seed must be a whole number, 0 or more, not {seed!r}")
+    return seed
+
+
 def stream_states(seed: int, first: int, count: int, *, purpose: int = 0) -> npt.NDArray[np.uint64]:
     """xoshiro256** states of streams ``first`` … ``first + count - 1`` of ``seed``."""
+    resolve_seed(seed)
     states = np.empty((count, 4), dtype=np.uint64)
     for i in range(count):
         sequence = np.random.SeedSequence(seed, spawn_key=(purpose, first + i))
@@ -642,7 +663,7 @@ def simulate(
     if rules.continuous_shuffler and rules.decks * 52 < 6:  # pragma: no cover
         raise SimulationError("a shoe needs at least six cards")
     quotas = stream_plan(hands, stream_hands=stream_hands)
-    run_seed = secrets.randbits(63) if seed is None else seed
+    run_seed = resolve_seed(seed)
     params = ShoeParams.of(rules)
     started = time.perf_counter()
     if ray_address is not None:
@@ -690,6 +711,43 @@ def _ray_task(
     return run_streams(params, states, np.array(quotas, dtype=np.int64), workers=1)
 
 
+RAY_CONNECT_TIMEOUT = 5.0
+"""Seconds to wait for a Ray head's port to answer before giving up."""
+
+
+def _ray_endpoint(address: str) -> tuple[str, int] | None:
+    """The host and port a ``HOST:PORT`` or ``ray://HOST:PORT`` address names, or ``None``
+    for a symbolic address (``auto``, ``local``) that Ray resolves itself.
+
+    >>> _ray_endpoint("ray://head:10001"), _ray_endpoint("[::1]:6379"), _ray_endpoint("auto")
+    (('head', 10001), ('::1', 6379), None)
+    """
+    _, _, rest = address.rpartition("://")
+    host, sep, port = rest.rpartition(":")
+    if not sep or not port.isdigit():
+        return None
+    return host.strip("[]"), int(port)
+
+
+def _connect_ray(ray: ModuleType, address: str) -> None:
+    """``ray.init(address)``, failing at once with a :class:`SimulationError` when nothing
+    answers there: Ray itself retries an unreachable ``HOST:PORT`` for many minutes."""
+    endpoint = _ray_endpoint(address)
+    if endpoint is not None:
+        try:
+            socket.create_connection(endpoint, timeout=RAY_CONNECT_TIMEOUT).close()
+        except OSError as exc:
+            raise SimulationError(
+                f"no Ray cluster answers at {address!r} ({exc.strerror or exc}); "
+                "start one (ray start --head) or give its address"
+            ) from None
+    try:
+        ray.init(address=address)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise SimulationError(f"cannot connect to Ray at {address!r}: {first_line}") from None
+
+
 def _run_on_ray(
     params: ShoeParams,
     seed: int,
@@ -705,7 +763,7 @@ def _run_on_ray(
             "Ray is not installed: install the 'ray' extra (pip install 'punto[ray]')"
         ) from None
     if not ray.is_initialized():
-        ray.init(address=address)
+        _connect_ray(ray, address)
     task = ray.remote(num_cpus=1)(_ray_task)
     refs = [task.remote(params, seed, k, quotas[k : k + 1]) for k in range(len(quotas))]
     index = {ref: k for k, ref in enumerate(refs)}

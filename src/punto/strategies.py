@@ -25,7 +25,6 @@ minor units, so money stays exact integers. No system changes the house edge:
 from __future__ import annotations
 
 import enum
-import secrets
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -52,6 +51,7 @@ from punto.simulation import (
     _play_shoe_jit,
     _shuffle_jit,
     max_workers,
+    resolve_seed,
     stream_states,
 )
 
@@ -445,7 +445,7 @@ def evaluate(
     if rules.continuous_shuffler:
         raise SimulationError("betting systems read the roads of real shoes, not a shuffler")
     net_num, net_den = _net_tables(rules, system.unit)
-    run_seed = secrets.randbits(63) if seed is None else seed
+    run_seed = resolve_seed(seed)
     params = ShoeParams.of(rules)
     full, rest = divmod(sessions, SESSIONS_PER_STREAM)
     counts = np.array([SESSIONS_PER_STREAM] * full + ([rest] if rest else []), dtype=np.int64)

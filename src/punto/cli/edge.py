@@ -61,7 +61,7 @@ def composition_of(args: argparse.Namespace, decks: int) -> Composition:
     removed = parse_cards(" ".join(args.removed))
     if args.remaining is not None:
         return Composition.parse(args.remaining).removing(removed)
-    return Composition.after_removing(removed, decks=args.decks or decks)
+    return Composition.after_removing(removed, decks=decks if args.decks is None else args.decks)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         doc = result.as_dict()
         if args.remaining is None:
-            doc["decks"] = args.decks or rules.decks
+            doc["decks"] = rules.decks if args.decks is None else args.decks
         if eor is not None:
             doc["effect_of_removal"] = eor.as_dict()
         write_json(doc)

@@ -83,6 +83,16 @@ def run(args: argparse.Namespace) -> int:
     """Simulate and print."""
     rules = preset(args.rules)
     if args.strategy is not None:
+        # Refused rather than ignored: a user would read the answer as theirs.
+        if args.hands is not None:
+            raise SimulationError(
+                "--hands is for a run of every bet; a betting system plays --sessions "
+                "sessions of --session-hands hands"
+            )
+        if args.ray is not None:
+            raise SimulationError(
+                "--ray is for a run of every bet (--hands); betting systems run on this machine"
+            )
         result = _evaluate(rules, args)
         if args.json:
             write_json(result.as_dict())
