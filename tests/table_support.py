@@ -122,6 +122,48 @@ def play(
     return table.settle(**settle)
 
 
+def state_of(table: Table) -> tuple[object, ...]:
+    """Everything an action could change, read through the public API: a failed action
+    must leave it equal."""
+    seats = table.seats
+    shoe = table.shoe
+    return (
+        tuple(table.events),
+        table.phase,
+        tuple(table.phase_history),
+        tuple(sorted(table.balances.items())),
+        (table.brought_in, table.cashed_out, table.house_result, table.money_in_play()),
+        tuple(
+            (
+                who.player,
+                who.role,
+                who.seat,
+                who.tier,
+                who.connected,
+                tuple(table.pending(who.player).items()),
+                tuple(table.bets(who.player).items()),
+            )
+            for who in sorted(seats.participants.values(), key=lambda w: w.player)
+        ),
+        tuple(seats.marked_by(n) for n in range(1, seats.count + 1)),
+        tuple(sorted((side.value, p) for side, p in table.holders.items())),
+        tuple(sorted((side.value, p or "") for side, p in table.awaiting_squeeze.items())),
+        (table.game, table.closes_at, table.blank_owed, table.button, table.dealer),
+        (table.owner, table.vip, table.settings, table.shoe_number),
+        tuple(table.coup.events) if table.coup else (),
+        None
+        if shoe is None
+        else (
+            shoe.hands_dealt,
+            shoe.next_hand_number,
+            shoe.demo_hands_dealt,
+            shoe.finished,
+            getattr(shoe, "cards_left", None),
+            getattr(shoe, "cards_seen", None),
+        ),
+    )
+
+
 def sides(holders: Mapping[Side, str]) -> dict[str, str]:
     """Holders by side name, for short assertions."""
     return {side.value: player for side, player in holders.items()}

@@ -181,6 +181,18 @@ def test_s11_player_or_banker_not_both() -> None:
         table.confirm("ann")
 
 
+def test_l_the_house_may_refuse_tiger_bets_to_a_main_bettor() -> None:
+    table, _ = make_table(preset("live_tiger").replace(tiger_with_main=False))
+    seat(table, "ann", 1)
+    table.open_betting()
+    place(table, "ann", {P: 5_000})
+    place(table, "ann", {Bet.BIG_TIGER: 1_000}, confirm=False)  # a second confirm: same check
+    before = (len(table.events), table.balance("ann"), dict(table.bets("ann")))
+    with pytest.raises(BetCombinationError, match=r"Tiger side bets .* \[L\]"):
+        table.confirm("ann")
+    assert (len(table.events), table.balance("ann"), dict(table.bets("ann"))) == before
+
+
 def test_o_big_small_and_super_tie_closed_from_the_31st_hand() -> None:
     table, clock = make_table("online_8deck", dealing=Dealing.RNG)
     seat(table, "ann", 1)

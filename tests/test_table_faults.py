@@ -461,6 +461,18 @@ def test_o_settlement_error_is_resettled_from_the_recorded_result() -> None:
     assert table.house_result == 500
 
 
+def test_o_settlement_error_is_resettled_while_the_table_is_paused() -> None:
+    table, _ = _hand()
+    _scan(table, HAND)
+    table.settle()
+    table.pause("re-settlement [O]")
+    video = Outcome.from_hands(parse_cards("2S 3D"), parse_cards("9H 9C"))
+    table.report_fault(Fault.O_SETTLEMENT_ERROR, game=table.records()[-1].game, outcome=video)
+    assert table.balances == {"ann": 990_000, "bob": 1_009_500}
+    assert table.phase is Phase.PAUSED
+    assert table.money_check()
+
+
 def test_o_settlement_error_needs_a_coup_the_tableau_deals() -> None:
     table, _ = _hand()
     _scan(table, HAND)

@@ -43,6 +43,7 @@ from punto.table.events import (
     HandRestarted,
     ShoeOpened,
 )
+from table_support import state_of
 
 PLAYERS = ("ann", "bob", "carl", "dave", "erin")
 CARDS = tuple(deck())
@@ -88,18 +89,6 @@ def _cards_out(events: Iterable[Event]) -> dict[int, Counter[Card]]:
     return out
 
 
-def _snapshot(table: Table) -> tuple[object, ...]:
-    return (
-        len(table.events),
-        table.phase,
-        tuple(sorted(table.balances.items())),
-        table.money_in_play(),
-        table.house_result,
-        tuple((p, tuple(table.pending(p).items())) for p in sorted(table.seats.participants)),
-        tuple(table.coup.events) if table.coup else (),
-    )
-
-
 class TableMachine(RuleBasedStateMachine):
     """Drives one table with random actions."""
 
@@ -113,6 +102,9 @@ class TableMachine(RuleBasedStateMachine):
                 ("super_punto_banco", TableKind.NORMAL, Reading.BUTTON),
                 ("online_8deck", TableKind.VIP, None),
                 ("online_8deck", TableKind.BID_SQUEEZE, None),
+                # Main bets stand after a tie [M12] at VIP and bid-squeeze tables too.
+                ("macau", TableKind.VIP, None),
+                ("macau", TableKind.BID_SQUEEZE, None),
                 ("live_tiger", TableKind.NORMAL, Reading.DEALER),
             ]
         ),
@@ -328,13 +320,13 @@ class TableMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def step(self, data: st.DataObject) -> None:
         action = self._actions(data)
-        before = _snapshot(self.table)
+        before = state_of(self.table)
         if action.can(self.table):
             action.do(self.table)
         else:
             with pytest.raises(PuntoError):
                 action.do(self.table)
-            assert _snapshot(self.table) == before, f"failed {action.name} changed the table"
+            assert state_of(self.table) == before, f"failed {action.name} changed the table"
 
     # -- invariants -------------------------------------------------------------------
 
@@ -349,6 +341,48 @@ class TableMachine(RuleBasedStateMachine):
         decks = self.table.rules.decks
         for counts in _cards_out(self.table.events).values():
             assert not counts or max(counts.values()) <= decks
+
+    @invariant()
+    def no_stake_belongs_to_someone_gone(self) -> None:
+        t = self.table
+        at_table = sum(sum(t.bets(p).values()) for p in t.seats.participants)
+        assert at_table == t.money_in_play()
+
+    @invariant()
+    def the_phase_agrees_with_the_state(self) -> None:
+        t = self.table
+        phase, coup, shoe = t.phase, t.coup, t.shoe
+        in_hand = phase in (
+            Phase.BETTING_OPEN,
+            Phase.BETTING_CLOSED,
+            Phase.DEALING,
+            Phase.SQUEEZE,
+            Phase.RESULT,
+        )
+        assert (t.game is not None) == in_hand
+        assert (t.closes_at is not None) == (phase is Phase.BETTING_OPEN)
+        if phase is Phase.CLOSED:
+            assert not t.seats.participants
+            assert t.money_in_play() == 0
+        if phase is Phase.WAITING:
+            assert shoe is None
+        if in_hand or phase in (Phase.SHOE_START, Phase.SETTLED):
+            assert shoe is not None
+            assert not shoe.finished
+        if phase is Phase.SHOE_END:
+            assert shoe is not None
+            assert shoe.finished
+        if phase in (Phase.BETTING_OPEN, Phase.BETTING_CLOSED):
+            assert coup is not None
+            assert not coup.events
+        if phase is Phase.DEALING:
+            assert coup is not None
+            assert not coup.is_complete
+        assert bool(t.awaiting_squeeze) == (phase is Phase.SQUEEZE) or phase is Phase.DEALING
+        if phase is Phase.RESULT:
+            assert coup is not None
+            assert coup.is_complete
+            assert not t.awaiting_squeeze
 
     @invariant()
     def every_phase_change_is_legal(self) -> None:

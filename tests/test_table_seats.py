@@ -8,8 +8,10 @@ from punto.bets import Bet
 from punto.cards import Card
 from punto.errors import AccessError, BetLimitError, PhaseError, SeatError, TableError
 from punto.limits import LimitTier
+from punto.rules import preset
 from punto.table import Dealing, Phase, Role, TableKind
-from punto.table.events import DealerChanged, PlayerLeft, ShoeClosed
+from punto.table.events import BetsRefunded, DealerChanged, PlayerLeft, ShoeClosed
+from punto.tie_options import TIE_POLICIES
 from table_support import close, deal, make_table, open_round, phase, place, play, seat
 
 P, B = Bet.PLAYER, Bet.BANKER
@@ -262,6 +264,28 @@ def test_o_bid_watchers_with_bets_leave_after_the_settlement() -> None:
     deal(table, "9S 8H KD KC")
     table.settle()
     assert "wes" not in table.seats.participants
+    assert table.money_check()
+
+
+def test_o_bid_watchers_removed_after_a_tie_take_their_standing_bets_with_them() -> None:
+    # [M12] main bets stand after a tie; [O] the watcher is removed once the hand is
+    # settled: the standing bets go back to the balance it cashes out, never lost.
+    rules = preset("online_8deck").replace(tie_policy=TIE_POLICIES["macau"])
+    table, clock = make_table(rules, kind=TableKind.BID_SQUEEZE, vip_min_balance=500_000)
+    seat(table, "ann", 1)
+    table.join("wes", balance=100_000)
+    table.watch("wes")
+    open_round(table, {"wes": {B: 5_000}})
+    table.stand("ann")
+    close(table, clock)
+    deal(table, "4S 4H 5D 5C")  # a natural tie: the Banker bet stands
+    table.settle()
+    assert "wes" not in table.seats.participants
+    refunded = [e for e in table.events if isinstance(e, BetsRefunded)]
+    assert [(r.player, r.returned) for e in refunded for r in e.refunds] == [("wes", 5_000)]
+    left = [e for e in table.events if isinstance(e, PlayerLeft) and e.player == "wes"]
+    assert [e.cashed_out for e in left] == [100_000]
+    assert table.money_in_play() == 0
     assert table.money_check()
 
 

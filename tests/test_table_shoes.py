@@ -11,7 +11,7 @@ from punto.bets import Bet
 from punto.cards import Card, parse_cards
 from punto.dealing import HandDealt, ShoeDealer
 from punto.errors import CardError, IncompleteCoupError, ShoeError, TableError
-from punto.outcome import Outcome
+from punto.outcome import Outcome, Side
 from punto.rules import BurnRule, preset
 from punto.shoe import Shoe, verify_commitment
 from punto.table import (
@@ -21,6 +21,7 @@ from punto.table import (
     Phase,
     Reading,
     Table,
+    TableKind,
     TableSettings,
     Viewer,
     bet_records,
@@ -37,6 +38,8 @@ from punto.table.events import (
     ShoeOpened,
     VipSettingsChanged,
 )
+from punto.table.phases import Step
+from punto.table.squeeze import expected_call
 from table_support import DEALING_PHASES, close, deal, make_table, open_round, place, play, seat
 
 P, B, T = Bet.PLAYER, Bet.BANKER, Bet.TIE
@@ -89,6 +92,70 @@ def test_rng_full_shoe_with_bets_every_hand(name: str) -> None:
     last = [e for e in table.events if isinstance(e, HandSettled)][-1]
     assert last.last
     assert closed.reason == "last hand [M3]"
+
+
+def _drive_a_shoe_by_next_step(
+    table: Table, clock: ManualClock, bets: dict[str, dict[Bet, int]]
+) -> int:
+    """Play every hand of the shoe, doing whatever ``next_step`` asks: holders squeeze or
+    read (the call the tableau makes), the dealer does the rest. Returns the hands played."""
+    hands = 0
+    while (step := table.next_step) is not Step.START_SHOE:
+        if step is Step.OPEN_BETTING:
+            table.open_betting()
+            for player, wanted in bets.items():
+                if not table.bets(player):
+                    place(table, player, wanted)
+        elif step is Step.BETTING:
+            clock.advance(table.betting_seconds_left or 0.0)
+        elif step is Step.CLOSE_BETTING:
+            table.close_betting()
+        elif step is Step.DEAL_CARD:
+            table.deal_card()
+        elif step is Step.SQUEEZE:
+            side, holder = next(iter(table.awaiting_squeeze.items()))
+            assert holder is not None
+            if table.settings.table_reading is Reading.BUTTON:
+                coup = table.coup
+                assert coup is not None
+                table.read(holder, expected_call([c.value for c in coup.player_cards[:2]]))
+            else:
+                table.squeeze(holder, side)
+        else:
+            assert step is Step.SETTLE
+            table.settle()
+            hands += 1
+            assert table.money_check()
+    return hands
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "reading"),
+    [
+        ("super_punto_banco", TableKind.NORMAL, Reading.BUTTON),
+        ("macau", TableKind.NORMAL, Reading.LARGEST_BETTOR),
+        ("online_8deck", TableKind.BID_SQUEEZE, None),
+    ],
+)
+def test_rng_full_shoe_with_every_hand_squeezed_or_read(
+    name: str, kind: TableKind, reading: Reading | None
+) -> None:
+    table, clock = make_table(name, kind=kind, reading=reading, dealing=Dealing.RNG, seed=5)
+    for n, player in enumerate(("ann", "bob"), start=1):
+        table.join(player, balance=100_000_000)
+        table.sit(player, n, tier=None if kind is TableKind.BID_SQUEEZE else "high")
+    bob = {P: 100_000} if reading is Reading.BUTTON else {B: 200_000}
+    hands = _drive_a_shoe_by_next_step(table, clock, {"ann": {P: 200_000}, "bob": bob})
+    records = table.records()
+    assert len(records) == hands > 40
+    # ann's Player bet is the largest (and the earlier on equal amounts [M16]); at the
+    # bid-squeeze table bob's Banker bet gives him the Banker cards [O].
+    expected = {Side.PLAYER: "ann"} | (
+        {Side.BANKER: "bob"} if kind is TableKind.BID_SQUEEZE else {}
+    )
+    assert all(dict(r.holders) == expected for r in records)
+    assert table.shoe is not None
+    assert table.shoe.finished
 
 
 def _scripted_live_shoe(name: str, seed: int) -> tuple[Table, list[bool]]:

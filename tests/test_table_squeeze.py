@@ -224,6 +224,98 @@ def test_o_bid_hand_back_on_return_before_the_squeeze() -> None:
     assert (_held(table)[0].player, _held(table)[0].took_over_from) == ("ann", None)
 
 
+def _bid_squeeze_phase(table: Table, clock: ManualClock) -> None:
+    """ann bets 200,000 and bob 100,000 on Player; four cards out, ann holds them."""
+    place(table, "ann", {P: 200_000})
+    place(table, "bob", {P: 100_000})
+    close(table, clock)
+    _deal_codes(table, "4S 7H KD 8C")  # Player 4 draws, Banker 5
+    assert table.phase is Phase.SQUEEZE
+    assert table.awaiting_squeeze == {Side.PLAYER: "ann"}
+
+
+def test_o_bid_takeover_when_the_squeezer_disconnects_during_the_squeeze() -> None:
+    table, clock = _bid_table()
+    _bid_squeeze_phase(table, clock)
+    table.disconnect("ann")
+    held = _held(table)[-1]
+    assert (held.player, held.took_over_from) == ("bob", "ann")
+    assert table.awaiting_squeeze == {Side.PLAYER: "bob"}
+    assert not table.can_squeeze("ann", Side.PLAYER)
+    table.squeeze("bob", Side.PLAYER)
+    assert table.records()[-1].holders == {Side.PLAYER: "bob"}
+
+
+def test_o_bid_hand_back_when_the_squeezer_reconnects_before_the_squeeze() -> None:
+    table, clock = _bid_table()
+    _bid_squeeze_phase(table, clock)
+    table.disconnect("ann")
+    table.reconnect("ann")
+    held = _held(table)[-1]
+    assert (held.player, held.took_over_from) == ("ann", None)
+    assert not table.can_squeeze("bob", Side.PLAYER)
+    table.squeeze("ann", Side.PLAYER)
+
+
+def test_o_bid_squeezer_who_stands_up_before_the_squeeze_is_replaced_and_sits_back() -> None:
+    table, clock = _bid_table()
+    _bid_squeeze_phase(table, clock)
+    table.stand("ann", mark=True)  # [O] a bid squeezer may leave the seat before the squeeze
+    assert sides(table.holders) == {"player": "bob"}
+    table.sit("ann", 1)
+    assert sides(table.holders) == {"player": "ann"}
+    assert [(e.player, e.took_over_from) for e in _held(table)] == [
+        ("ann", None),
+        ("bob", "ann"),
+        ("ann", None),
+    ]
+
+
+def test_o_bid_no_takeover_once_the_squeeze_has_begun() -> None:
+    table, clock = _bid_table()
+    _bid_squeeze_phase(table, clock)
+    table.squeeze("ann", Side.PLAYER)
+    table.deal_card(Card.parse("5S"))  # the Player's third card, face down, for ann
+    assert table.awaiting_squeeze == {Side.PLAYER: "ann"}
+    with pytest.raises(SqueezeError, match=r"\[M16\]"):
+        table.stand("ann")
+    table.disconnect("ann")
+    assert sides(table.holders) == {"player": "ann"}  # no CardsHeld for bob
+    assert [e.player for e in _held(table)] == ["ann"]
+    assert not table.can_squeeze("bob", Side.PLAYER)
+    table.reveal_cards()  # the dealer turns the card ann cannot squeeze
+    table.deal_card(Card.parse("2D"))
+    assert phase(table) is Phase.RESULT
+
+
+def test_o_bid_with_no_one_to_take_over_the_dealer_turns_the_cards() -> None:
+    table, clock = _bid_table()
+    place(table, "ann", {P: 200_000})
+    close(table, clock)
+    _deal_codes(table, "4S 7H KD 8C")
+    table.stand("ann")
+    assert sides(table.holders) == {"player": "ann"}  # nobody seated to take over
+    with pytest.raises(SqueezeError, match="only a seated player squeezes"):
+        table.squeeze("ann", Side.PLAYER)
+    table.reveal_cards()
+    assert phase(table) is Phase.DEALING
+
+
+def test_o_bid_a_watchers_free_spot_bet_never_designates_a_squeezer() -> None:
+    table, clock = _bid_table()
+    table.join("erin", balance=50_000_000)
+    table.watch("erin", tier="high")
+    place(table, "ann", {P: 200_000})
+    table.choose_chip("erin", 100_000)
+    for _ in range(5):
+        table.add_chip("erin", P, spot=7)  # a free spot: erin bets more than ann
+    table.confirm("erin")
+    close(table, clock)
+    _deal_codes(table, "4S")
+    held = _held(table)[0]
+    assert (held.player, held.took_over_from) == ("ann", None)  # nobody was replaced
+
+
 def test_o_bid_watchers_never_squeeze() -> None:
     table, _ = _bid_table()
     table.join("erin", balance=5_000_000)

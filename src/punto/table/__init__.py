@@ -22,7 +22,7 @@ from punto.table.clock import Clock, ManualClock, SystemClock
 from punto.table.events import Event
 from punto.table.faults import FAULTS, Effect, Fault, FaultSpec
 from punto.table.kinds import Dealing, TableKind, TableSettings, VipSettings
-from punto.table.phases import TRANSITIONS, Phase
+from punto.table.phases import TRANSITIONS, Phase, Step
 from punto.table.records import GameNumber, HandRecord, PlayerResult
 from punto.table.seats import Role
 from punto.table.squeeze import ReadCall, Reading
@@ -46,6 +46,7 @@ __all__ = [
     "ReadCall",
     "Reading",
     "Role",
+    "Step",
     "SystemClock",
     "Table",
     "TableKind",

@@ -48,7 +48,9 @@ class BetSlip:
     ``spot`` is the seat whose betting spot the chips are on (``None``: the watchers'
     area) [M15]; ``standing`` are main bets a tie left on the layout [M12], already part
     of ``confirmed``; ``first_confirmed`` records when each bet was first confirmed (the
-    table's event sequence number), for "the earlier bet wins" [O].
+    table's event sequence number), for "the earlier bet wins" [O]; ``from_seat``: bets
+    were confirmed by the player from their seat (a watcher's bets on a free spot never
+    give a right to the cards [S13], [O]).
     """
 
     player: PlayerId
@@ -57,6 +59,7 @@ class BetSlip:
     standing: dict[Bet, int] = field(default_factory=dict)
     first_confirmed: dict[Bet, int] = field(default_factory=dict)
     steps: list[Chips] = field(default_factory=list)
+    from_seat: bool = False
 
     # -- state ---------------------------------------------------------------
 

@@ -42,7 +42,7 @@ from punto.table.events import (
     TableOpened,
 )
 from punto.table.kinds import Dealing, TableKind, TableSettings, VipSettings, password_digest
-from punto.table.phases import Phase, require_phase, verify_transition
+from punto.table.phases import Phase, Step, require_phase, verify_transition
 from punto.table.records import Bets, GameNumber, HandRecord, PlayerId, PlayerResult, freeze_bets
 from punto.table.seats import Role, Seats
 from punto.table.shoes import CutNotice, LiveShoe, RngShoe, TableShoe
@@ -69,6 +69,8 @@ class OpenHand:
     coup: Coup = field(default_factory=Coup)
     face_down: set[Position] = field(default_factory=set)
     holders: dict[Side, PlayerId] = field(default_factory=dict)
+    turned: set[Side] = field(default_factory=set)
+    """Sides with a face-down card already turned: their squeeze has begun [O]."""
     started: bool = False
     rescan: bool = False
     new_shoe_after: bool = False
@@ -156,6 +158,52 @@ class TableCore:
     def closes_at(self) -> float | None:
         """When the countdown of the open betting round ends."""
         return self._game.closes_at if self._game and self.phase is Phase.BETTING_OPEN else None
+
+    @property
+    def betting_seconds_left(self) -> float | None:
+        """Seconds left in the open betting round's countdown by the table's own clock
+        (``0.0`` once it has ended; ``None`` when betting is not open) [L]."""
+        closes_at = self.closes_at
+        return None if closes_at is None else max(0.0, closes_at - self._now())
+
+    @property
+    def next_step(self) -> Step:
+        """What the table waits for next (see :class:`~punto.table.phases.Step`)."""
+        phase, game = self.phase, self._game
+        if phase is Phase.CLOSED:
+            return Step.NONE
+        if phase is Phase.PAUSED:
+            return Step.RESUME
+        if phase in (Phase.WAITING, Phase.SHOE_END):
+            return Step.START_SHOE
+        if phase in (Phase.SHOE_START, Phase.SETTLED):
+            return Step.START_BLANK_HAND if self._blank_owed else Step.OPEN_BETTING
+        if phase is Phase.BETTING_OPEN:
+            assert game is not None
+            return Step.BETTING if self._now() < game.closes_at else Step.CLOSE_BETTING
+        if phase is Phase.SQUEEZE:
+            return Step.SQUEEZE
+        if phase is Phase.RESULT:
+            return Step.SETTLE
+        return Step.DEAL_CARD
+
+    @property
+    def needs_cards_left(self) -> bool:
+        """Whether :meth:`~punto.table.Table.settle` needs the live dealer's count of the
+        cards left in the shoe: the cut card came out during this last hand and the rules
+        say "minimum seven cards or void" [S5]."""
+        shoe = self._shoe
+        return self._game is not None and isinstance(shoe, LiveShoe) and shoe.needs_cards_left
+
+    @property
+    def awaiting_squeeze(self) -> Mapping[Side, PlayerId | None]:
+        """Each side with face-down cards now, and who may turn them (``None``: the dealer
+        only) [M16], [S], [O]."""
+        game = self._game
+        if game is None:
+            return {}
+        sides = {pos.side for pos in game.face_down}
+        return {side: game.holders.get(side) for side in Side if side in sides}
 
     @property
     def coup(self) -> Coup | None:
@@ -288,6 +336,18 @@ class TableCore:
             raise AccessError("this VIP table needs its password [O]")
 
     def _remove(self, player: PlayerId, *, reason: str) -> PlayerLeft:
+        slip = self._slips.get(player)
+        if slip is not None and slip.confirmed:
+            # Main bets a tie left standing [M12] go back before the balance is cashed
+            # out: a player removed by the table never leaves money on the layout.
+            self._emit(
+                BetsRefunded(
+                    at=self._now(),
+                    game=self.game,
+                    refunds=(self._refund_slip(slip),),
+                    reason=reason,
+                )
+            )
         cash = self._balances.pop(player)
         self.cashed_out += cash
         self.seats.remove(player)
@@ -410,7 +470,7 @@ class TableCore:
                 banker_since=slip.first_confirmed.get(Bet.BANKER, 0),
                 present=who.present,
             )
-            out.append((claim, slip.spot is not None))
+            out.append((claim, slip.from_seat or who.role is Role.SEATED))
         return out
 
     def _choose_holders(self) -> tuple[dict[Side, PlayerId], dict[Side, PlayerId]]:
@@ -459,6 +519,48 @@ class TableCore:
                 )
             )
 
+    def _may_hand_over(self, player: PlayerId) -> bool:
+        """[O] A bid-squeeze holder may leave the seat before the squeeze of their side
+        begins: the next seated bettor takes the cards over."""
+        game = self._game
+        return (
+            game is not None
+            and self.settings.table_reading is Reading.BID
+            and not any(side in game.turned for side, p in game.holders.items() if p == player)
+        )
+
+    def _follow_squeezers(self) -> None:
+        """[O] Bid-squeeze: until a side's squeeze begins (none of its face-down cards
+        turned), its cards go to the largest seated, connected bettor on that side: a
+        squeezer who stood up or lost the connection is replaced, and gets the cards back
+        on return. A side nobody present may take stays with its squeezer (the dealer
+        turns the cards if they do not come back)."""
+        game = self._game
+        if (
+            self.settings.table_reading is not Reading.BID
+            or game is None
+            or game.blank
+            or not game.started
+            or self.phase not in (Phase.BETTING_CLOSED, Phase.DEALING, Phase.SQUEEZE)
+        ):
+            return
+        now, designated = self._choose_holders()
+        for side, holder in list(game.holders.items()):
+            new = now.get(side)
+            if side in game.turned or new is None or new == holder:
+                continue
+            game.holders[side] = new
+            first = designated.get(side)
+            self._emit(
+                CardsHeld(
+                    at=self._now(),
+                    game=game.number,
+                    side=side,
+                    player=new,
+                    took_over_from=first if first is not None and first != new else None,
+                )
+            )
+
     def _after_cards(self, game: OpenHand) -> None:
         coup = game.coup
         if game.face_down and (len(coup.events) >= 4 or coup.is_complete):
@@ -487,6 +589,7 @@ class TableCore:
     ) -> CardsRevealed:
         cards = dict(game.cards)
         game.face_down.difference_update(positions)
+        game.turned.update(pos.side for pos in positions)
         event = CardsRevealed(
             at=self._now(),
             game=game.number,
@@ -515,19 +618,17 @@ class TableCore:
                     self._remove(player, reason="no seated player is left [O]")
         self._remove_after_hand.clear()
 
+    def _refund_slip(self, slip: BetSlip) -> PlayerResult:
+        """Return every confirmed stake of ``slip`` to its player's balance."""
+        result = refund(freeze_bets(slip.confirmed))
+        self._balances[slip.player] += result.total_returned
+        slip.confirmed.clear()
+        slip.standing.clear()
+        slip.first_confirmed.clear()
+        return PlayerResult(player=slip.player, settlement=result, returned=result.total_returned)
+
     def _refund_all(self, reason: str) -> BetsRefunded | None:
-        refunds: list[PlayerResult] = []
-        for player, slip in self._slips.items():
-            if not slip.confirmed:
-                continue
-            result = refund(freeze_bets(slip.confirmed))
-            self._balances[player] += result.total_returned
-            refunds.append(
-                PlayerResult(player=player, settlement=result, returned=result.total_returned)
-            )
-            slip.confirmed.clear()
-            slip.standing.clear()
-            slip.first_confirmed.clear()
+        refunds = [self._refund_slip(slip) for slip in self._slips.values() if slip.confirmed]
         if not refunds:
             return None
         event = BetsRefunded(at=self._now(), game=self.game, refunds=tuple(refunds), reason=reason)

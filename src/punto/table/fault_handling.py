@@ -163,6 +163,7 @@ class FaultHandling(TableCore):
             self._require_shoe().return_cards([card for _, card in hand.cards])
             hand.coup = Coup()
             hand.face_down.clear()
+            hand.turned.clear()  # the cards are dealt (and squeezed) again
             self._emit(HandRestarted(at=self._now(), game=hand.number, reason=why))
             self._enter(Phase.DEALING)
         elif effect is Effect.DISCARD:

@@ -333,7 +333,7 @@ FAULTS: Mapping[Fault, FaultSpec] = MappingProxyType(
             "a settlement error",
             _E.RESETTLE,
             "the hand is settled again from its recorded result; only the difference moves",
-            _BETWEEN,
+            _BETWEEN | {Phase.PAUSED},
         ),
     }
 )

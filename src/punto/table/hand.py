@@ -200,6 +200,8 @@ class HandDealing(TableCore):
         if game.holders.get(side) != player:
             holder = game.holders.get(side, "the dealer")
             raise SqueezeError(f"the {side.value} cards are {holder}'s to squeeze")
+        if self.settings.table_reading is Reading.BID and not self.seats.get(player).present:
+            raise SqueezeError(f"only a seated player squeezes: {player} is not at their seat [O]")
         if not self._face_down_of(game, side):
             raise SqueezeError(f"no {side.value} card is face down")
 

@@ -28,6 +28,7 @@ __all__ = [
     "IN_HAND",
     "TRANSITIONS",
     "Phase",
+    "Step",
     "require_phase",
     "verify_transition",
 ]
@@ -86,6 +87,39 @@ BETWEEN_HANDS = frozenset({Phase.WAITING, Phase.SHOE_START, Phase.SETTLED, Phase
 """Phases with no hand on the layout: seats, limits, dealer and shoe may change."""
 IN_HAND = frozenset({Phase.BETTING_CLOSED, Phase.DEALING, Phase.SQUEEZE, Phase.RESULT})
 """Phases of a hand whose bets are closed and not yet settled."""
+
+
+class Step(enum.Enum):
+    """What a table waits for next, and the action that moves it on (see
+    :attr:`punto.table.Table.next_step`): a server or an automatic dealer reads it instead
+    of restating the phase rules.
+
+    >>> Step.DEAL_CARD.value
+    'deal_card'
+    """
+
+    START_SHOE = "start_shoe"
+    """No shoe in play: :meth:`~punto.table.Table.start_shoe` [M2]."""
+    OPEN_BETTING = "open_betting"
+    """Between hands: :meth:`~punto.table.Table.open_betting` [L]."""
+    START_BLANK_HAND = "start_blank_hand"
+    """A blank hand is owed: :meth:`~punto.table.Table.start_blank_hand` [S1]."""
+    BETTING = "betting"
+    """The countdown runs: players bet until ``closes_at`` [L]."""
+    CLOSE_BETTING = "close_betting"
+    """The countdown has ended: :meth:`~punto.table.Table.close_betting` [L]."""
+    DEAL_CARD = "deal_card"
+    """The next card: :meth:`~punto.table.Table.deal_card` (or ``rescan``) [M7]."""
+    SQUEEZE = "squeeze"
+    """Face-down cards wait for their holder (``squeeze`` / ``read``), or for the dealer's
+    :meth:`~punto.table.Table.reveal_cards` [M16], [S], [O]."""
+    SETTLE = "settle"
+    """The coup is complete: :meth:`~punto.table.Table.settle` (with ``cards_left`` when
+    ``needs_cards_left``) [S5]."""
+    RESUME = "resume"
+    """Paused: :meth:`~punto.table.Table.resume`."""
+    NONE = "none"
+    """Closed for good: nothing more happens."""
 
 
 def verify_transition(current: Phase, new: Phase) -> None:

@@ -208,6 +208,7 @@ class BettingRound(TableCore):
         game = self._require_game()
         slip = self._slip(player)
         added = slip.confirm(seq=len(self.events))
+        slip.from_seat = slip.from_seat or self.seats.get(player).role is Role.SEATED
         debited = sum(added.values())
         self._balances[player] -= debited
         event = BetsConfirmed(

@@ -112,6 +112,7 @@ class Seating(TableCore):
         self.seats.sit(player, seat, tier=chosen)
         event = PlayerSat(at=self._now(), player=player, seat=seat, tier=chosen, owner=False)
         self._emit(event)
+        self._follow_squeezers()  # a squeezer back before the squeeze gets the cards [O]
         return event
 
     def verify_take_table(self, player: PlayerId, seat: int) -> None:
@@ -185,7 +186,7 @@ class Seating(TableCore):
             raise SeatError(f"{player} is not seated")
         if player == self.owner:
             raise SeatError("the VIP owner keeps the seat: leave the table instead [O]")
-        if self._holds_cards(player):
+        if self._holds_cards(player) and not self._may_hand_over(player):
             raise SqueezeError(f"{player} holds the cards and may not leave the table [M16]")
 
     def can_stand(self, player: PlayerId, *, mark: bool = False) -> bool:
@@ -203,6 +204,7 @@ class Seating(TableCore):
             who.tier = tier  # watchers play on the normal limits [O]
         event = PlayerStood(at=self._now(), player=player, seat=seat, marked=mark)
         self._emit(event)
+        self._follow_squeezers()  # the next seated bettor takes the cards over [O]
         self._check_bid_watchers()
         return event
 
@@ -261,11 +263,12 @@ class Seating(TableCore):
 
     def disconnect(self, player: PlayerId) -> PlayerConnection:
         """``player`` lost their connection: their bets stand and no result changes [L];
-        a squeeze right passes to the next seated bettor [O]."""
+        a squeeze right passes to the next seated bettor until the squeeze begins [O]."""
         self.verify_disconnect(player)
         self.seats.get(player).connected = False
         event = PlayerConnection(at=self._now(), player=player, connected=False)
         self._emit(event)
+        self._follow_squeezers()
         return event
 
     def verify_reconnect(self, player: PlayerId) -> None:
@@ -278,9 +281,11 @@ class Seating(TableCore):
         return self._can(lambda: self.verify_reconnect(player))
 
     def reconnect(self, player: PlayerId) -> PlayerConnection:
-        """``player`` is back."""
+        """``player`` is back; a bid-squeeze squeezer back before the squeeze gets the
+        cards back [O]."""
         self.verify_reconnect(player)
         self.seats.get(player).connected = True
         event = PlayerConnection(at=self._now(), player=player, connected=True)
         self._emit(event)
+        self._follow_squeezers()
         return event
