@@ -19,9 +19,9 @@ pytestmark = pytest.mark.asyncio
 
 
 async def _play_one_hand(server: RunningServer, player: str) -> tuple[str, int]:
-    """``player`` bets 2000 on Player at macau-1; the game and the wallet before it."""
+    """``player`` bets 2000 on Player at nocomm-1; the game and the wallet before it."""
     token = await server.token(player)
-    async with TableClient.connect(server, "macau-1", token) as client:
+    async with TableClient.connect(server, "nocomm-1", token) as client:
         await client.ok({"type": "join"})
         await client.ok({"type": "sit", "seat": 5, "tier": "low"})
         await client.ok({"type": "choose_chip", "chip": 1000})
@@ -64,7 +64,8 @@ async def test_o_correction_moves_only_the_difference(backend: str, tmp_path: Pa
         )
         assert answer.status_code == 200, answer.text
         outcome = Outcome.from_hands(parse_cards("9S KH"), parse_cards("7H 8C"))
-        (result,) = settle_players(preset("macau"), outcome, {"ann": {Bet.PLAYER: 2000}}).values()
+        bets = {"ann": {Bet.PLAYER: 2000}}
+        (result,) = settle_players(preset("no_commission"), outcome, bets).values()
         corrected = wallet + result.total_net  # Player 9 beats Banker 5: +2000 [M17]
         delta = corrected - paid
         assert answer.json()["corrections"] == {"ann": delta}

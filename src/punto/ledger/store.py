@@ -101,10 +101,12 @@ class PlayerBets:
 
 @dataclass(frozen=True, slots=True)
 class Posted:
-    """A posted transaction; ``replayed`` when it had been posted before (nothing moved)."""
+    """A posted transaction; ``replayed`` when it had been posted before (nothing moved).
+    ``balances`` are the new balances of the accounts it moved (empty for a replay)."""
 
     transaction: Transaction
     replayed: bool = False
+    balances: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,12 +162,16 @@ def database_url(url: str | None = None) -> str:
 
 
 def create_engine(url: str | None = None) -> AsyncEngine:
-    """An async engine for :func:`database_url` ``(url)``; on SQLite, foreign keys on and
-    every transaction ``BEGIN IMMEDIATE``."""
+    """An async engine for :func:`database_url` ``(url)``; on SQLite, foreign keys on,
+    write-ahead logging, every transaction ``BEGIN IMMEDIATE``, and one connection per
+    engine: SQLite has one writer at a time anyway, and tasks queueing for the connection
+    wait far less than connections polling the file lock."""
     resolved = database_url(url)
     if not resolved.startswith("sqlite"):
-        return create_async_engine(resolved)
-    engine = create_async_engine(resolved, connect_args={"timeout": 30})
+        return create_async_engine(resolved, pool_size=10, max_overflow=20)
+    engine = create_async_engine(
+        resolved, connect_args={"timeout": 30}, pool_size=1, max_overflow=0, pool_timeout=60
+    )
 
     @event.listens_for(engine.sync_engine, "connect")
     def _connect(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
@@ -173,6 +179,8 @@ def create_engine(url: str | None = None) -> AsyncEngine:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
+        if ":memory:" not in resolved:
+            cursor.execute("PRAGMA journal_mode=WAL")
         cursor.close()
 
     @event.listens_for(engine.sync_engine, "begin")
@@ -371,12 +379,14 @@ class LedgerStore:
             if found.status is not RoundStatus.OPEN:
                 raise RoundStateError(f"round {round_id} is {found.status.value}: no more bets")
             source = funding or Account.player(player_id)
-            other = (await _round_bets(conn, round_id)).get(player_id)
-            if other is not None and other.funding != source:
-                raise LedgerError(
-                    f"{player_id}'s bets in round {round_id} are funded by {other.funding.code}"
-                )
-            posted = await _post_all(conn, [transaction])
+            other = await conn.scalar(
+                select(_RB.c.funding)
+                .where(_RB.c.round_id == round_id, _RB.c.player_id == player_id)
+                .limit(1)
+            )
+            if other is not None and other != source.code:
+                raise LedgerError(f"{player_id}'s bets in round {round_id} are funded by {other}")
+            posted = await _post_all(conn, [transaction], fresh=True)
             await conn.execute(
                 insert(_RB),
                 [
@@ -787,20 +797,28 @@ async def _ensure_accounts(conn: AsyncConnection, accounts: Iterable[Account]) -
         raise LedgerError(f"unsupported database {conn.dialect.name}")
 
 
-async def _post_all(conn: AsyncConnection, transactions: Sequence[Transaction]) -> list[Posted]:
-    """Post the transactions (replays are returned as they are), then move the balances
-    in one fixed order of accounts."""
-    posted: list[Posted] = []
-    fresh: list[Transaction] = []
-    for transaction in transactions:
-        existing = await _by_key(conn, transaction.idempotency_key)
-        if existing is not None:
-            posted.append(Posted(_same(existing, transaction), replayed=True))
-        else:
-            fresh.append(transaction)
-            posted.append(Posted(transaction))
-    if not fresh:
-        return posted
+async def _post_all(
+    conn: AsyncConnection, transactions: Sequence[Transaction], *, fresh: bool = False
+) -> list[Posted]:
+    """Post the transactions (replays are returned as they are; ``fresh``: the caller has
+    just looked their keys up), then move the balances in one fixed order of accounts."""
+    found: list[Transaction | None] = (
+        [None] * len(transactions)
+        if fresh
+        else [await _by_key(conn, t.idempotency_key) for t in transactions]
+    )
+    new = [t for t, existing in zip(transactions, found, strict=True) if existing is None]
+    balances = await _post_new(conn, new) if new else {}
+    return [
+        Posted(_same(existing, t), replayed=True)
+        if existing is not None
+        else Posted(t, balances={e.account.code: balances[e.account.code] for e in t.entries})
+        for t, existing in zip(transactions, found, strict=True)
+    ]
+
+
+async def _post_new(conn: AsyncConnection, fresh: Sequence[Transaction]) -> dict[str, int]:
+    """Insert new transactions and their entries and move the balances; the new balances."""
     await _ensure_accounts(conn, (e.account for t in fresh for e in t.entries))
     await conn.execute(
         insert(_TX),
@@ -831,20 +849,21 @@ async def _post_all(conn: AsyncConnection, transactions: Sequence[Transaction]) 
     for t in fresh:
         for e in t.entries:
             deltas[e.account] += e.amount
+    balances: dict[str, int] = {}
     for account in sorted(deltas, key=lambda a: a.code):
         delta = deltas[account]
-        if not delta:
-            continue
         statement = update(_A).where(_A.c.code == account.code)
         if delta < 0 and not account.kind.may_go_negative:
             statement = statement.where(_A.c.balance + delta >= 0)
-        result = await conn.execute(statement.values(balance=_A.c.balance + delta))
-        if result.rowcount != 1:
+        statement = statement.values(balance=_A.c.balance + delta).returning(_A.c.balance)
+        balance = (await conn.execute(statement)).scalar()
+        if balance is None:
             held = await _balance(conn, account.code)
             raise InsufficientFundsError(
                 f"{account.code} holds {held}, {-delta} needed: nothing was posted"
             )
-    return posted
+        balances[account.code] = int(balance)
+    return balances
 
 
 async def _check(conn: AsyncConnection) -> CheckReport:

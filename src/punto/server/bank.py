@@ -91,29 +91,35 @@ class Bank:
         player: str,
         bets: Mapping[Bet, int],
         confirmation_id: str,
-    ) -> None:
+    ) -> int | None:
         """A confirm's stakes: debited (seamless) and moved to the round's escrow. Raises
-        the ledger's or the wallet's typed error with nothing moved."""
+        the ledger's or the wallet's typed error with nothing moved. Returns the player's
+        wallet balance after it, when known without asking again."""
         if round_id not in self._open:
             await self.ledger.open_round(round_id, table_id=table_id)
             self._open.add(round_id)
         amount = sum(bets.values())
+        wallet: int | None = None
         if self.seamless:
             try:
-                await self.wallet.debit(
+                receipt = await self.wallet.debit(
                     player, amount, transaction_id=confirmation_id, round_id=round_id
                 )
+                wallet = receipt.balance
             except WalletUnavailableError:
                 await self._rollback(player, amount, confirmation_id)
                 raise
         try:
-            await self.ledger.confirm_bets(
+            posted = await self.ledger.confirm_bets(
                 round_id, player, bets, confirmation_id=confirmation_id, funding=self.funding
             )
         except BaseException:
             if self.seamless:
                 await self._rollback(player, amount, confirmation_id)
             raise
+        if not self.seamless:
+            wallet = posted.balances.get(Account.player(player).code)
+        return wallet
 
     async def _rollback(self, player: str, amount: int, transaction_id: str) -> None:
         try:

@@ -8,6 +8,7 @@ commands, and table events serialized to JSON (``docs/protocol.md``).
 Traceback (most recent call last):
 ...
 punto.errors.ProtocolError: deal_card: card: Field required
+>>> from punto.errors import BetLimitError
 >>> error_code(ProtocolError("x")), error_code(BetLimitError("x", limit="max", value=1))
 ('bad_message', 'bet_limit')
 """

@@ -211,6 +211,8 @@ class TableRunner:
         self._commitment: str | None = None
         self._chips: dict[str, int] = {}
         self._confirmations: dict[str, list[tuple[str, int]]] = {}
+        self._wallets: dict[str, int] = {}
+        """Wallet balances just learnt from a stake (spares a query per confirm)."""
         self._author = "system"
         self._squeeze_deadline: float | None = None
         self._next_countdown = 0.0
@@ -638,7 +640,7 @@ class TableRunner:
 
     async def _stake(self, p: str, bets: Mapping[Bet, int], confirmation_id: str) -> None:
         started = time.perf_counter()
-        await self._s.bank.stake(
+        wallet = await self._s.bank.stake(
             self._round(),
             table_id=self.id,
             player=p,
@@ -646,6 +648,8 @@ class TableRunner:
             confirmation_id=confirmation_id,
         )
         self._confirmations.setdefault(p, []).append((confirmation_id, sum(bets.values())))
+        if wallet is not None:
+            self._wallets[p] = wallet
         self._s.metrics.confirm_seconds.observe(time.perf_counter() - started)
 
     async def _unstake(self, p: str) -> None:
@@ -878,7 +882,9 @@ class TableRunner:
         )
 
     async def _send_balances(self, notes: Mapping[str, str], game: GameNumber | None) -> None:
-        wallets = await self._s.bank.balances(notes)
+        known, self._wallets = self._wallets, {}
+        unknown = [p for p in notes if p not in known]
+        wallets = {**known, **(await self._s.bank.balances(unknown) if unknown else {})}
         for player, reason in notes.items():
             table_balance = self.table.balance(player) if self.at_table(player) else None
             await self._s.bus.publish(

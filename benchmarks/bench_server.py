@@ -1,0 +1,382 @@
+"""Table server throughput, on SQLite and on PostgreSQL.
+
+1. **Bets accepted per second** and the confirm latency (p50, p99): players connected over
+   WebSocket to a real ``punto serve`` process, each putting a chip down and confirming
+   again and again at four live tables whose betting stays open.
+2. **Settling a round with 10,000 bets**: 2,500 players with four bets each on one table;
+   the time from the dealer's ``settle`` to the ledger's settlement committed, the hand
+   record stored and every player's balance message sent.
+3. **Broadcasting a table event to 5,000 clients**: 5,000 WebSocket watchers of one RNG
+   table; for each card dealt, the time from the event until the last client has it.
+
+Run: ``python benchmarks/bench_server.py [--backend sqlite|postgresql|both] [--quick]``.
+PostgreSQL is the one at ``$PUNTO_TEST_POSTGRES_URL`` (default
+``postgresql://postgres@127.0.0.1:5432/test``); its part is skipped, saying so, when no
+server answers. Each run uses a fresh database, dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import websockets
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from punto.bets import Bet
+from punto.ledger.store import LedgerStore, create_engine
+from punto.ledger.wallet import InternalWallet
+from punto.server.auth import Actor, Role
+from punto.server.bank import Bank
+from punto.server.bus import LocalBus
+from punto.server.config import Settings
+from punto.server.hub import Hub
+from punto.server.metrics import Metrics
+from punto.server.migrate import upgrade_async
+from punto.server.protocol import parse_command
+from punto.server.runner import Services, TableRunner
+from punto.server.storage import ServerStore
+from punto.server.tables import TableConfig
+from punto.table.kinds import Dealing
+
+POSTGRES = os.environ.get("PUNTO_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _postgres_answers() -> bool:
+    parts = urlsplit(POSTGRES)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 5432), 2):
+            return True
+    except OSError:
+        return False
+
+
+@asynccontextmanager
+async def database(backend: str) -> AsyncIterator[str]:
+    """A fresh, empty database URL of ``backend`` (plain scheme)."""
+    if backend == "sqlite":
+        with tempfile.TemporaryDirectory() as folder:
+            yield f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
+        return
+    name = f"punto_bench_{secrets.token_hex(5)}"
+    parts = urlsplit(POSTGRES)
+    admin = create_async_engine(
+        parts._replace(scheme="postgresql+asyncpg").geturl(), isolation_level="AUTOCOMMIT"
+    )
+    try:
+        async with admin.connect() as conn:
+            await conn.execute(text(f'CREATE DATABASE "{name}"'))
+        try:
+            yield parts._replace(path=f"/{name}").geturl()
+        finally:
+            async with admin.connect() as conn:
+                await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        await admin.dispose()
+
+
+@asynccontextmanager
+async def server_process(url: str, **env: str) -> AsyncIterator[str]:
+    """A ``punto serve`` process on ``url``; yields its base URL."""
+    port = _free_port()
+    environment = {
+        **os.environ,
+        "PUNTO_DATABASE_URL": url,
+        "PUNTO_PASSWORD_COST": "1024",
+        "PUNTO_SECRET": "bench-secret-0123456789abcdef",
+        "PUNTO_LOG_LEVEL": "WARNING",
+        "PUNTO_WS_QUEUE": "5000",
+        **env,
+    }
+    with tempfile.TemporaryDirectory() as folder:
+        log = (Path(folder) / "server.log").open("w")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "punto", "serve", "--port", str(port)],
+            env=environment,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=folder,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            async with httpx.AsyncClient() as http:
+                for _ in range(300):
+                    with contextlib.suppress(httpx.TransportError):
+                        if (await http.get(f"{base}/healthz")).status_code == 200:
+                            break
+                    if proc.poll() is not None:
+                        raise RuntimeError((Path(folder) / "server.log").read_text()[-3000:])
+                    await asyncio.sleep(0.2)
+            yield base
+        finally:
+            proc.terminate()
+            proc.wait(60)
+            log.close()
+
+
+def _pct(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# -- 1. bets accepted per second ------------------------------------------------------
+
+
+async def _token(http: httpx.AsyncClient, user: str, password: str) -> str:
+    answer = await http.post("/api/auth/login", json={"username": user, "password": password})
+    answer.raise_for_status()
+    return str(answer.json()["token"])
+
+
+async def _register(http: httpx.AsyncClient, name: str) -> str:
+    answer = await http.post("/api/auth/register", json={"username": name, "password": "pw-123456"})
+    answer.raise_for_status()
+    return str(answer.json()["token"])
+
+
+class _Socket:
+    """A WebSocket client that sends a request and waits for its answer."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.n = 0
+
+    async def call(self, message: dict[str, Any]) -> dict[str, Any]:
+        self.n += 1
+        rid = f"q{self.n}"
+        await self.ws.send(json.dumps({**message, "request_id": rid}))
+        while True:
+            raw = await self.ws.recv()
+            if rid in raw:
+                answer: dict[str, Any] = json.loads(raw)
+                if answer.get("request_id") == rid:
+                    return answer
+
+
+async def bets_per_second(base: str, *, tables: int, players: int, confirms: int) -> str:
+    """Confirms per second and their latency, players spread over live tables."""
+    ws_base = base.replace("http", "ws")
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        admin = {"Authorization": f"Bearer {await _token(http, 'admin', 'admin-demo')}"}
+        ids = [f"bench-{n}" for n in range(tables)]
+        for table_id in ids:
+            body: dict[str, object] = {
+                "id": table_id,
+                "name": table_id,
+                "rules": "online_8deck",
+                "dealing": "live",
+                "betting_seconds": 600,
+            }
+            (await http.post("/api/admin/tables", json=body, headers=admin)).raise_for_status()
+        dealer = await _token(http, "dana", "dana-demo")
+        tokens = await asyncio.gather(
+            *(_register(http, f"b{n}-{secrets.token_hex(3)}") for n in range(players))
+        )
+    async with contextlib.AsyncExitStack() as stack:
+        for table_id in ids:
+            ws = await stack.enter_async_context(
+                websockets.connect(f"{ws_base}/ws/tables/{table_id}?token={dealer}")
+            )
+            await ws.recv()
+            d = _Socket(ws)
+            for message in ({"type": "start_shoe"}, {"type": "open_betting"}):
+                answer = await d.call(message)
+                assert answer["type"] == "ok", answer
+        sockets: list[_Socket] = []
+        for n, token in enumerate(tokens):
+            url = f"{ws_base}/ws/tables/{ids[n % tables]}?token={token}"
+            ws = await stack.enter_async_context(websockets.connect(url, max_size=2**24))
+            await ws.recv()
+            s = _Socket(ws)
+            steps: list[dict[str, Any]] = [
+                {"type": "join"},
+                {"type": "watch", "tier": "low"},
+                {"type": "choose_chip", "chip": 1000},
+            ]
+            for step in steps:
+                answer = await s.call(step)
+                assert answer["type"] == "ok", answer
+            sockets.append(s)
+        latencies: list[float] = []
+        refused = 0
+
+        async def player(s: _Socket) -> None:
+            nonlocal refused
+            for _ in range(confirms):
+                await s.call({"type": "add_chip", "bet": "player"})
+                started = time.perf_counter()
+                answer = await s.call({"type": "confirm"})
+                latencies.append(time.perf_counter() - started)
+                refused += answer["type"] != "ok"
+
+        started = time.perf_counter()
+        await asyncio.gather(*(player(s) for s in sockets))
+        elapsed = time.perf_counter() - started
+    accepted = len(latencies) - refused
+    return (
+        f"bets accepted: {accepted / elapsed:,.0f}/s ({accepted} confirms by {players} players "
+        f"at {tables} tables in {elapsed:.2f} s, {refused} refused); confirm latency "
+        f"p50 {statistics.median(latencies) * 1000:.1f} ms, "
+        f"p99 {_pct(latencies, 0.99) * 1000:.1f} ms"
+    )
+
+
+# -- 2. settling a round with 10,000 bets ------------------------------------------------
+
+
+async def settle_10000(url: str, *, players: int) -> str:
+    """Time the dealer's settle of one hand holding ``players`` × 4 bets."""
+    await upgrade_async(url)
+    engine = create_engine(url)
+    ledger = LedgerStore(engine)
+    store = ServerStore(engine)
+    wallet = InternalWallet(ledger)
+    settings = Settings(database_url=url, password_cost=1024, betting_seconds=3600)
+    services = Services(
+        settings=settings,
+        store=store,
+        bank=Bank(ledger, wallet, store, seamless=False, operator_id="default"),
+        bus=LocalBus(Hub(queue_size=10)),
+        metrics=Metrics(),
+    )
+    config = TableConfig(id="bench", name="bench", rules="online_8deck", dealing=Dealing.LIVE)
+    await store.create_table(config)
+    runner = TableRunner(config, services)
+    dealer = Actor("dana", Role.DEALER, "Dana")
+
+    async def do(actor: Actor, message: dict[str, Any]) -> None:
+        await runner.execute(actor, parse_command(message))
+
+    await do(dealer, {"type": "start_shoe"})
+    await do(dealer, {"type": "open_betting"})
+    bets = (Bet.PLAYER, Bet.TIE, Bet.PLAYER_PAIR, Bet.BANKER_PAIR)
+    setup = time.perf_counter()
+    for n in range(players):
+        p = Actor(f"p{n}", Role.PLAYER, f"P{n}")
+        await wallet.credit(p.player, 1_000_000, transaction_id=f"bench:{n}")
+        await do(p, {"type": "join"})
+        await do(p, {"type": "watch", "tier": "low"})
+        await do(p, {"type": "choose_chip", "chip": 1000})
+        for bet in bets:
+            await do(p, {"type": "add_chip", "bet": bet.value})
+        await do(p, {"type": "confirm"})
+    setup = time.perf_counter() - setup
+    await do(dealer, {"type": "close_betting"})
+    for card in ("9S", "8D", "KH", "7C"):  # a Player natural 9 against 5 [M9]
+        await do(dealer, {"type": "deal_card", "card": card})
+    round_id = str(runner.table.game)
+    started = time.perf_counter()
+    await do(dealer, {"type": "settle"})
+    elapsed = time.perf_counter() - started
+    info = await ledger.round(round_id)
+    report = await ledger.check()
+    await engine.dispose()
+    assert info.status.value == "settled", info
+    assert report.ok, report.problems
+    return (
+        f"settle a round of {players * 4:,} bets ({players:,} players): {elapsed:.2f} s "
+        f"(table, ledger, hand record, balance messages; confirming them took {setup:.1f} s)"
+    )
+
+
+# -- 3. broadcast to 5,000 clients -------------------------------------------------------
+
+
+async def broadcast(base: str, *, clients: int, events: int) -> str:
+    """Time from each card dealt until the last of ``clients`` watchers has it."""
+    url = base.replace("http", "ws") + "/ws/tables/macau-1"
+    got: dict[float, list[float]] = {}
+    ready = 0
+
+    async def watcher() -> None:
+        nonlocal ready
+        async with websockets.connect(url, max_size=2**24, open_timeout=120) as ws:
+            await ws.recv()
+            ready += 1
+            while True:
+                raw = await ws.recv()
+                if isinstance(raw, str) and '"card_placed"' in raw:
+                    now = time.time()
+                    at = json.loads(raw)["event"]["at"]
+                    got.setdefault(at, []).append(now)
+
+    tasks: list[asyncio.Task[None]] = []
+    for start in range(0, clients, 250):
+        batch = [asyncio.create_task(watcher()) for _ in range(min(250, clients - start))]
+        tasks.extend(batch)
+        while ready < len(tasks):
+            await asyncio.sleep(0.05)
+    got.clear()
+    deadline = time.monotonic() + 120
+    while sum(1 for v in got.values() if len(v) == clients) < events:
+        if time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.2)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    complete = [(at, times) for at, times in got.items() if len(times) == clients]
+    last = [max(times) - at for at, times in complete]
+    median = [statistics.median(times) - at for at, times in complete]
+    if not last:
+        return f"broadcast to {clients:,} clients: no event reached every client"
+    return (
+        f"broadcast one table event to {clients:,} WebSocket clients: last client after "
+        f"{statistics.median(last) * 1000:.0f} ms (median of {len(last)} events; worst "
+        f"{max(last) * 1000:.0f} ms), median client after "
+        f"{statistics.median(median) * 1000:.0f} ms"
+    )
+
+
+async def run(backend: str, quick: bool) -> None:
+    """Every measurement on one backend."""
+    print(f"-- {backend}")
+    players, confirms = (40, 10) if quick else (200, 20)
+    async with database(backend) as url, server_process(url) as base:
+        print(await bets_per_second(base, tables=4, players=players, confirms=confirms))
+    async with database(backend) as url:
+        print(await settle_10000(url, players=250 if quick else 2_500))
+    env: dict[str, str] = {"PUNTO_CARD_DELAY": "0.5", "PUNTO_BETTING_SECONDS": "3"}
+    async with database(backend) as url, server_process(url, **env) as base:
+        print(await broadcast(base, clients=500 if quick else 5_000, events=4 if quick else 8))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Measure and print."""
+    parser = argparse.ArgumentParser(description="table server benchmarks")
+    parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--quick", action="store_true", help="smaller figures, faster")
+    args = parser.parse_args(argv)
+    backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
+    for backend in backends:
+        if backend == "postgresql" and not _postgres_answers():
+            print(f"-- postgresql: skipped, no server answers at {urlsplit(POSTGRES).netloc}")
+            continue
+        asyncio.run(run(backend, args.quick))
+
+
+if __name__ == "__main__":
+    main()
