@@ -22,7 +22,7 @@ from punto.rules import preset
 from punto.table import Dealing, Phase
 from punto.table.events import BettingClosed, BettingOpened
 from punto.tie_options import TIE_POLICIES, TieAction
-from table_support import close, deal, make_table, open_round, place, play, seat
+from table_support import close, deal, make_table, open_round, place, play, seat, state_of
 
 P, B, T = Bet.PLAYER, Bet.BANKER, Bet.TIE
 TIE_CARDS = "4S 4H 5D 5C"  # Player 9, Banker 9: a natural tie
@@ -114,9 +114,25 @@ def test_l_confirm_checks_every_limit_of_the_player_tier() -> None:
     place(table, "bob", {P: 5_000}, confirm=False)  # high: 500-100,000
     with pytest.raises(BetLimitError, match="below this table's minimum of 500"):
         table.confirm("bob")
-    place(table, "ann", {P: 100_000}, confirm=False)
+
+
+def test_l_chips_go_on_a_bet_area_only_up_to_the_table_limit() -> None:
+    table, _ = make_table()
+    table.join("ann", balance=10_000_000)
+    table.sit("ann", 1, tier="low")  # low: Player 10-1,000
+    table.open_betting()
+    place(table, "ann", {P: 95_000})
+    table.choose_chip("ann", 5_000)
+    table.add_chip("ann", P)  # 1,000.00 on Player: exactly the maximum
+    before = state_of(table)
+    with pytest.raises(BetLimitError, match="above this table's maximum of 1000") as refused:
+        table.add_chip("ann", P)
+    assert refused.value.limit == "player_max"
+    assert state_of(table) == before
     with pytest.raises(BetLimitError, match="above this table's maximum of 1000"):
-        table.confirm("ann")
+        table.double("ann")
+    assert state_of(table) == before
+    assert table.confirm("ann").bets == {P: 100_000}
 
 
 def test_l_rebet_puts_last_hands_confirmed_bets_back() -> None:

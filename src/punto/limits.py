@@ -43,7 +43,7 @@ from punto.money import show_amount
 if TYPE_CHECKING:
     from punto.rules import Rules
 
-__all__ = ["LimitTier", "check_bets", "check_imbalance"]
+__all__ = ["LimitTier", "check_bet_maximum", "check_bets", "check_imbalance"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -112,6 +112,28 @@ def check_imbalance(rules: Rules, *, banker: int, player: int) -> None:
         )
 
 
+def check_bet_maximum(rules: Rules, bet: Bet, amount: int, *, tier: LimitTier | str) -> None:
+    """Raise :class:`BetLimitError` when ``amount`` on ``bet`` is above the tier's maximum:
+    chips go on a bet area only up to the table limit [L].
+
+    >>> from punto.rules import preset
+    >>> check_bet_maximum(preset("macau"), Bet.TIE, 10**9, tier="low")
+    Traceback (most recent call last):
+    ...
+    punto.errors.BetLimitError: Tie bet 10000000 is above this table's maximum of 500
+    """
+    chosen = rules.tier(tier) if isinstance(tier, str) else tier
+    high = chosen.limits_for(bet)[1]
+    if amount > high:
+        d = rules.currency_digits
+        raise BetLimitError(
+            f"{bet.label} bet {show_amount(amount, digits=d)} is above this table's maximum "
+            f"of {show_amount(high, digits=d)}",
+            limit=f"{bet.value}_max",
+            value=high,
+        )
+
+
 def check_bets(
     rules: Rules,
     bets: Mapping[Bet, int],
@@ -136,22 +158,15 @@ def check_bets(
             raise AmountError(f"{bet.label} amount {amount!r} is not a whole number of units")
         if amount <= 0:
             raise AmountError(f"{bet.label} amount must be positive, not {amount}")
-        low, high = chosen.limits_for(bet)
-        shown = show_amount(amount, digits=d)
+        low = chosen.limits_for(bet)[0]
         if amount < low:
             raise BetLimitError(
-                f"{bet.label} bet {shown} is below this table's minimum of "
-                f"{show_amount(low, digits=d)}",
+                f"{bet.label} bet {show_amount(amount, digits=d)} is below this table's "
+                f"minimum of {show_amount(low, digits=d)}",
                 limit=f"{bet.value}_min",
                 value=low,
             )
-        if amount > high:
-            raise BetLimitError(
-                f"{bet.label} bet {shown} is above this table's maximum of "
-                f"{show_amount(high, digits=d)}",
-                limit=f"{bet.value}_max",
-                value=high,
-            )
+        check_bet_maximum(rules, bet, amount, tier=chosen)
         opens_until = rules.close_from_hand.get(bet)
         if opens_until is not None and hand_number >= opens_until:
             raise BetClosedError(

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from punto.bets import MAIN_BETS, Bet
 from punto.errors import AccessError, AmountError, BettingError, SeatError, TableBalanceError
-from punto.limits import check_bets
+from punto.limits import check_bet_maximum, check_bets
 from punto.table.core import OpenHand, TableCore
 from punto.table.events import (
     BetsCleared,
@@ -69,6 +69,9 @@ class BettingRound(TableCore):
             raise BettingError("choose a chip first [L]")
         self.rules.paytable_for(bet)  # raises BetNotOfferedError
         self._verify_spot(player, spot)
+        slip = self._slip_or_empty(player)
+        on_bet = slip.confirmed.get(bet, 0) + slip.pending.get(bet, 0) + self._chips[player]
+        self._check_maximum(player, bet, on_bet)  # up to the table limit [L]
 
     def can_add_chip(self, player: PlayerId, bet: Bet, *, spot: int | None = None) -> bool:
         """Whether :meth:`add_chip` would succeed."""
@@ -129,7 +132,10 @@ class BettingRound(TableCore):
     def verify_double(self, player: PlayerId) -> None:
         """Raise unless ``player`` has unconfirmed chips to double."""
         self._verify_betting(player, "double")
-        self._slip_or_empty(player).verify_pending("double")
+        slip = self._slip_or_empty(player)
+        slip.verify_pending("double")
+        for bet, amount in slip.pending.items():
+            self._check_maximum(player, bet, slip.confirmed.get(bet, 0) + 2 * amount)
 
     def can_double(self, player: PlayerId) -> bool:
         """Whether :meth:`double` would succeed."""
@@ -171,6 +177,11 @@ class BettingRound(TableCore):
         banker = sum(s.confirmed.get(Bet.BANKER, 0) for p, s in self._slips.items() if p != player)
         punto = sum(s.confirmed.get(Bet.PLAYER, 0) for p, s in self._slips.items() if p != player)
         return banker, punto
+
+    def _check_maximum(self, player: PlayerId, bet: Bet, amount: int) -> None:
+        tier = self.seats.get(player).tier
+        assert tier is not None
+        check_bet_maximum(self.rules, bet, amount, tier=tier)
 
     def _check_limits(self, player: PlayerId, bets: Mapping[Bet, int], game: OpenHand) -> None:
         tier = self.seats.get(player).tier
