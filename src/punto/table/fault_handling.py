@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from punto.cards import Card
-from punto.coup import Coup, Position
+from punto.coup import Coup, Position, coup_of_hands
 from punto.errors import FaultError, PuntoError
 from punto.outcome import Outcome, Winner
 from punto.settlement import settle
@@ -257,16 +257,7 @@ class FaultHandling(TableCore):
 def _checked_outcome(outcome: Outcome) -> Outcome:
     """Deal a claimed result's cards through the coup machine: only a result the tableau
     can make is accepted [M9]."""
-    order = [outcome.player[:1], outcome.banker[:1], outcome.player[1:2], outcome.banker[1:2]]
-    cards = [card for part in order for card in part]
-    cards += list(outcome.player[2:]) + list(outcome.banker[2:])
-    coup = Coup()
     try:
-        for card in cards:
-            coup.deal(card)
-        checked = coup.outcome
+        return coup_of_hands(outcome.player, outcome.banker)
     except PuntoError as exc:
         raise FaultError(f"the corrected result is not a coup the tableau deals: {exc}") from None
-    if checked.player != outcome.player or checked.banker != outcome.banker:
-        raise FaultError("the corrected result's cards do not make those hands [M9]")
-    return checked
