@@ -19,7 +19,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from punto.bets import Bet
 from punto.cards import Card, deck
 from punto.coup import Position
-from punto.errors import PuntoError
+from punto.errors import PuntoError, TableError
 from punto.outcome import Outcome, Side
 from punto.rules import preset
 from punto.table import (
@@ -43,7 +43,7 @@ from punto.table.events import (
     HandRestarted,
     ShoeOpened,
 )
-from table_support import state_of
+from table_support import make_table, play, seat, state_of
 
 PLAYERS = ("ann", "bob", "carl", "dave", "erin")
 CARDS = tuple(deck())
@@ -406,3 +406,20 @@ TableMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 test_random_actions_never_break_an_invariant = TableMachine.TestCase
+
+
+def test_forgetting_events_keeps_their_numbers_and_the_state() -> None:
+    table, clock = make_table()
+    seat(table, "ann", 1)
+    play(table, clock, "9S 8H KD KC", {"ann": {Bet.PLAYER: 5_000}})
+    count, state = table.event_count, state_of(table)[1:]  # all but the event list
+    table.forget_events(len(table.events) - 1)
+    assert table.event_count == count
+    assert len(table.events) == 1
+    assert state_of(table)[1:] == state
+    for bad in (-1, 2, True, 1.5):
+        with pytest.raises(TableError, match="cannot forget"):
+            table.forget_events(bad)  # type: ignore[arg-type]
+    assert table.event_count == count
+    table.open_betting()
+    assert table.event_count == count + 1

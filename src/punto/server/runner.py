@@ -233,7 +233,7 @@ class TableRunner:
     @property
     def seq(self) -> int:
         """The number of the last event (``-1``: none)."""
-        return len(self.table.events) - 1
+        return self.table.event_count - 1
 
     def status(self) -> dict[str, Any]:
         """The table's entry in the lobby (live part)."""
@@ -273,7 +273,7 @@ class TableRunner:
         player = actor.user_id if viewer is Viewer.PLAYER else None
         state, recent = snapshot_state(
             self.table,
-            hand_events=self.table.events[self._hand_start :],
+            hand_events=self._hand_events(),
             viewer=viewer,
             player=player,
             commitment=self._commitment,
@@ -288,6 +288,21 @@ class TableRunner:
             "roads": roads_dict(self.roads),
             "recent": recent,
         }
+
+    def _events_from(self, number: int) -> list[Event]:
+        """The events from event ``number`` on (numbers count forgotten events too)."""
+        return self.table.events[max(0, number - self.table.events_forgotten) :]
+
+    def _hand_events(self) -> list[Event]:
+        """The events of the hand in progress, or of the last one."""
+        return self._events_from(self._hand_start)
+
+    def _forget(self) -> None:
+        """Keep memory bounded on a long-running table: events before the current hand
+        are in the database already (hand records, shoes), so the table forgets them."""
+        before = self._hand_start - self.table.events_forgotten
+        if before > _KEEP_EVENTS:
+            self.table.forget_events(before)
 
     def roads_message(self, *, svg: bool = False) -> dict[str, Any]:
         """The ``roads`` message."""
@@ -460,14 +475,14 @@ class TableRunner:
         async with self._lock:
             if self.table.phase is Phase.CLOSED or self._stopping:
                 raise UnavailableError(f"table {self.id} is closed")
-            start = len(self.table.events)
+            start = self.table.event_count
             self._author = actor.user_id or "anonymous"
             try:
                 await self._dispatch(actor, command)
             finally:
                 await self._process()
             self.last_activity = time.time()
-            produced = tuple(self.table.events[start:])
+            produced = tuple(self._events_from(start))
         self._wake.set()
         return produced
 
@@ -701,10 +716,10 @@ class TableRunner:
 
     async def _process(self) -> None:
         """The effects of the events not yet processed, then their fan-out."""
-        while self._done < len(self.table.events):
+        while self._done < self.table.event_count:
             start = self._done
-            new = self.table.events[start:]
-            self._done = len(self.table.events)
+            new = self._events_from(start)
+            self._done = self.table.event_count
             notes: dict[str, str] = {}
             roads_changed = False
             game: GameNumber | None = None
@@ -729,6 +744,7 @@ class TableRunner:
                 await self._send_balances(notes, game)
             if roads_changed:
                 await self._s.bus.publish({"table": self.id, "message": self.roads_message()})
+        self._forget()
 
     async def _effect(self, index: int, event: Event, notes: dict[str, str]) -> bool:
         """Apply one event's effect; ``True`` when the roads changed."""
@@ -825,7 +841,7 @@ class TableRunner:
         for result in event.results:
             notes[result.player] = "settled"
         await self._save_hand(event.game)
-        blank = any(isinstance(e, BlankHandStarted) for e in self.table.events[self._hand_start :])
+        blank = any(isinstance(e, BlankHandStarted) for e in self._hand_events())
         if event.void_reason or blank or self._outcome is None:
             return False
         self.roads.add(RoadResult.from_outcome(self._outcome))
@@ -851,15 +867,13 @@ class TableRunner:
         table = self.table
         if table.phase is not Phase.BETTING_OPEN:
             return
-        asked = {
-            e.player for e in table.events[self._hand_start :] if isinstance(e, OpenCardsRequested)
-        }
+        asked = {e.player for e in self._hand_events() if isinstance(e, OpenCardsRequested)}
         seated = {p for p, who in table.seats.participants.items() if who.role.value == "seated"}
         if seated and seated <= asked:
             table.close_betting()
 
     async def _save_hand(self, game: GameNumber) -> None:
-        events = self.table.events[self._hand_start :]
+        events = self._hand_events()
         records = [r for r in hand_records(events) if r.game == game]
         if not records:
             return
@@ -951,6 +965,9 @@ class TableRunner:
             await self._process()
             return {"corrections": moved, "transactions": posted, "on_table": on_table}
 
+
+_KEEP_EVENTS = 2000
+"""Events before the current hand a table keeps in memory before forgetting them."""
 
 _BETWEEN = frozenset({Phase.SHOE_START, Phase.SETTLED, Phase.SHOE_END, Phase.WAITING})
 """Phases with no hand in progress."""

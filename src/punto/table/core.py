@@ -109,6 +109,8 @@ class TableCore:
         self.clock = clock
         self._rng: random.Random = rng if rng is not None else secrets.SystemRandom()
         self.events: list[Event] = []
+        self.events_forgotten = 0
+        """Events dropped from the front of :attr:`events` (:meth:`forget_events`)."""
         self.phase = Phase.WAITING
         self.phase_history: list[Phase] = [Phase.WAITING]
         self.dealer = dealer
@@ -219,6 +221,26 @@ class TableCore:
     def blank_owed(self) -> bool:
         """Whether the next hand must be a blank hand [S1]."""
         return bool(self._blank_owed)
+
+    @property
+    def event_count(self) -> int:
+        """How many events the table has emitted, forgotten ones included: the number the
+        next event will have, counting from 0."""
+        return self.events_forgotten + len(self.events)
+
+    def forget_events(self, count: int, *, keep_settled: int = 200) -> None:
+        """Drop the first ``count`` events from memory, and what a re-settlement [O] needs
+        of all but the last ``keep_settled`` settled hands. A long-running server calls
+        this once it has stored the records those events make; the event numbers of
+        :attr:`event_count` go on unchanged."""
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise TableError(f"cannot forget {count!r} events")
+        if count > len(self.events):
+            raise TableError(f"cannot forget {count} events: {len(self.events)} are kept")
+        del self.events[:count]
+        self.events_forgotten += count
+        for game in list(self._settled)[: max(0, len(self._settled) - keep_settled)]:
+            del self._settled[game]
 
     def balance(self, player: PlayerId) -> int:
         """A player's table balance (minor units)."""

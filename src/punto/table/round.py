@@ -218,7 +218,7 @@ class BettingRound(TableCore):
         self.verify_confirm(player)
         game = self._require_game()
         slip = self._slip(player)
-        added = slip.confirm(seq=len(self.events))
+        added = slip.confirm(seq=self.event_count)
         slip.from_seat = slip.from_seat or self.seats.get(player).role is Role.SEATED
         debited = sum(added.values())
         self._balances[player] -= debited
@@ -270,7 +270,7 @@ class BettingRound(TableCore):
         new = freeze_bets(bets)
         action = tie_action(slip.standing, new)
         delta = sum(new.values()) - sum(slip.main_confirmed.values())
-        slip.replace_main(new, seq=len(self.events))
+        slip.replace_main(new, seq=self.event_count)
         slip.standing.clear()
         self._balances[player] -= delta
         event = TieBetsChanged(
