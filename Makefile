@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.punto-installed
+CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test lint typecheck unit bench clean
+.PHONY: run test lint typecheck unit bench clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/punto play
+	$(BIN)/punto serve --open
 
 test: lint typecheck unit
 
@@ -24,8 +25,21 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict
 
-unit: $(STAMP)
+unit: $(STAMP) chromium
 	$(BIN)/pytest
+
+# The web client's browser tests drive Debian's Chromium (never a downloaded browser):
+# install the package when it is missing and we may (root with apt, as on CI); otherwise
+# those tests are skipped and say why.
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	      || echo "punto: could not install chromium: the browser tests will be skipped"; \
+	  else \
+	    echo "punto: $(CHROMIUM) is missing (apt-get install chromium): the browser tests will be skipped"; \
+	  fi; \
+	fi
 
 bench: $(STAMP)
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

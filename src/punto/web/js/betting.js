@@ -1,0 +1,188 @@
+// The betting layout of a table: bet areas for the table's preset, the chip rack, and
+// confirm / undo / clear / double / rebet, plus the tie option [M12] and "wait for me".
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { betName, chipLabel, money } from "./format.js";
+import { stakeOn, tableTotals } from "./tablestate.js";
+
+const MAIN = ["player", "tie", "banker"];
+const PAIRS = ["player_pair", "banker_pair"];
+
+function betClass(bet) {
+  if (bet === "player" || bet.includes("player")) return "bet-player";
+  if (bet === "banker" || bet.includes("banker")) return "bet-banker";
+  if (bet.includes("tie")) return "bet-tie";
+  return "bet-side";
+}
+
+/** Whether the viewer may bet now. */
+export function canBet(state) {
+  const you = state.you || {};
+  return state.phase === "betting_open" && you.viewer === "player" && you.at_table && (you.place === "seated" || you.place === "watching");
+}
+
+function pendingTotal(state) {
+  return Object.values(state.you.pending || {}).reduce((a, b) => a + b, 0);
+}
+
+function chipStack(amount, digits, cls) {
+  if (!amount) return null;
+  return h("span", { class: ["chip-stack", cls], "aria-hidden": "true" }, h("span", { class: "chip chip-mini" }, chipLabel(amount, digits)));
+}
+
+function betArea(state, bet, ctx, extraClass = "") {
+  const digits = state.table.currency_digits;
+  const { confirmed, pending } = stakeOn(state, bet);
+  const everyone = tableTotals(state)[bet] || 0;
+  const open = canBet(state);
+  const won = state.result && state.result.mine && state.result.mine.settlement
+    ? state.result.mine.settlement.results.find((r) => r.bet === bet)
+    : null;
+  const parts = [betName(bet)];
+  if (confirmed) parts.push(t("bet.your_bet", { amount: money(confirmed, digits) }));
+  if (pending) parts.push(t("bet.unconfirmed", { amount: money(pending, digits) }));
+  if (everyone && everyone !== confirmed) parts.push(t("bet.table_total", { amount: money(everyone, digits) }));
+  return h(
+    "button",
+    {
+      type: "button",
+      class: ["bet", betClass(bet), extraClass, confirmed ? "has-confirmed" : "", pending ? "has-pending" : "", won && won.net > 0 ? "bet-won" : ""],
+      "data-bet": bet,
+      "data-key": `bet-${bet}`,
+      disabled: !open,
+      "aria-label": parts.join(", "),
+      onclick: () => ctx.addChip(bet),
+    },
+    h("span", { class: "bet-name" }, betName(bet)),
+    h(
+      "span",
+      { class: "bet-amounts" },
+      confirmed ? h("span", { class: "bet-confirmed", "data-testid": `confirmed-${bet}` }, money(confirmed, digits)) : null,
+      pending ? h("span", { class: "bet-pending", "data-testid": `pending-${bet}` }, `+${money(pending, digits)}`) : null,
+      everyone && everyone !== confirmed ? h("span", { class: "bet-everyone" }, `Σ ${money(everyone, digits)}`) : null,
+    ),
+    chipStack(pending || confirmed, digits, pending ? "pending" : "confirmed"),
+  );
+}
+
+/** The bet areas of the table's preset. */
+export function betLayout(state, ctx) {
+  const offered = state.table.bets || [];
+  const main = MAIN.filter((b) => offered.includes(b));
+  const pairs = PAIRS.filter((b) => offered.includes(b));
+  const superTies = offered.filter((b) => b.startsWith("super_tie_"));
+  const sides = offered.filter((b) => !main.includes(b) && !pairs.includes(b) && !superTies.includes(b));
+  return h(
+    "div",
+    { class: "bet-layout", role: "group", "aria-label": t("bet.layout") },
+    sides.length ? h("div", { class: "bet-row bet-row-side" }, sides.map((b) => betArea(state, b, ctx, "bet-small"))) : null,
+    superTies.length
+      ? h("div", { class: "bet-row bet-row-super", role: "group", "aria-label": t("bet.super_ties") }, superTies.map((b) => betArea(state, b, ctx, "bet-tiny")))
+      : null,
+    pairs.length ? h("div", { class: "bet-row bet-row-pairs" }, pairs.map((b) => betArea(state, b, ctx, "bet-small"))) : null,
+    h("div", { class: "bet-row bet-row-main" }, main.map((b) => betArea(state, b, ctx, "bet-main"))),
+  );
+}
+
+/** The chip rack: one radio button per chip of the table. */
+export function chipRack(state, ctx) {
+  const digits = state.table.currency_digits;
+  const chosen = ctx.chip();
+  return h(
+    "div",
+    { class: "chip-rack", role: "radiogroup", "aria-label": t("chips.label") },
+    (state.table.chips || []).map((chip, i) =>
+      h(
+        "button",
+        {
+          type: "button",
+          role: "radio",
+          class: ["chip", `chip-${i % 7}`],
+          "aria-checked": String(chip === chosen),
+          "aria-label": t("chips.chip", { amount: money(chip, digits) }),
+          "data-chip": chip,
+          "data-key": `chip-${chip}`,
+          onclick: () => ctx.chooseChip(chip),
+        },
+        chipLabel(chip, digits),
+      ),
+    ),
+  );
+}
+
+/** Undo / clear / double / rebet / confirm, and the table kind's extra requests. */
+export function betActions(state, ctx) {
+  const you = state.you || {};
+  const open = canBet(state);
+  const pending = pendingTotal(state);
+  const digits = state.table.currency_digits;
+  const button = (type, label, opts = {}) =>
+    h(
+      "button",
+      { type: "button", class: ["btn", opts.cls || ""], "data-action": type, "data-key": `act-${type}`, disabled: !open || opts.disabled, onclick: () => ctx.act(type) },
+      label,
+    );
+  const extras = [];
+  if (state.table.kind === "bid_squeeze" && you.at_table) {
+    extras.push(button("wait_for_me", t("action.wait_for_me"), { cls: "btn-ghost" }));
+    if (you.place === "seated") extras.push(button("open_cards", t("action.open_cards"), { cls: "btn-ghost" }));
+  }
+  if (state.table.kind === "vip" && state.owner && state.owner === you.user_id) {
+    extras.push(button("fly", t("action.fly"), { cls: "btn-ghost", disabled: Object.keys(you.bets || {}).length > 0 }));
+  }
+  return h(
+    "div",
+    { class: "bet-actions", role: "group", "aria-label": t("action.group") },
+    button("undo", t("action.undo"), { disabled: !pending }),
+    button("clear", t("action.clear"), { disabled: !pending }),
+    button("double", t("action.double"), { disabled: !pending }),
+    button("rebet", t("action.rebet")),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-confirm",
+        "data-action": "confirm",
+        "data-key": "act-confirm",
+        disabled: !open || !pending,
+        onclick: () => ctx.act("confirm"),
+      },
+      pending ? t("action.confirm_amount", { amount: money(pending, digits) }) : t("action.confirm"),
+    ),
+    extras,
+  );
+}
+
+/** The tie option [M12]: main bets a tie left standing may be cancelled or changed. */
+export function tieOption(state, ctx) {
+  const you = state.you || {};
+  const standing = state.standing;
+  if (state.phase !== "betting_open" || !standing || !Object.keys(standing).length) return null;
+  const digits = state.table.currency_digits;
+  const inputs = {};
+  const row = (side) => {
+    const input = h("input", { type: "number", min: 0, step: "any", value: ((you.bets || {})[side] || 0) / 10 ** digits, "aria-label": t("tie.amount", { side: betName(side) }) });
+    inputs[side] = input;
+    return h("label", { class: "field field-inline" }, h("span", {}, betName(side)), input);
+  };
+  return h(
+    "section",
+    { class: "tie-option", "aria-label": t("tie.title") },
+    h("p", {}, t("tie.text")),
+    row("player"),
+    row("banker"),
+    h("button", {
+      type: "button",
+      class: "btn",
+      onclick: () => {
+        const bets = {};
+        for (const [side, input] of Object.entries(inputs)) {
+          const amount = Math.round(Number(input.value) * 10 ** digits);
+          if (amount > 0) bets[side] = amount;
+        }
+        ctx.act("change_tie_bets", { bets });
+      },
+    }, t("tie.change")),
+    h("button", { type: "button", class: "btn btn-ghost", "data-action": "cancel_tie_bets", onclick: () => ctx.act("change_tie_bets", { bets: {} }) }, t("tie.cancel")),
+  );
+}

@@ -1,0 +1,75 @@
+// One line of text per table event, for the event logs of the table and the console.
+import { t } from "./i18n.js";
+import { betName, money, sideName } from "./format.js";
+
+function bets(map, digits) {
+  return Object.entries(map || {})
+    .map(([bet, amount]) => `${betName(bet)} ${money(amount, digits)}`)
+    .join(", ");
+}
+
+function outcomeText(o) {
+  if (!o) return "";
+  return t("result.line", {
+    winner: t(`result.winner.${o.winner}`),
+    player: o.player_total,
+    banker: o.banker_total,
+  });
+}
+
+/** The event as a sentence in the current language. */
+export function describeEvent(ev, digits = 2) {
+  const p = ev.player;
+  switch (ev.kind) {
+    case "table_opened": return t("ev.table_opened", { dealer: ev.dealer });
+    case "table_paused": return t("ev.table_paused", { reason: ev.reason || "—" });
+    case "table_resumed": return t("ev.table_resumed");
+    case "table_closed": return t("ev.table_closed", { reason: ev.reason || "—" });
+    case "dealer_changed": return t("ev.dealer_changed", { dealer: ev.dealer });
+    case "limits_changed": return t("ev.limits_changed");
+    case "vip_settings_changed": return t("ev.vip_settings_changed", { player: ev.by });
+    case "shoe_opened": return t("ev.shoe_opened", { shoe: ev.shoe, cards: ev.cards });
+    case "cards_burned": return t("ev.cards_burned", { count: ev.count, reason: ev.reason || "" });
+    case "demo_hand_dealt": return t("ev.demo_hand_dealt", { n: ev.number, result: outcomeText(ev.outcome) });
+    case "cut_card_out": return t("ev.cut_card_out");
+    case "shoe_closed": return t("ev.shoe_closed", { shoe: ev.shoe, hands: ev.hands });
+    case "player_joined": return t("ev.player_joined", { player: p });
+    case "player_sat": return t(ev.owner ? "ev.player_took_table" : "ev.player_sat", { player: p, seat: ev.seat });
+    case "player_watching": return t("ev.player_watching", { player: p });
+    case "player_stood": return t("ev.player_stood", { player: p, seat: ev.seat });
+    case "player_connection": return t(ev.connected ? "ev.player_back" : "ev.player_away", { player: p });
+    case "player_left": return t("ev.player_left", { player: p });
+    case "betting_opened": return t("ev.betting_opened", { game: ev.game });
+    case "betting_extended": return t("ev.betting_extended", { player: p });
+    case "open_cards_requested": return t("ev.open_cards_requested", { player: p });
+    case "chip_chosen": return t("ev.chip_chosen", { chip: money(ev.chip, digits) });
+    case "chip_added": return t("ev.chip_added", { bet: betName(ev.bet), amount: money(ev.amount, digits) });
+    case "chips_undone": return t("ev.chips_undone");
+    case "bets_cleared": return t("ev.bets_cleared");
+    case "bets_doubled": return t("ev.bets_doubled");
+    case "rebet_placed": return t("ev.rebet_placed");
+    case "bets_confirmed": return t("ev.bets_confirmed", { player: p, bets: bets(ev.bets, digits) });
+    case "tie_bets_changed": return t("ev.tie_bets_changed", { player: p, bets: bets(ev.bets, digits) || "—" });
+    case "betting_closed": return t("ev.betting_closed");
+    case "blank_hand_started": return t("ev.blank_hand_started", { game: ev.game });
+    case "cards_held": return t("ev.cards_held", { player: p, side: sideName(ev.side) });
+    case "card_placed": return t("ev.card_placed", { position: ev.position, card: ev.card || t("card.face_down") });
+    case "cards_revealed": return t("ev.cards_revealed", { by: ev.by || t("table.dealer"), cards: ev.cards.map(([pos, c]) => `${pos} ${c}`).join(" ") });
+    case "hand_restarted": return t("ev.hand_restarted", { reason: ev.reason });
+    case "hand_result": return outcomeText(ev.outcome);
+    case "hand_settled": return t("ev.hand_settled", { game: ev.game });
+    case "bets_refunded": return t("ev.bets_refunded", { reason: ev.reason });
+    case "hand_voided": return t("ev.hand_voided", { reason: ev.reason });
+    case "hand_resettled": return t("ev.hand_resettled", { game: ev.game });
+    case "fault_reported": return t("ev.fault_reported", { rule: ev.rule, fault: faultName(ev.fault), detail: ev.detail || "" });
+    default: return ev.kind;
+  }
+}
+
+export function faultName(fault) {
+  const key = `fault.${fault}`;
+  const text = t(key);
+  return text === key ? fault : text;
+}
+
+export { outcomeText };

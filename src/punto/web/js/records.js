@@ -1,0 +1,140 @@
+// Records [L]: the player's bet records (GET /api/me/bets) and a hand's full record by
+// game number (GET /api/hands/{game}), with its cards, bets, results, faults and ledger.
+import { api } from "./api.js";
+import { h, fill } from "./dom.js";
+import { has, t } from "./i18n.js";
+import { betName, errorText, money, signed, when } from "./format.js";
+import { cardElement } from "./cards.js";
+import { faultName, outcomeText } from "./eventtext.js";
+
+const DIGITS = 2;
+
+function betsText(bets) {
+  return Object.entries(bets || {}).map(([b, a]) => `${betName(b)} ${money(a, DIGITS)}`).join(", ") || "—";
+}
+
+function cardsRow(cards) {
+  return h("span", { class: "cards-inline" }, (cards || []).map(([pos, code]) => cardElement(code, { position: pos, small: true })));
+}
+
+function statusText(status) {
+  return has(`record.status.${status}`) ? t(`record.status.${status}`) : status;
+}
+
+/** One hand's record as a definition list. */
+export function handRecordView(rec) {
+  const rows = [
+    [t("record.game"), rec.game],
+    [t("record.table"), rec.table],
+    [t("record.dealer"), rec.dealer],
+    [t("record.opened"), when(rec.opened_at)],
+    [t("record.closed"), when(rec.closed_at)],
+    [t("record.cards"), cardsRow(rec.cards)],
+    [t("record.outcome"), rec.outcome ? outcomeText(rec.outcome) : "—"],
+    [t("record.status"), statusText(rec.void ? "void" : rec.status || "settled") + (rec.void_reason ? ` — ${rec.void_reason}` : "") + (rec.blank ? ` (${t("record.blank")})` : "")],
+  ];
+  if (rec.faults && rec.faults.length) rows.push([t("record.faults"), rec.faults.map(faultName).join("; ")]);
+  const bets = Object.entries(rec.bets || {});
+  const results = rec.results || {};
+  return h(
+    "article",
+    { class: "hand-record", "aria-label": t("record.hand_title", { game: rec.game }), "data-game": rec.game },
+    h("h3", {}, t("record.hand_title", { game: rec.game })),
+    h("dl", { class: "kv" }, rows.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
+    bets.length
+      ? h(
+          "table",
+          { class: "data" },
+          h("caption", {}, t("record.bets")),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("record.player")), h("th", { scope: "col" }, t("record.bets")), h("th", { scope: "col" }, t("record.net")), h("th", { scope: "col" }, t("record.correction")))),
+          h("tbody", {}, bets.map(([player, b]) => {
+            const r = results[player];
+            return h("tr", {}, h("td", {}, player), h("td", {}, betsText(b)), h("td", {}, r ? signed(r.settlement.total_net, DIGITS) : "—"), h("td", {}, money((rec.corrections || {})[player] || 0, DIGITS)));
+          })),
+        )
+      : h("p", { class: "hint" }, t("record.no_bets")),
+    rec.ledger && rec.ledger.length
+      ? h("table", { class: "data" }, h("caption", {}, t("record.ledger")),
+          h("thead", {}, h("tr", {}, ["record.kind", "record.player", "record.amount", "record.author", "record.reason"].map((k) => h("th", { scope: "col" }, t(k))))),
+          h("tbody", {}, rec.ledger.map((tx) => h("tr", {}, h("td", {}, tx.kind), h("td", {}, tx.player || "—"), h("td", {}, signed(tx.amount, DIGITS)), h("td", {}, tx.author || "—"), h("td", {}, tx.reason || "—")))))
+      : null,
+    rec.amendments && rec.amendments.length
+      ? h("ul", { class: "amendments", "aria-label": t("record.amendments") }, rec.amendments.map((a) => h("li", {}, `${t(`amend.${a.kind}`)} — ${a.author}: ${a.reason} (${when(a.at)})`)))
+      : null,
+  );
+}
+
+/** The hand lookup: a game number field and the record it finds. */
+export function handLookup(initial = "") {
+  const out = h("div", { class: "hand-lookup-result", "aria-live": "polite" });
+  const input = h("input", { type: "text", name: "game", value: initial, placeholder: "macau-1-001-017", required: true, class: "game-input", "data-testid": "game-input" });
+  const show = async (game) => {
+    fill(out, h("p", { class: "hint" }, t("common.loading")));
+    try {
+      fill(out, handRecordView(await api.hand(game.trim())));
+    } catch (err) {
+      fill(out, h("p", { class: "error", role: "alert" }, errorText(err)));
+    }
+  };
+  const form = h(
+    "form",
+    { class: "hand-lookup", onsubmit: (e) => { e.preventDefault(); show(input.value); } },
+    h("label", { class: "field field-inline" }, h("span", {}, t("record.lookup")), input),
+    h("button", { type: "submit", class: "btn" }, t("record.find")),
+  );
+  if (initial) show(initial);
+  return { element: h("section", { class: "panel", "aria-label": t("record.lookup") }, h("h2", {}, t("record.lookup")), form, out), show };
+}
+
+/** The player's bet records, newest first; a game number opens the hand's record. */
+export function betRecords(onOpen) {
+  const box = h("div", { class: "bet-records" }, h("p", { class: "hint" }, t("common.loading")));
+  const load = async () => {
+    try {
+      const { records } = await api.myBets(50);
+      if (!records.length) {
+        fill(box, h("p", { class: "hint" }, t("record.none")));
+        return;
+      }
+      fill(
+        box,
+        h("table", { class: "data", "data-testid": "bet-records" },
+          h("caption", {}, t("record.my_bets")),
+          h("thead", {}, h("tr", {}, ["record.game", "record.time", "record.bets", "record.outcome", "record.net", "record.status"].map((k) => h("th", { scope: "col" }, t(k))))),
+          h("tbody", {}, records.map((r) => {
+            const net = r.result ? r.result.settlement.total_net + (r.correction || 0) : null;
+            const status = r.void ? t("record.status.void") : r.correction ? t("record.corrected") : t("record.status.settled");
+            return h("tr", { "data-game": r.game },
+              h("td", {}, h("button", { type: "button", class: "link", onclick: () => onOpen(r.game) }, r.game)),
+              h("td", {}, when(r.closed_at || r.opened_at)),
+              h("td", {}, betsText(Object.values(r.bets || {})[0])),
+              h("td", {}, r.outcome ? outcomeText(r.outcome) : "—"),
+              h("td", { class: net > 0 ? "pos" : net < 0 ? "neg" : "" }, net === null ? (r.void ? money(0, DIGITS) : "—") : signed(net, DIGITS)),
+              h("td", {}, status));
+          }))),
+      );
+    } catch (err) {
+      fill(box, h("p", { class: "error", role: "alert" }, errorText(err)));
+    }
+  };
+  load();
+  return { element: box, reload: load };
+}
+
+/** The records screen (#/records). */
+export function mount(root) {
+  const lookup = handLookup();
+  const records = betRecords((game) => {
+    lookup.element.querySelector("input").value = game;
+    lookup.show(game);
+    lookup.element.scrollIntoView({ behavior: "smooth" });
+  });
+  fill(
+    root,
+    h("div", { class: "page" },
+      h("h1", {}, t("record.title")),
+      h("section", { class: "panel" }, h("div", { class: "row row-between" }, h("h2", {}, t("record.my_bets")), h("button", { type: "button", class: "btn btn-ghost", onclick: () => records.reload() }, t("common.refresh"))), records.element),
+      lookup.element),
+  );
+  return { unmount() {} };
+}

@@ -1,0 +1,106 @@
+// One table's WebSocket (docs/protocol.md §3): requests answered by ok/error, pushed
+// messages (snapshot, event, balance, countdown, roads) to a handler, reconnection.
+import { ApiError } from "./api.js";
+import { token } from "./session.js";
+
+const CLOSE_EXPIRED = 4401;
+const CLOSE_NO_TABLE = 4404;
+
+export class TableSocket {
+  /**
+   * @param {string} tableId
+   * @param {{onMessage: (msg: object) => void, onStatus?: (status: string, detail?: string) => void}} handlers
+   */
+  constructor(tableId, { onMessage, onStatus = () => {} }) {
+    this.tableId = tableId;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.pending = new Map();
+    this.counter = 0;
+    this.closed = false;
+    this.retry = 0;
+    this.ws = null;
+    this.pinger = null;
+  }
+
+  connect() {
+    const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+    const auth = token();
+    const url = `${scheme}//${window.location.host}/ws/tables/${encodeURIComponent(this.tableId)}${auth ? `?token=${encodeURIComponent(auth)}` : ""}`;
+    this.onStatus("connecting");
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.retry = 0;
+      this.onStatus("open");
+      window.clearInterval(this.pinger);
+      this.pinger = window.setInterval(() => this.send("ping").catch(() => {}), 25000);
+    });
+    ws.addEventListener("message", (e) => this.receive(e.data));
+    ws.addEventListener("close", (e) => this.closedBy(e));
+  }
+
+  receive(text) {
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const waiting = msg.request_id ? this.pending.get(msg.request_id) : null;
+    if (waiting && (msg.type === "ok" || msg.type === "error" || msg.type === "pong" || msg.type === "roads")) {
+      this.pending.delete(msg.request_id);
+      window.clearTimeout(waiting.timer);
+      if (msg.type === "error") waiting.reject(new ApiError(msg.error, msg.message));
+      else waiting.resolve(msg);
+      if (msg.type !== "roads") return;
+    }
+    this.onMessage(msg);
+  }
+
+  closedBy(event) {
+    window.clearInterval(this.pinger);
+    for (const waiting of this.pending.values()) {
+      window.clearTimeout(waiting.timer);
+      waiting.reject(new ApiError("unavailable", "connection lost"));
+    }
+    this.pending.clear();
+    if (this.closed) return;
+    if (event.code === CLOSE_EXPIRED) {
+      this.onStatus("expired", event.reason);
+      return;
+    }
+    if (event.code === CLOSE_NO_TABLE) {
+      this.onStatus("no_table", event.reason);
+      return;
+    }
+    this.onStatus("reconnecting", event.reason);
+    const delay = Math.min(5000, 500 * 2 ** this.retry++);
+    window.setTimeout(() => {
+      if (!this.closed) this.connect();
+    }, delay);
+  }
+
+  /** Send a message; resolves with the `ok` (or `pong`/`roads`), rejects with an ApiError. */
+  send(type, fields = {}) {
+    return new Promise((resolve, reject) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        reject(new ApiError("unavailable", "not connected"));
+        return;
+      }
+      const request_id = `c${++this.counter}`;
+      const timer = window.setTimeout(() => {
+        this.pending.delete(request_id);
+        reject(new ApiError("timeout", "no answer from the server"));
+      }, 15000);
+      this.pending.set(request_id, { resolve, reject, timer });
+      this.ws.send(JSON.stringify({ type, ...fields, request_id }));
+    });
+  }
+
+  close() {
+    this.closed = true;
+    window.clearInterval(this.pinger);
+    if (this.ws) this.ws.close(1000);
+  }
+}

@@ -1,0 +1,132 @@
+// The squeeze: the holder peels their face-down cards from the corner by dragging (or
+// clicking, or Enter), then the client sends `squeeze` (or the [S] reader's `read` call);
+// the faces arrive in `cards_revealed` and are drawn corner first.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { sideName } from "./format.js";
+import { heldByMe, sideCards } from "./tablestate.js";
+
+const DONE_AT = 0.55;
+
+function setPeel(card, value) {
+  card.style.setProperty("--peel", String(Math.max(0, Math.min(1, value))));
+  card.setAttribute("aria-valuenow", String(Math.round(value * 100)));
+}
+
+function animatePeel(card, from, to, ms, then) {
+  const start = performance.now();
+  const step = (now) => {
+    const k = Math.min(1, (now - start) / ms);
+    const eased = 1 - (1 - k) ** 3;
+    setPeel(card, from + (to - from) * eased);
+    if (k < 1) window.requestAnimationFrame(step);
+    else if (then) then();
+  };
+  window.requestAnimationFrame(step);
+}
+
+/** One face-down card the holder can peel; `onOpen` runs once it is fully peeled. */
+function peelCard(position, vertical, onOpen) {
+  let start = null;
+  let progress = 0;
+  let done = false;
+  const finish = (card) => {
+    if (done) return;
+    done = true;
+    card.classList.add("peeled");
+    animatePeel(card, progress, 1, 380, onOpen);
+  };
+  const card = h(
+    "button",
+    {
+      type: "button",
+      class: ["squeeze-card", vertical ? "peel-vertical" : "peel-corner"],
+      "data-position": position,
+      "data-key": `squeeze-${position}`,
+      role: "slider",
+      "aria-valuemin": "0",
+      "aria-valuemax": "100",
+      "aria-valuenow": "0",
+      "aria-label": t("squeeze.card", { position }),
+      onpointerdown: (e) => {
+        if (done) return;
+        start = { x: e.clientX, y: e.clientY, h: e.currentTarget.getBoundingClientRect().height };
+        e.currentTarget.setPointerCapture(e.pointerId);
+      },
+      onpointermove: (e) => {
+        if (!start || done) return;
+        const dx = start.x - e.clientX;
+        const dy = start.y - e.clientY;
+        progress = Math.max(0, (vertical ? dy : (dx + dy) / 1.4) / start.h);
+        setPeel(e.currentTarget, progress);
+      },
+      onpointerup: (e) => {
+        if (!start || done) return;
+        const card = e.currentTarget;
+        const dragged = progress > 0.05;
+        start = null;
+        if (!dragged) return; // a click: handled by onclick
+        if (progress >= DONE_AT) finish(card);
+        else animatePeel(card, progress, 0, 250, () => (progress = 0));
+      },
+      onclick: (e) => {
+        if (done || progress > 0.05) return;
+        finish(e.currentTarget);
+      },
+    },
+    h("span", { class: "squeeze-face", "aria-hidden": "true" }, h("span", { class: "squeeze-q" }, "?")),
+    h("span", { class: "squeeze-back", "aria-hidden": "true" }),
+    h("span", { class: "squeeze-flap", "aria-hidden": "true" }),
+  );
+  setPeel(card, 0);
+  return card;
+}
+
+/** A key that changes only when what the squeeze panel shows changes. */
+export function squeezeKey(state, sent) {
+  return JSON.stringify([heldByMe(state), Object.keys(state.cards).filter((p) => !state.cards[p].face_up), [...sent], state.vip && state.vip.vertical_squeeze]);
+}
+
+/**
+ * The squeeze panel for the player holding cards now (null if nobody's cards are
+ * theirs). `sent` is the set of positions already squeezed in this hand.
+ */
+export function squeezePanel(state, ctx, sent) {
+  const sides = heldByMe(state);
+  if (!sides.length) return null;
+  const reader = state.table.reading === "button";
+  const vertical = Boolean(state.vip && state.vip.vertical_squeeze);
+  return h(
+    "section",
+    { class: "squeeze", "aria-label": t("squeeze.title") },
+    sides.map((side) => {
+      const down = sideCards(state, side).filter((c) => !c.face_up && !sent.has(c.position));
+      const opened = new Set();
+      const calls = h("div", { class: "read-calls", role: "group", "aria-label": t("read.title"), hidden: true },
+        ["natural", "carta", "no_carta"].map((call) =>
+          h("button", { type: "button", class: "btn", "data-call": call, onclick: () => ctx.act("read", { call }) }, t(`read.${call}`)),
+        ),
+      );
+      const whenOpen = (position) => {
+        opened.add(position);
+        if (opened.size < down.length) return;
+        if (reader) {
+          calls.hidden = false;
+          calls.querySelector("button").focus();
+        } else {
+          for (const c of down) sent.add(c.position);
+          ctx.act("squeeze", { side });
+        }
+      };
+      return h(
+        "div",
+        { class: ["squeeze-side", `squeeze-${side}`] },
+        h("h3", {}, t(reader ? "squeeze.reader" : "squeeze.yours", { side: sideName(side) })),
+        h("p", { class: "hint" }, t(vertical ? "squeeze.how_vertical" : "squeeze.how")),
+        h("div", { class: "squeeze-cards" }, down.map((c) => peelCard(c.position, vertical, () => whenOpen(c.position)))),
+        down.length ? null : h("p", { class: "hint", role: "status" }, t("squeeze.turning")),
+        reader ? calls : null,
+      );
+    }),
+  );
+}

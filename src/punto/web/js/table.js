@@ -1,0 +1,377 @@
+// The table screen (#/table/{id}): the coup dealt card by card with totals, the result and
+// the winnings, the bet areas, chips and betting actions, the squeeze, seats and watchers,
+// VIP and bid-squeeze controls, the five roads, the player's records and the event log.
+import { h, fill, announce, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { errorText, money, phaseName, signed } from "./format.js";
+import { cardElement, handTotal } from "./cards.js";
+import { TableSocket } from "./socket.js";
+import { applyMessage, fromSnapshot, sideCards } from "./tablestate.js";
+import { betActions, betLayout, chipRack, tieOption } from "./betting.js";
+import { squeezeKey, squeezePanel } from "./squeeze.js";
+import { seatControls, seatRing, vipPanel, watcherList } from "./seats.js";
+import { roadBoard } from "./roads.js";
+import { describeEvent, outcomeText } from "./eventtext.js";
+import { betRecords, handLookup } from "./records.js";
+import { role } from "./session.js";
+
+/** Replace a section's content, keeping keyboard focus on the same control. */
+export function swap(container, content) {
+  const active = document.activeElement;
+  const key = active && container.contains(active) ? active.getAttribute("data-key") : null;
+  fill(container, content);
+  if (key) {
+    const again = container.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (again && !again.disabled) again.focus();
+  }
+}
+
+export function mount(root, { id }) {
+  let state = null;
+  let status = "connecting";
+  let chipLocal = null;
+  let tierLocal = null;
+  let spotLocal = null;
+  let passwordLocal = "";
+  let sentGame = null;
+  const sent = new Set();
+  const animated = new Set();
+  const memo = new Map();
+  let frame = 0;
+
+  let el = null;
+  let skeleton = null;
+  let records = null;
+  let lookup = null;
+  let countdown = null;
+
+  const ctx = {
+    act: async (type, fields = {}) => {
+      try {
+        await socket.send(type, fields);
+        return true;
+      } catch (err) {
+        toast(errorText(err), "error");
+        return false;
+      }
+    },
+    chip: () => (state && state.you.chip) || chipLocal || defaultChip(),
+    chooseChip: async (chip) => {
+      chipLocal = chip;
+      if (state && state.you.at_table) await ctx.act("choose_chip", { chip });
+      schedule();
+    },
+    addChip: async (bet) => {
+      const chip = ctx.chip();
+      if (state.you.chip !== chip && !(await ctx.act("choose_chip", { chip }))) return;
+      state.you.chip = chip;
+      const fields = { bet };
+      if (state.you.place === "watching" && spotLocal) fields.spot = spotLocal;
+      await ctx.act("add_chip", fields);
+    },
+    tier: () => tierLocal || defaultTier(),
+    setTier: (name) => (tierLocal = name),
+    spot: () => spotLocal,
+    setSpot: (seat) => (spotLocal = seat),
+    password: () => passwordLocal,
+    setPassword: (text) => (passwordLocal = text),
+    sit: async (seat) => {
+      if (!(await joined())) return;
+      const fields = { seat };
+      if (state.table.kind !== "bid_squeeze") fields.tier = ctx.tier();
+      if (passwordLocal) fields.password = passwordLocal;
+      if (await ctx.act("sit", fields)) announce(t("seat.sat", { seat }));
+    },
+    takeTable: async (seat) => {
+      if (!(await joined())) return;
+      await ctx.act("take_table", { seat });
+    },
+    watch: async () => {
+      if (!(await joined())) return;
+      const fields = { tier: ctx.tier() };
+      if (passwordLocal) fields.password = passwordLocal;
+      await ctx.act("watch", fields);
+    },
+    leave: async () => {
+      if (await ctx.act("leave")) toast(t("seat.left"), "ok");
+    },
+  };
+
+  async function joined() {
+    if (state.you.at_table) return true;
+    return ctx.act("join");
+  }
+
+  function defaultChip() {
+    const chips = (state && state.table.chips) || [];
+    const tier = state && state.table.limits.find((l) => l.name === (state.you.tier || ctx.tier()));
+    return chips.find((c) => tier && c >= tier.min_bet) || chips[0] || null;
+  }
+
+  function defaultTier() {
+    if (!state) return null;
+    const tiers = state.table.normal_tiers || [];
+    return tiers[0] || (state.table.limits[0] && state.table.limits[0].name);
+  }
+
+  const socket = new TableSocket(id, {
+    onMessage: (msg) => {
+      if (msg.type === "snapshot") {
+        state = fromSnapshot(msg);
+        memo.clear();
+      } else if (msg.type === "error") {
+        toast(errorText({ code: msg.error, message: msg.message }), "error");
+        return;
+      } else if (state) {
+        const before = state.phase;
+        const effect = applyMessage(state, msg);
+        if (effect.resync) socket.send("resync").catch(() => {});
+        if (msg.type === "event") onEvent(msg.event, before);
+      }
+      schedule();
+    },
+    onStatus: (s, detail) => {
+      status = s;
+      if (s === "expired") toast(t("error.unauthorized"), "error");
+      if (s === "no_table") toast(detail || t("error.not_found"), "error");
+      schedule();
+    },
+  });
+
+  function onEvent(ev) {
+    if (state.game !== sentGame) {
+      sent.clear();
+      sentGame = state.game;
+    }
+    const digits = state.table.currency_digits;
+    if (ev.kind === "betting_opened") announce(t("table.betting_open"));
+    if (ev.kind === "betting_closed") announce(t("table.no_more_bets"));
+    if (ev.kind === "hand_result") announce(outcomeText(ev.outcome));
+    if (ev.kind === "hand_settled" && state.result && state.result.mine) {
+      announce(resultText(state.result.mine, digits));
+      records.reload();
+    }
+    if (ev.kind === "bets_refunded" && state.result && state.result.mine) {
+      announce(t("result.refunded", { amount: money(state.result.mine.returned, digits) }));
+      records.reload();
+    }
+    if (ev.kind === "hand_voided") announce(t("result.void", { reason: ev.reason }));
+    if (ev.kind === "table_closed") toast(t("ev.table_closed", { reason: ev.reason || "" }), "error");
+  }
+
+  function resultText(mine, digits) {
+    const net = mine.settlement.total_net;
+    if (mine.standing && Object.keys(mine.standing).length) return t("result.standing");
+    if (net > 0) return t("result.you_win", { amount: signed(net, digits) });
+    if (net < 0) return t("result.you_lose", { amount: signed(net, digits) });
+    return t("result.push");
+  }
+
+  function schedule() {
+    if (frame) return;
+    frame = window.requestAnimationFrame(() => {
+      frame = 0;
+      render();
+    });
+  }
+
+  function section(name, container, key, build) {
+    if (memo.get(name) === key) return;
+    memo.set(name, key);
+    swap(container, build());
+  }
+
+  function renderHead() {
+    const s = state;
+    const digits = s.table.currency_digits;
+    const you = s.you;
+    const info = [
+      [t("table.game"), s.game || "—", "game"],
+      [t("table.dealer"), s.dealer || "—", "dealer"],
+      [t("table.shoe"), s.shoe.number ? `#${s.shoe.number} · ${t("table.hands", { n: s.shoe.hands_dealt || 0 })}` : "—", "shoe"],
+      [t("table.phase"), phaseName(s.phase) + (s.shoe.last_hand ? ` · ${t("table.last_hand")}` : ""), "phase"],
+    ];
+    const balances = you.viewer === "player"
+      ? h("div", { class: "balances" },
+          h("div", { class: "balance" }, h("span", {}, t("table.table_balance")), h("b", { "data-testid": "table-balance" }, money(you.table_balance, digits))),
+          h("div", { class: "balance" }, h("span", {}, t("table.wallet_balance")), h("b", { "data-testid": "wallet-balance" }, money(you.wallet_balance, digits))))
+      : null;
+    return [
+      h("div", { class: "table-title" },
+        h("a", { href: "#/", class: "back", "aria-label": t("nav.back_lobby") }, "←"),
+        h("div", {},
+          h("h1", {}, s.table.name, " ", h("small", {}, s.table.id)),
+          h("p", { class: "table-sub" }, [t(`kind.${s.table.kind}`), s.table.rules, t(`dealing.${s.table.dealing}`), t(`reading.${s.table.reading}`)].join(" · ")))),
+      h("dl", { class: "table-info" }, info.map(([k, v, tid]) => h("div", {}, h("dt", {}, k), h("dd", { "data-testid": `info-${tid}` }, v)))),
+      countdown,
+      balances,
+      status !== "open" ? h("p", { class: "conn", role: "status" }, t(`conn.${status}`)) : null,
+    ];
+  }
+
+  function renderHands() {
+    const s = state;
+    const side = (name) => {
+      const cards = sideCards(s, name);
+      const codes = cards.map((c) => c.card);
+      const anyShown = codes.some(Boolean);
+      const total = anyShown ? handTotal(codes) : null;
+      const won = s.outcome && s.outcome.winner === name;
+      return h(
+        "div",
+        { class: ["hand", `hand-${name}`, won ? "hand-won" : "", s.holders[name] ? "hand-held" : ""], "aria-label": t(`side.${name}`), role: "group", "data-testid": `hand-${name}` },
+        h("div", { class: "hand-head" },
+          h("span", { class: "hand-name" }, t(`side.${name}`)),
+          h("span", { class: "hand-total", "data-testid": `total-${name}`, "aria-label": t("table.total", { n: total === null ? "—" : total }) }, total === null ? "" : String(total))),
+        h("div", { class: "hand-cards" }, cards.map((c) => {
+          const key = `${s.game}:${c.position}:${c.card || "x"}`;
+          const fresh = !animated.has(key);
+          animated.add(key);
+          const el = cardElement(c.card, { position: c.position, reveal: c.revealed && fresh && Boolean(c.card) });
+          if (fresh && !c.revealed) el.classList.add("card-deal");
+          if (c.position.endsWith("3")) el.classList.add("card-third");
+          return el;
+        })),
+        s.holders[name] ? h("p", { class: "holder" }, t("table.holder", { player: s.holders[name] })) : null,
+      );
+    };
+    return [side("player"), side("banker")];
+  }
+
+  function renderResult() {
+    const s = state;
+    const digits = s.table.currency_digits;
+    if (s.voided) return h("div", { class: "result result-void", "data-testid": "result" }, t("result.void", { reason: s.voided }), refundLine(s, digits));
+    if (s.result && s.result.refunded) return h("div", { class: "result result-void", "data-testid": "result" }, t("result.refund_reason", { reason: s.result.reason }), refundLine(s, digits));
+    if (!s.outcome) return null;
+    const o = s.outcome;
+    const flags = [o.natural ? t("result.natural") : null, o.player_pair ? t("bet.player_pair") : null, o.banker_pair ? t("bet.banker_pair") : null].filter(Boolean);
+    const mine = s.result && s.result.mine;
+    return h(
+      "div",
+      { class: ["result", `result-${o.winner}`], "data-testid": "result" },
+      h("b", { class: "result-main" }, outcomeText(o)),
+      flags.length ? h("span", { class: "result-flags" }, flags.join(" · ")) : null,
+      mine ? h("span", { class: ["result-mine", mine.settlement.total_net > 0 ? "pos" : mine.settlement.total_net < 0 ? "neg" : ""], "data-testid": "my-result" }, resultText(mine, digits)) : null,
+    );
+  }
+
+  function refundLine(s, digits) {
+    const mine = s.result && s.result.mine;
+    return mine ? h("span", { class: "result-mine", "data-testid": "my-result" }, t("result.refunded", { amount: money(mine.returned, digits) })) : null;
+  }
+
+  function renderLog() {
+    const digits = state.table.currency_digits;
+    return state.log.slice(-30).reverse().map((ev) => h("li", { "data-kind": ev.kind }, describeEvent(ev, digits)));
+  }
+
+  function render() {
+    if (!state) {
+      fill(root, h("div", { class: "page" }, h("p", { class: "hint", role: "status" }, t(`conn.${status}`))));
+      return;
+    }
+    if (!root.contains(skeleton)) fill(root, skeleton);
+    const s = state;
+    const you = s.you;
+    const lang = document.documentElement.lang;
+    const base = [lang, s.phase, s.game];
+    section("head", el.head, JSON.stringify([...base, s.dealer, s.shoe, you.table_balance, you.wallet_balance, status, s.table.name]), renderHead);
+    section("hands", el.hands, JSON.stringify([lang, s.game, s.cards, s.holders, s.outcome]), renderHands);
+    section("result", el.result, JSON.stringify([lang, s.outcome, s.result, s.voided]), renderResult);
+    section("squeeze", el.squeeze, squeezeKey(s, sent) + lang, () => squeezePanel(s, ctx, sent));
+    const betKey = JSON.stringify([...base, you.pending, you.bets, s.bets, s.result, you.at_table, you.place, s.table.limits]);
+    section("bets", el.bets, betKey, () => betLayout(s, ctx));
+    section("chips", el.chips, JSON.stringify([lang, you.chip, chipLocal, you.tier, tierLocal]), () => chipRack(s, ctx));
+    section("actions", el.actions, JSON.stringify([...base, you.pending, you.bets, you.at_table, you.place, s.owner]), () => betActions(s, ctx));
+    section("tie", el.tie, JSON.stringify([...base, s.standing, you.bets]), () => tieOption(s, ctx));
+    section("seats", el.seats, JSON.stringify([lang, s.seats, s.marked, s.watchers, s.owner, you.at_table, you.place, s.vip]), () => [
+      h("h2", {}, t("seat.title")), seatRing(s, ctx), watcherList(s), seatControls(s, ctx),
+    ]);
+    section("vip", el.vip, JSON.stringify([lang, s.owner, you.user_id, s.vip, s.shoe.hands_dealt]), () => vipPanel(s, ctx));
+    if (memo.get("roads") !== s.roads || memo.get("roadsLang") !== lang) {
+      memo.set("roads", s.roads);
+      memo.set("roadsLang", lang);
+      fill(el.roads, roadBoard(s.roads));
+    }
+    section("log", el.log, JSON.stringify([lang, s.seq, s.log.length]), renderLog);
+    tick();
+  }
+
+  function tick() {
+    if (!state) return;
+    const num = countdown.querySelector(".countdown-num");
+    if (state.phase === "betting_open" && state.closesAt) {
+      const left = Math.max(0, (state.closesAt - Date.now()) / 1000);
+      const total = state.table.betting_seconds || 15;
+      countdown.hidden = false;
+      countdown.style.setProperty("--left", String(Math.min(1, left / total)));
+      countdown.classList.toggle("countdown-low", left <= 5);
+      countdown.setAttribute("aria-label", t("table.countdown_left", { n: Math.ceil(left) }));
+      num.textContent = String(Math.ceil(left));
+    } else {
+      countdown.hidden = true;
+      num.textContent = "";
+    }
+  }
+
+  function build() {
+    el = {
+      head: h("header", { class: "table-head" }),
+      hands: h("div", { class: "hands", "aria-live": "off" }),
+      result: h("div", { class: "result-area", role: "status", "aria-live": "polite" }),
+      squeeze: h("div", { class: "squeeze-area" }),
+      bets: h("div", { class: "bets-area" }),
+      chips: h("div", { class: "chips-area" }),
+      actions: h("div", { class: "actions-area" }),
+      tie: h("div", { class: "tie-area" }),
+      seats: h("section", { class: "panel seats-panel", "aria-label": t("seat.title") }),
+      vip: h("div", { class: "vip-area" }),
+      roads: h("div", { class: "roads-area" }),
+      log: h("ol", { class: "event-log", "aria-label": t("log.title") }),
+    };
+    countdown = h("div", { class: "countdown", role: "timer", "aria-label": t("table.countdown") }, h("span", { class: "countdown-num" }, ""));
+    records = role() === "player" ? betRecords((game) => lookup.show(game)) : { element: null, reload() {} };
+    lookup = handLookup();
+    const staff = role() && role() !== "player";
+    skeleton = h(
+      "div",
+      { class: "table-screen", "data-table": id },
+      el.head,
+      h("div", { class: "table-main" },
+        h("section", { class: "felt", "aria-label": t("table.felt") },
+          h("div", { class: "felt-top" }, el.hands, el.result),
+          el.squeeze,
+          el.bets,
+          h("div", { class: "felt-bottom" }, el.chips, el.actions),
+          el.tie),
+        h("aside", { class: "table-side" }, el.seats, el.vip)),
+      h("section", { class: "panel roads-panel", "aria-label": t("road.board") },
+        h("div", { class: "row row-between" }, h("h2", {}, t("road.board")),
+          h("a", { href: `/api/tables/${encodeURIComponent(id)}/roads?format=svg`, target: "_blank", rel: "noopener", class: "link" }, t("road.svg"))),
+        el.roads),
+      h("div", { class: "table-lower" },
+        role() === "player" ? h("section", { class: "panel" }, h("h2", {}, t("record.my_bets")), records.element) : null,
+        staff || role() === "player" ? lookup.element : null,
+        h("section", { class: "panel" }, h("h2", {}, t("log.title")), el.log)),
+    );
+    memo.clear();
+  }
+
+  build();
+  const timer = window.setInterval(tick, 250);
+  socket.connect();
+  render();
+
+  return {
+    unmount() {
+      window.clearInterval(timer);
+      if (frame) window.cancelAnimationFrame(frame);
+      socket.close();
+    },
+    refresh() {
+      build();
+      render();
+    },
+  };
+}

@@ -1,0 +1,315 @@
+// A table as one client sees it: built from the snapshot, then kept current by the
+// pushed messages (event, balance, countdown, roads). No DOM here: screens draw it.
+
+const POSITIONS = ["P1", "B1", "P2", "B2", "P3", "B3"];
+const LOG_SIZE = 60;
+
+export const EMPTY_ROADS = {
+  bead_plate: [],
+  big_road: [],
+  big_eye_boy: { marks: "", cells: [] },
+  small_road: { marks: "", cells: [] },
+  cockroach_pig: { marks: "", cells: [] },
+  ask: null,
+  counts: { hands: 0, banker: 0, player: 0, tie: 0, banker_pair: 0, player_pair: 0, natural: 0 },
+};
+
+function cardMap(list) {
+  const cards = {};
+  for (const c of list || []) cards[c.position] = { card: c.card, face_up: c.face_up, revealed: false };
+  return cards;
+}
+
+/** A fresh state from a `snapshot` message; `now` is the client's clock in ms. */
+export function fromSnapshot(snap, now = Date.now()) {
+  const s = snap.state;
+  return {
+    table: snap.table,
+    seq: snap.seq,
+    you: { ...snap.you, pending: { ...(snap.you.pending || {}) }, bets: { ...(snap.you.bets || {}) } },
+    phase: s.phase,
+    game: s.game,
+    closesAt: s.closes_in === null || s.closes_in === undefined ? null : now + s.closes_in * 1000,
+    dealer: s.dealer,
+    shoe: { ...s.shoe },
+    seats: (s.seats || []).map((x) => ({ ...x })),
+    marked: (s.marked || []).map((x) => ({ ...x })),
+    watchers: [...(s.watchers || [])],
+    owner: s.owner,
+    bets: JSON.parse(JSON.stringify(s.bets || {})),
+    holders: { ...(s.holders || {}) },
+    cards: cardMap(s.cards),
+    outcome: s.outcome,
+    vip: { ...s.vip },
+    blankOwed: s.blank_owed,
+    paused: s.paused,
+    roads: snap.roads || EMPTY_ROADS,
+    log: [...(snap.recent || [])].slice(-LOG_SIZE),
+    result: null,
+    voided: null,
+    openRequests: [],
+    standing: {},
+  };
+}
+
+/** The cards in dealing order: [{position, card, face_up, revealed}]. */
+export function orderedCards(state) {
+  return POSITIONS.filter((p) => p in state.cards).map((p) => ({ position: p, ...state.cards[p] }));
+}
+
+/** Codes of one side's cards ("player" / "banker"); null for a face-down card. */
+export function sideCards(state, side) {
+  const prefix = side === "player" ? "P" : "B";
+  return orderedCards(state).filter((c) => c.position.startsWith(prefix));
+}
+
+export function isMe(state, player) {
+  return Boolean(state.you && state.you.user_id && player === state.you.user_id && state.you.viewer === "player");
+}
+
+function addTo(map, bet, amount) {
+  const next = (map[bet] || 0) + amount;
+  if (next > 0) map[bet] = next;
+  else delete map[bet];
+}
+
+function unseat(state, player) {
+  state.seats = state.seats.filter((x) => x.player !== player);
+  state.watchers = state.watchers.filter((w) => w !== player);
+}
+
+function newHand(state, game) {
+  state.game = game;
+  state.cards = {};
+  state.outcome = null;
+  state.result = null;
+  state.voided = null;
+  state.holders = {};
+  state.openRequests = [];
+}
+
+/**
+ * Apply one pushed message. Returns {resync: true} when the client should ask for a new
+ * snapshot (its own seat changed, the table resumed), else {}.
+ */
+export function applyMessage(state, msg, now = Date.now()) {
+  switch (msg.type) {
+    case "balance":
+      if (msg.table_balance !== undefined) state.you.table_balance = msg.table_balance;
+      if (msg.wallet_balance !== undefined && msg.wallet_balance !== null) state.you.wallet_balance = msg.wallet_balance;
+      return {};
+    case "countdown":
+      state.closesAt = now + msg.closes_in * 1000;
+      if (msg.game) state.game = msg.game;
+      return {};
+    case "roads":
+      state.roads = msg.roads;
+      return {};
+    case "event":
+      state.seq = msg.seq;
+      state.log.push(msg.event);
+      if (state.log.length > LOG_SIZE) state.log.splice(0, state.log.length - LOG_SIZE);
+      return applyEvent(state, msg.event, now);
+    default:
+      return {};
+  }
+}
+
+/** Apply one table event (docs/protocol.md §4). */
+export function applyEvent(state, ev, now = Date.now()) {
+  const me = isMe(state, ev.player);
+  const you = state.you;
+  switch (ev.kind) {
+    case "table_paused":
+      state.phase = "paused";
+      state.paused = true;
+      return {};
+    case "table_resumed":
+      state.paused = false;
+      return { resync: true };
+    case "table_closed":
+      state.phase = "closed";
+      state.closesAt = null;
+      return {};
+    case "dealer_changed":
+      state.dealer = ev.dealer;
+      return {};
+    case "limits_changed":
+      state.table = { ...state.table, limits: ev.tiers };
+      return {};
+    case "vip_settings_changed":
+      state.vip = { squeeze: ev.squeeze, vertical_squeeze: ev.vertical_squeeze, password_set: ev.password_set };
+      return {};
+    case "shoe_opened":
+      state.phase = "shoe_start";
+      state.shoe = { number: ev.shoe, commitment: ev.commitment, hands_dealt: 0, last_hand: false };
+      state.roads = EMPTY_ROADS;
+      newHand(state, null);
+      return {};
+    case "cut_card_out":
+      state.shoe = { ...state.shoe, cut_card_out: true };
+      return {};
+    case "shoe_closed":
+      state.phase = "shoe_end";
+      return {};
+    case "player_joined":
+      if (me) {
+        you.at_table = true;
+        you.place = "lobby";
+        if (ev.balance !== null) you.table_balance = ev.balance;
+      }
+      return {};
+    case "player_sat":
+      unseat(state, ev.player);
+      state.marked = state.marked.filter((m) => m.seat !== ev.seat);
+      state.seats.push({ seat: ev.seat, player: ev.player, tier: ev.tier, connected: true });
+      state.seats.sort((a, b) => a.seat - b.seat);
+      if (ev.owner) state.owner = ev.player;
+      if (me) Object.assign(you, { place: "seated", seat: ev.seat, tier: ev.tier, owner: Boolean(ev.owner) || you.owner });
+      return me ? { resync: true } : {};
+    case "player_watching":
+      unseat(state, ev.player);
+      state.watchers.push(ev.player);
+      state.watchers.sort();
+      if (me) Object.assign(you, { place: "watching", seat: null, tier: ev.tier });
+      return me ? { resync: true } : {};
+    case "player_stood":
+      unseat(state, ev.player);
+      if (ev.marked) state.marked.push({ seat: ev.seat, player: ev.player });
+      if (me) Object.assign(you, { place: "lobby", seat: null });
+      return me ? { resync: true } : {};
+    case "player_connection":
+      for (const seat of state.seats) if (seat.player === ev.player) seat.connected = ev.connected;
+      return {};
+    case "player_left":
+      unseat(state, ev.player);
+      state.marked = state.marked.filter((m) => m.player !== ev.player);
+      delete state.bets[ev.player];
+      if (state.owner === ev.player) state.owner = null;
+      if (me) Object.assign(you, { at_table: false, place: null, seat: null, tier: null, table_balance: null, pending: {}, bets: {}, owner: false });
+      return {};
+    case "betting_opened":
+      newHand(state, ev.game);
+      state.phase = "betting_open";
+      state.closesAt = ev.closes_at ? Math.max(now, now + 1000 * (ev.closes_at - ev.at)) : null;
+      state.bets = {};
+      for (const [player, bets] of ev.standing || []) state.bets[player] = { ...bets };
+      you.pending = {};
+      you.bets = you.user_id && state.bets[you.user_id] ? { ...state.bets[you.user_id] } : {};
+      state.standing = you.viewer === "player" ? { ...you.bets } : {};
+      state.shoe = { ...state.shoe, last_hand: Boolean(ev.last_hand) };
+      return {};
+    case "betting_extended":
+      if (ev.closes_at && state.closesAt) state.closesAt = now + 1000 * (ev.closes_at - ev.at);
+      return {};
+    case "open_cards_requested":
+      state.openRequests.push(ev.player);
+      return {};
+    case "chip_chosen":
+      if (me) you.chip = ev.chip;
+      return {};
+    case "chip_added":
+      if (me) addTo(you.pending, ev.bet, ev.amount);
+      return {};
+    case "chips_undone":
+      if (me) for (const [bet, amount] of ev.chips) addTo(you.pending, bet, -amount);
+      return {};
+    case "bets_cleared":
+      if (me) you.pending = {};
+      return {};
+    case "bets_doubled":
+      if (me) for (const bet of Object.keys(you.pending)) you.pending[bet] *= 2;
+      return {};
+    case "rebet_placed":
+      if (me) you.pending = { ...ev.bets };
+      return {};
+    case "bets_confirmed":
+    case "tie_bets_changed":
+      state.bets[ev.player] = { ...ev.bets };
+      if (me) {
+        you.bets = { ...ev.bets };
+        if (ev.kind === "bets_confirmed") you.pending = {};
+        else state.standing = { ...ev.bets };
+      }
+      return {};
+    case "betting_closed":
+      state.phase = "betting_closed";
+      state.closesAt = null;
+      you.pending = {};
+      return {};
+    case "blank_hand_started":
+      newHand(state, ev.game);
+      state.phase = "betting_closed";
+      state.blankOwed = false;
+      return {};
+    case "cards_held":
+      state.holders[ev.side] = ev.player;
+      return {};
+    case "card_placed":
+      state.cards[ev.position] = { card: ev.card, face_up: ev.face_up, revealed: false };
+      state.phase = ev.face_up ? "dealing" : "squeeze";
+      return {};
+    case "cards_revealed":
+      for (const [position, card] of ev.cards) state.cards[position] = { card, face_up: true, revealed: true };
+      state.phase = "dealing";
+      return {};
+    case "hand_restarted":
+      state.cards = {};
+      state.outcome = null;
+      state.phase = "dealing";
+      return {};
+    case "hand_result":
+      state.outcome = ev.outcome;
+      state.phase = "result";
+      return {};
+    case "hand_settled": {
+      state.phase = "settled";
+      const mine = (ev.results || []).find((r) => r.player === you.user_id && you.viewer === "player");
+      state.result = { game: ev.game, outcome: state.outcome, mine: mine || null, results: ev.results || [] };
+      state.shoe = { ...state.shoe, hands_dealt: (state.shoe.hands_dealt || 0) + 1 };
+      for (const r of ev.results || []) {
+        if (r.standing && Object.keys(r.standing).length) state.bets[r.player] = { ...r.standing };
+        else delete state.bets[r.player];
+      }
+      you.bets = you.user_id && state.bets[you.user_id] ? { ...state.bets[you.user_id] } : {};
+      return {};
+    }
+    case "bets_refunded": {
+      const mine = (ev.refunds || []).find((r) => r.player === you.user_id && you.viewer === "player");
+      state.result = { game: ev.game, outcome: null, mine: mine || null, refunded: true, reason: ev.reason, results: ev.refunds || [] };
+      for (const r of ev.refunds || []) delete state.bets[r.player];
+      if (mine) you.bets = {};
+      return {};
+    }
+    case "hand_voided":
+      state.voided = ev.reason;
+      state.phase = "settled";
+      state.bets = {};
+      you.bets = {};
+      return {};
+    default:
+      return {};
+  }
+}
+
+/** What `player` has on `bet`: confirmed and (own) unconfirmed chips. */
+export function stakeOn(state, bet) {
+  const you = state.you || {};
+  return { confirmed: (you.bets || {})[bet] || 0, pending: (you.pending || {})[bet] || 0 };
+}
+
+/** Everyone's confirmed total on each bet (what a casino layout shows). */
+export function tableTotals(state) {
+  const totals = {};
+  for (const bets of Object.values(state.bets)) for (const [bet, amount] of Object.entries(bets)) totals[bet] = (totals[bet] || 0) + amount;
+  return totals;
+}
+
+/** The face-down sides `player` holds now (the squeeze is theirs). */
+export function heldByMe(state) {
+  const you = state.you || {};
+  if (you.viewer !== "player") return [];
+  return ["player", "banker"].filter(
+    (side) => state.holders[side] === you.user_id && sideCards(state, side).some((c) => !c.face_up),
+  );
+}

@@ -1,0 +1,183 @@
+"""The client's pure logic, run in Chromium: the dealer's guidance against punto.coup for
+every first four cards and third card, both languages' strings, money and card codes, and
+the table state kept from pushed messages."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import pytest
+
+from e2e.pages import new_page
+from e2e.web_support import Server
+from punto.bets import Bet
+from punto.cards import Card
+from punto.coup import Coup
+from punto.rules import PRESETS
+from punto.table import FAULTS, Phase
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "punto" / "web"
+_CODE = {0: "TS", 1: "AS", 2: "2S", 3: "3S", 4: "4S", 5: "5S", 6: "6S", 7: "7S", 8: "8S", 9: "9S"}
+
+
+@pytest.fixture(scope="module")
+def page(server: Server, browser: Browser) -> Page:
+    """A page of the client, to import its modules in."""
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server.url("/app/"))
+    return page
+
+
+def _expected(values: tuple[int, ...]) -> tuple[dict[str, str], str | None]:
+    coup = Coup()
+    cards: dict[str, str] = {}
+    for value in values:
+        position = coup.next_position
+        assert position is not None
+        coup.deal(Card.parse(_CODE[value]))
+        cards[position.value] = _CODE[value]
+    nxt = coup.next_position
+    return cards, None if nxt is None else nxt.value
+
+
+def test_guidance_places_every_card_where_the_coup_machine_does(page: Page) -> None:
+    cases: list[tuple[dict[str, str], str | None]] = []
+    for n in range(4):
+        cases.append(_expected((1,) * n))
+    for four in itertools.product(range(10), repeat=4):
+        cards, nxt = _expected(four)
+        cases.append((cards, nxt))
+        if nxt == "P3":
+            cases.extend(_expected((*four, third)) for third in range(10))
+        elif nxt == "B3":
+            cases.append(_expected((*four, 0)))
+    got = page.evaluate(
+        """async (cases) => {
+             const { guidance } = await import('/app/js/coup.js');
+             return cases.map(([cards]) => guidance(cards).next);
+           }""",
+        [[c, n] for c, n in cases],
+    )
+    mismatches = [(c, n, g) for (c, n), g in zip(cases, got, strict=True) if n != g]
+    assert len(cases) > 10_000
+    assert mismatches[:5] == []
+
+
+def test_both_languages_have_every_string(page: Page) -> None:
+    keys = cast(
+        dict[str, list[str]],
+        page.evaluate(
+            """async () => {
+                 const en = (await import('/app/js/lang/en.js')).default;
+                 const zh = (await import('/app/js/lang/zh.js')).default;
+                 return { en: Object.keys(en), zh: Object.keys(zh) };
+               }"""
+        ),
+    )
+    en, zh = set(keys["en"]), set(keys["zh"])
+    assert en - zh == set()
+    assert zh - en == set()
+    source = "\n".join(p.read_text() for p in (WEB / "js").glob("*.js"))
+    used = set(re.findall(r"\bt\(\s*\"([a-z_.0-9]+)\"", source))
+    used |= set(re.findall(r"\"((?:seat|squeeze|ev|road|vip|tie|result)\.[a-z_.]+)\"", source))
+    assert used - en == set()
+    families = (
+        [f"bet.{b.value}" for b in Bet if not b.value.startswith("super_tie_")]
+        + [f"phase.{p.value}" for p in Phase]
+        + [f"fault.{f.value}" for f in FAULTS]
+        + [f"effect.{s.effect.value}" for s in FAULTS.values()]
+        + [f"tier.{t.name}" for r in PRESETS.values() for t in r.limit_tiers]
+        + [f"guide.phase.{p}" for p in ("waiting", "shoe_start", "betting_open", "settled")]
+        + [f"kind.{k}" for k in ("normal", "vip", "bid_squeeze")]
+        + [f"reading.{r}" for r in ("dealer", "largest_bettor", "button", "bid", "owner")]
+    )
+    assert set(families) - en == set()
+
+
+def test_money_and_cards(page: Page) -> None:
+    got = page.evaluate(
+        """async () => {
+             const f = await import('/app/js/format.js');
+             const c = await import('/app/js/cards.js');
+             return [f.money(1234500), f.money(-950), f.signed(950), f.parseMoney('12.5'),
+                     f.parseMoney('1,000'), f.parseMoney('1.234'), f.chipLabel(100000),
+                     c.parseCard('10d'), c.parseCard(' 9s '), c.parseCard('1S'),
+                     c.handTotal(['4S', 'KD', '5S']), c.handTotal(['9S', null])];
+           }"""
+    )
+    assert got == [
+        "12,345.00",
+        "−9.50",
+        "+9.50",
+        1250,
+        100000,
+        None,
+        "1K",
+        "TD",
+        "9S",
+        None,
+        9,
+        9,
+    ]
+
+
+def test_table_state_follows_the_chips_and_the_hand(page: Page) -> None:
+    state = cast(
+        dict[str, Any],
+        page.evaluate(
+            """async () => {
+             const s = await import('/app/js/tablestate.js');
+             const snap = { type: 'snapshot', seq: 1, table: { id: 't', limits: [], chips: [1000] },
+               you: { user_id: 'ann', viewer: 'player', at_table: true, place: 'seated',
+                      pending: {}, bets: {} },
+               state: { phase: 'settled', game: null, closes_in: null, dealer: 'Dana',
+                        shoe: { number: 1 }, seats: [], marked: [], watchers: [], owner: null,
+                        bets: {}, holders: {}, cards: [], outcome: null, vip: {},
+                        blank_owed: false, paused: false },
+               roads: null, recent: [] };
+             const st = s.fromSnapshot(snap, 0);
+             const ev = (event) => s.applyMessage(st, { type: 'event', seq: 2, event }, 0);
+             ev({ kind: 'betting_opened', game: 't-001-001', at: 10, closes_at: 16, standing: [] });
+             ev({ kind: 'chip_added', player: 'ann', bet: 'banker', amount: 1000 });
+             ev({ kind: 'chip_added', player: 'ann', bet: 'tie', amount: 500 });
+             ev({ kind: 'chips_undone', player: 'ann', chips: [['tie', 500]] });
+             ev({ kind: 'bets_doubled', player: 'ann' });
+             const pending = { ...st.you.pending };
+             ev({ kind: 'bets_confirmed', player: 'ann', bets: { banker: 2000 }, added: {} });
+             ev({ kind: 'betting_closed' });
+             ev({ kind: 'cards_held', side: 'banker', player: 'ann' });
+             ev({ kind: 'card_placed', position: 'P1', card: '9S', face_up: true });
+             ev({ kind: 'card_placed', position: 'B1', card: null, face_up: false });
+             const held = s.heldByMe(st);
+             ev({ kind: 'cards_revealed', cards: [['B1', 'KD']], by: 'ann' });
+             const result = { pending, bets: st.you.bets, held, after: s.heldByMe(st),
+                              cards: s.orderedCards(st).map(c => c.card), phase: st.phase };
+             ev({ kind: 'hand_result', outcome: { winner: 'tie' } });
+             ev({ kind: 'hand_settled', game: 't-001-001', results: [{ player: 'ann',
+                  returned: 0, standing: { banker: 2000 }, settlement: { total_net: 0 } }] });
+             ev({ kind: 'betting_opened', game: 't-001-002', at: 20, closes_at: 26,
+                  standing: [['ann', { banker: 2000 }]] });
+             result.standing = { ...st.standing };
+             result.standingBets = { ...st.you.bets };
+             ev({ kind: 'tie_bets_changed', player: 'ann', bets: {}, action: 'cancel' });
+             result.cancelled = { ...st.standing };
+             return result;
+           }"""
+        ),
+    )
+    assert state["pending"] == {"banker": 2000}
+    assert state["bets"] == {"banker": 2000}
+    assert state["held"] == ["banker"]
+    assert state["after"] == []
+    assert state["cards"] == ["9S", "KD"]
+    assert state["phase"] == "dealing"
+    assert state["standing"] == {"banker": 2000}
+    assert state["standingBets"] == {"banker": 2000}
+    assert state["cancelled"] == {}

@@ -1,0 +1,47 @@
+"""The squeeze: a VIP owner bets on Banker, the Banker cards come face down to them, and
+they peel one by dragging its corner and turn the other by pressing it [O], [M16]."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from e2e.pages import betting_open, log_in, new_page, sit
+from e2e.web_support import Server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+
+def test_the_owner_squeezes_the_banker_cards(server: Server, browser: Browser) -> None:
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    log_in(page, server, "dev")
+    sit(page, server, "vip-1", 1)  # an empty VIP table is taken by its owner
+    expect(page.locator(".vip-panel")).to_be_visible()
+
+    betting_open(page)
+    page.locator('.chip[data-chip="100000"]').click()
+    page.locator('[data-bet="banker"]').click()
+    page.locator('[data-action="confirm"]').click()
+    expect(page.get_by_test_id("confirmed-banker")).to_have_text("1,000.00")
+
+    cards = page.locator(".squeeze-card")
+    expect(cards).to_have_count(2, timeout=20_000)
+    first = cards.nth(0).bounding_box()
+    assert first is not None
+    x, y, w, h = first["x"], first["y"], first["width"], first["height"]
+    page.mouse.move(x + w - 6, y + h - 6)
+    page.mouse.down()
+    page.mouse.move(x + w * 0.3, y + h * 0.3, steps=10)
+    page.mouse.up()
+    expect(cards.nth(0)).to_have_class("squeeze-card peel-corner peeled")
+    cards.nth(1).click()
+
+    expect(page.locator(".event-log")).to_contain_text("Cards turned by dev")
+    expect(page.locator(".hand-banker .card:not(.card-back)")).not_to_have_count(0)
+    expect(page.get_by_test_id("my-result")).to_be_visible(timeout=30_000)
+    page.locator('[data-action="leave"]').click()
+    expect(page.locator('[data-action="watch"]')).to_be_visible()
+    assert errors == []
