@@ -38,6 +38,7 @@ from punto.table import (
 from punto.table.events import (
     CardPlaced,
     CardsBurned,
+    CardsHeld,
     DemoHandDealt,
     Event,
     HandRestarted,
@@ -391,12 +392,17 @@ class TableMachine(RuleBasedStateMachine):
             assert new in TRANSITIONS[old], f"{old.value} -> {new.value}"
 
     @invariant()
-    def no_hidden_card_reaches_a_player(self) -> None:
-        for event in self.table.view(Viewer.PLAYER, "ann"):
-            if isinstance(event, CardPlaced) and not event.face_up:
-                assert event.card is None
-            if isinstance(event, CardsBurned):
-                assert event.cards is None
+    def no_hidden_card_reaches_a_player_but_its_holder(self) -> None:
+        for player in PLAYERS:
+            held: dict[tuple[object, Side], str] = {}
+            for event in self.table.view(Viewer.PLAYER, player):
+                if isinstance(event, CardsHeld):
+                    held[(event.game, event.side)] = event.player
+                if isinstance(event, CardPlaced) and not event.face_up:
+                    holder = held.get((event.game, event.position.side))
+                    assert event.card is None or holder == player  # [M16]: they look first
+                if isinstance(event, CardsBurned):
+                    assert event.cards is None
 
 
 TableMachine.TestCase.settings = settings(

@@ -364,8 +364,10 @@ def test_views_are_projections_of_the_same_events() -> None:
     assert not any(isinstance(e, ChipAdded) for e in dealer)
     close(table, clock)
     table.deal_card()
-    for view in (table.view(Viewer.PLAYER, "ann"), table.view(Viewer.WATCHER)):
+    for view in (table.view(Viewer.PLAYER, "bob"), table.view(Viewer.WATCHER)):
         assert [e.card for e in view if isinstance(e, CardPlaced)] == [None]
+    holder = table.view(Viewer.PLAYER, "ann")  # the largest bettor holds the cards [M16]
+    assert [e.card is None for e in holder if isinstance(e, CardPlaced)] == [False]
 
 
 def test_views_never_show_a_password_digest() -> None:

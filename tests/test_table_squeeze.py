@@ -80,12 +80,15 @@ def test_m16_third_card_never_seen_with_the_first_two() -> None:
     assert phase(table) is Phase.RESULT
 
 
-def test_m16_no_hidden_card_reaches_a_player_before_it_is_revealed() -> None:
+def test_m16_the_holder_looks_first_and_no_hidden_card_reaches_anyone_else() -> None:
     table, _ = _m16_table()
     _deal_codes(table, "4S 7H KD 8C")
-    for viewer, who in ((Viewer.PLAYER, "ann"), (Viewer.PLAYER, "bob"), (Viewer.WATCHER, None)):
+    assert sides(table.holders) == {"player": "ann"}
+    for viewer, who in ((Viewer.PLAYER, "bob"), (Viewer.WATCHER, None)):
         shown = [e for e in table.view(viewer, who) if isinstance(e, CardPlaced)]
         assert [e.card is None for e in shown] == [True, False, True, False]
+    held = [e for e in table.view(Viewer.PLAYER, "ann") if isinstance(e, CardPlaced)]
+    assert [e.card is None for e in held] == [False, False, False, False]  # she squeezes
     dealer = [e for e in table.view(Viewer.DEALER) if isinstance(e, CardPlaced)]
     assert all(e.card is not None for e in dealer)
     table.squeeze("ann", Side.PLAYER)

@@ -42,7 +42,7 @@ from punto.limits import LimitTier
 from punto.outcome import Outcome, Side
 from punto.settlement import Settlement
 from punto.shoe import ShoeReveal
-from punto.table.events import Event
+from punto.table.events import CardPlaced, Event
 from punto.table.faults import Fault
 from punto.table.records import GameNumber, HandRecord, PlayerResult
 from punto.table.squeeze import ReadCall
@@ -663,10 +663,11 @@ def outcome_from_json(data: Mapping[str, Any]) -> Outcome:
     )
 
 
-def event_views(event: Event) -> dict[str, Any]:
+def event_views(event: Event, *, holder: str | None = None) -> dict[str, Any]:
     """What each viewer sees of one event, as JSON (``None``: not shown): ``auditor``,
     ``dealer``, ``watcher`` (also every player but the one it concerns) and, for an event
-    about a player, ``self`` (that player's own view) and ``player`` (their id)."""
+    about a player, ``self`` (that player's own view) and ``player`` (their id). A card
+    dealt face down to a side ``holder`` holds is shown to them (``self``) [M16]."""
     cache: list[tuple[Event, dict[str, Any]]] = []  # keeps each projection alive
 
     def view(viewer: Viewer, player: str | None = None) -> dict[str, Any] | None:
@@ -689,4 +690,7 @@ def event_views(event: Event) -> dict[str, Any]:
     if isinstance(player, str):
         out["self"] = view(Viewer.PLAYER, player)
         out["player"] = player
+    elif holder is not None and isinstance(event, CardPlaced) and not event.face_up:
+        out["self"] = event_json(event)
+        out["player"] = holder
     return out

@@ -29,7 +29,7 @@ from punto.bets import MAIN_BETS, Bet
 from punto.cards import Card
 from punto.errors import ForbiddenError, PuntoError, UnavailableError
 from punto.limits import LimitTier
-from punto.outcome import Outcome
+from punto.outcome import Outcome, Side
 from punto.roads import RoadBoard, RoadResult
 from punto.roads_render import render_svg, roads_dict
 from punto.server.auth import Actor, Role
@@ -91,6 +91,8 @@ from punto.table.events import (
     BettingExtended,
     BettingOpened,
     BlankHandStarted,
+    CardPlaced,
+    CardsHeld,
     ChipChosen,
     Event,
     HandResettled,
@@ -211,6 +213,8 @@ class TableRunner:
         self._commitment: str | None = None
         self._chips: dict[str, int] = {}
         self._confirmations: dict[str, list[tuple[str, int]]] = {}
+        self._holders: dict[tuple[GameNumber, Side], str] = {}
+        self._resnap: set[str] = set()
         self._wallets: dict[str, int] = {}
         """Wallet balances just learnt from a stake (spares a query per confirm)."""
         self._author = "system"
@@ -736,9 +740,17 @@ class TableRunner:
                 game = getattr(event, "game", None) or game
             started = time.perf_counter()
             for offset, event in enumerate(new):
-                await self._s.bus.publish(
-                    {"table": self.id, "seq": start + offset, "views": event_views(event)}
+                holder = (
+                    self._holders.get((event.game, event.position.side))
+                    if isinstance(event, CardPlaced)
+                    else None
                 )
+                views = event_views(event, holder=holder)
+                await self._s.bus.publish({"table": self.id, "seq": start + offset, "views": views})
+            for player in self._resnap:  # a takeover: the new holder sees the held cards
+                snapshot = self.snapshot(Actor(player, Role.PLAYER), wallet=None)
+                await self._s.bus.publish({"table": self.id, "to": player, "message": snapshot})
+            self._resnap.clear()
             self._s.metrics.broadcast_seconds.observe(time.perf_counter() - started)
             if notes:
                 await self._send_balances(notes, game)
@@ -774,16 +786,22 @@ class TableRunner:
                 )
             case BettingOpened():
                 self._hand_start = index
+                self._holders.clear()
                 self._outcome = None
                 self._confirmations = {}
                 for player, bets in event.standing:
                     await self._stake_standing(str(event.game), player, bets)
             case BlankHandStarted():
                 self._hand_start = index
+                self._holders.clear()
                 self._outcome = None
                 self._confirmations = {}
             case ChipChosen():
                 self._chips[event.player] = event.chip
+            case CardsHeld():
+                self._holders[(event.game, event.side)] = event.player
+                if event.side in self.table.awaiting_squeeze:
+                    self._resnap.add(event.player)
             case BetsConfirmed() | TieBetsChanged():
                 notes[event.player] = (
                     "confirmed" if isinstance(event, BetsConfirmed) else "tie_bets_changed"

@@ -4,9 +4,9 @@
 - **dealer**: every card (the dealer scans them), but no balance, no unconfirmed chip
   and no password digest.
 - **player**: their own chips, balance and cash; of everyone, the public table (bets
-  once confirmed, results, seats). A face-down card is hidden until it is revealed —
-  even from the player who holds it, who sees it when they squeeze it — and burned
-  cards stay hidden until the shoe's order is revealed at its end.
+  once confirmed, results, seats). A face-down card is hidden until it is revealed,
+  except from the player who holds that side's cards (they look first: the squeeze, the
+  [S] reading); burned cards stay hidden until the shoe's order is revealed at its end.
 - **watcher**: a spectator with no identity: the public table only.
 
 >>> from punto.cards import Card
@@ -18,6 +18,12 @@
 True
 >>> project([placed], Viewer.DEALER)[0].card
 Card('9S')
+>>> from punto.outcome import Side
+>>> held = CardsHeld(at=0.0, game=placed.game, side=Side.PLAYER, player="ann",
+...                  took_over_from=None)
+>>> project([held, placed], Viewer.PLAYER, "ann")[1].card, project([held, placed],
+...         Viewer.PLAYER, "bob")[1].card
+(Card('9S'), None)
 """
 
 from __future__ import annotations
@@ -79,7 +85,9 @@ _CHIP_EVENTS = (ChipChosen, ChipAdded, ChipsUndone, BetsCleared, BetsDoubled, Re
 """Unconfirmed chips: private to the player who puts them down [L]."""
 
 
-def _project_one(event: Event, viewer: Viewer, player: PlayerId | None) -> Event | None:
+def _project_one(
+    event: Event, viewer: Viewer, player: PlayerId | None, *, holds: bool = False
+) -> Event | None:
     if viewer is Viewer.AUDITOR:
         return event
     own = viewer is Viewer.PLAYER and player is not None
@@ -93,7 +101,7 @@ def _project_one(event: Event, viewer: Viewer, player: PlayerId | None) -> Event
         return dataclasses.replace(event, password_digest=None)
     if viewer is Viewer.DEALER:
         return event
-    if isinstance(event, CardPlaced) and not event.face_up:
+    if isinstance(event, CardPlaced) and not event.face_up and not holds:
         return dataclasses.replace(event, card=None)
     if isinstance(event, CardsBurned) and event.cards is not None:
         return dataclasses.replace(event, cards=None)
@@ -103,11 +111,25 @@ def _project_one(event: Event, viewer: Viewer, player: PlayerId | None) -> Event
 def project(
     events: Iterable[Event], viewer: Viewer, player: PlayerId | None = None
 ) -> tuple[Event, ...]:
-    """The events as ``viewer`` (``player``, for a player's own view) may see them."""
+    """The events as ``viewer`` (``player``, for a player's own view) may see them. The
+    player holding a side's cards sees them as they are dealt face down: they look
+    first, squeezing or reading them [M16], [S], [O]; everyone else sees them turned."""
     if viewer is Viewer.PLAYER and player is None:
         raise TableError("a player's view needs the player's id")
-    shown = (_project_one(event, viewer, player) for event in events)
-    return tuple(event for event in shown if event is not None)
+    held: dict[tuple[GameNumber, Side], PlayerId] = {}
+    shown: list[Event] = []
+    for event in events:
+        if isinstance(event, CardsHeld):
+            held[(event.game, event.side)] = event.player
+        holds = (
+            isinstance(event, CardPlaced)
+            and player is not None
+            and held.get((event.game, event.position.side)) == player
+        )
+        seen = _project_one(event, viewer, player, holds=holds)
+        if seen is not None:
+            shown.append(seen)
+    return tuple(shown)
 
 
 @dataclass(slots=True)

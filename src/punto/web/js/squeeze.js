@@ -1,6 +1,7 @@
 // The squeeze: the holder peels their face-down cards from the corner by dragging (or
 // clicking, or Enter), then the client sends `squeeze` (or the [S] reader's `read` call);
 // the faces arrive in `cards_revealed` and are drawn corner first.
+import { cardElement } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { sideName } from "./format.js";
@@ -25,8 +26,11 @@ function animatePeel(card, from, to, ms, then) {
   window.requestAnimationFrame(step);
 }
 
-/** One face-down card the holder can peel; `onOpen` runs once it is fully peeled. */
-function peelCard(position, vertical, onOpen) {
+/**
+ * One face-down card the holder can peel; `code` is the card under the peel (the holder
+ * looks first [M16]; null if the server has not shown it); `onOpen` runs once peeled.
+ */
+function peelCard(position, code, vertical, onOpen) {
   let start = null;
   let progress = 0;
   let done = false;
@@ -74,7 +78,11 @@ function peelCard(position, vertical, onOpen) {
         finish(e.currentTarget);
       },
     },
-    h("span", { class: "squeeze-face", "aria-hidden": "true" }, h("span", { class: "squeeze-q" }, "?")),
+    h(
+      "span",
+      { class: "squeeze-face", "aria-hidden": "true" },
+      code ? cardElement(code) : h("span", { class: "squeeze-q" }, "?"),
+    ),
     h("span", { class: "squeeze-back", "aria-hidden": "true" }),
     h("span", { class: "squeeze-flap", "aria-hidden": "true" }),
   );
@@ -123,7 +131,7 @@ export function squeezePanel(state, ctx, sent) {
         { class: ["squeeze-side", `squeeze-${side}`] },
         h("h3", {}, t(reader ? "squeeze.reader" : "squeeze.yours", { side: sideName(side) })),
         h("p", { class: "hint" }, t(vertical ? "squeeze.how_vertical" : "squeeze.how")),
-        h("div", { class: "squeeze-cards" }, down.map((c) => peelCard(c.position, vertical, () => whenOpen(c.position)))),
+        h("div", { class: "squeeze-cards" }, down.map((c) => peelCard(c.position, c.card, vertical, () => whenOpen(c.position)))),
         down.length ? null : h("p", { class: "hint", role: "status" }, t("squeeze.turning")),
         reader ? calls : null,
       );

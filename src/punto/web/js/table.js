@@ -213,7 +213,7 @@ export function mount(root, { id }) {
     const s = state;
     const side = (name) => {
       const cards = sideCards(s, name);
-      const codes = cards.map((c) => c.card);
+      const codes = cards.map((c) => (c.face_up ? c.card : null));
       const anyShown = codes.some(Boolean);
       const total = anyShown ? handTotal(codes) : null;
       const won = s.outcome && s.outcome.winner === name;
@@ -227,7 +227,10 @@ export function mount(root, { id }) {
           const key = `${s.game}:${c.position}:${c.card || "x"}`;
           const fresh = !animated.has(key);
           animated.add(key);
-          const el = cardElement(c.card, { position: c.position, reveal: c.revealed && fresh && Boolean(c.card) });
+          // A face-down card stays a back on the layout, even for its holder, who peels it
+          // in the squeeze panel.
+          const shown = c.face_up ? c.card : null;
+          const el = cardElement(shown, { position: c.position, reveal: c.revealed && fresh && Boolean(shown) });
           if (fresh && !c.revealed) el.classList.add("card-deal");
           if (c.position.endsWith("3")) el.classList.add("card-third");
           return el;
