@@ -175,3 +175,27 @@ async def test_administration_and_reports(backend: str, tmp_path: Path) -> None:
         bad_date = await http.get("/api/reports/daily?date=yesterday", headers=admin)
         assert bad_date.status_code == 400
         assert (await server.node.ledger.check()).ok
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_s14_a_pause_asked_for_during_a_hand_is_taken_when_it_ends(
+    backend: str, tmp_path: Path
+) -> None:
+    async with server_on(backend, tmp_path, betting_seconds=2.0) as server:
+        sam = await _headers(server, "sam")
+        async with TableClient.connect(server, "online-1") as watcher:
+            await watcher.next_of("betting_opened", timeout=30)
+            asked = await server.http.post(
+                "/api/supervisor/tables/online-1/pause", json={"reason": "count"}, headers=sam
+            )
+            assert asked.status_code == 200, asked.text
+            assert asked.json()["events"] == []  # mid-hand: nothing yet
+            paused = await watcher.next_of("table_paused", timeout=30)
+            assert paused["event"]["reason"] == "count"
+            settled = [m for m in watcher.received if m.get("type") == "event"]
+            assert settled[-2]["event"]["kind"] == "hand_settled"  # the hand ended first
+            resumed = await server.http.post(
+                "/api/supervisor/tables/online-1/resume", json={}, headers=sam
+            )
+            assert [e["kind"] for e in resumed.json()["events"]] == ["table_resumed"]
+            await watcher.next_of("betting_opened", timeout=30)

@@ -222,6 +222,7 @@ class TableRunner:
         self._next_countdown = 0.0
         self._pending_limits: tuple[LimitTier, ...] | None = None
         self._pending_betting_seconds: float | None = None
+        self._pause_after_hand: str | None = None
         self._stopping = False
         self._closing_reason: str | None = None
         self.stopped = asyncio.Event()
@@ -401,11 +402,14 @@ class TableRunner:
                 return -1.0
             if not rng:
                 return self._live_step()
+            if phase in _BETWEEN:
+                self._apply_between_hands()
+                if table.phase is Phase.PAUSED:
+                    return None
             if phase in (Phase.WAITING, Phase.SHOE_END):
                 table.start_shoe()
                 return 0.0
             if phase in (Phase.SHOE_START, Phase.SETTLED):
-                self._apply_between_hands()
                 if table.blank_owed:
                     table.start_blank_hand()
                 else:
@@ -443,8 +447,12 @@ class TableRunner:
         return None
 
     def _apply_between_hands(self) -> None:
-        """Limit and timer changes an administrator made take effect between hands [S14]."""
+        """Limit and timer changes an administrator made, and a pause asked for during a
+        hand, take effect between hands [S14]."""
         table = self.table
+        if self._pause_after_hand is not None and table.can_pause(self._pause_after_hand):
+            table.pause(self._pause_after_hand)
+            self._pause_after_hand = None
         if self._pending_limits is not None and table.can_set_limit_tiers(self._pending_limits):
             table.set_limit_tiers(self._pending_limits)
             self._pending_limits = None
@@ -626,9 +634,16 @@ class TableRunner:
                     position=command.position,
                 )
             case Pause(reason=reason):
-                table.pause(reason)
+                if table.can_pause(reason) or table.phase in _BETWEEN:
+                    table.pause(reason)  # (between hands; else its typed error)
+                elif table.phase is not Phase.PAUSED:
+                    table.verify_close_table()  # a closed table refuses it
+                    self._pause_after_hand = reason  # taken when this hand ends [S14]
             case Resume():
-                table.resume()
+                if self._pause_after_hand is not None and table.phase is not Phase.PAUSED:
+                    self._pause_after_hand = None  # the pause asked for is called off
+                else:
+                    table.resume()
             case CloseTable(reason=reason):
                 table.close_table(reason)
             case _:
