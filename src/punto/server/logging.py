@@ -13,17 +13,30 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 from datetime import UTC, datetime
 from typing import Any
 
-__all__ = ["JsonFormatter", "configure_logging"]
+__all__ = ["JsonFormatter", "configure_logging", "mask_tokens"]
 
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {
     "message",
     "asctime",
     "taskName",
 }
+
+
+_TOKEN = re.compile(r"(token=)[^&\s\"']+")
+
+
+def mask_tokens(text: str) -> str:
+    """Hide session tokens (``?token=…`` in WebSocket URLs) from the logs.
+
+    >>> mask_tokens('"WebSocket /ws/tables/t1?token=abc.def" [accepted]')
+    '"WebSocket /ws/tables/t1?token=***" [accepted]'
+    """
+    return _TOKEN.sub(r"\1***", text)
 
 
 class JsonFormatter(logging.Formatter):
@@ -35,11 +48,12 @@ class JsonFormatter(logging.Formatter):
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname.lower(),
             "logger": record.name,
-            "message": record.getMessage(),
+            "message": mask_tokens(record.getMessage()),
         }
         for key, value in record.__dict__.items():
             if key not in _STANDARD and not key.startswith("_"):
-                data[key] = value if isinstance(value, str | int | float | bool) else str(value)
+                text = value if isinstance(value, str | int | float | bool) else str(value)
+                data[key] = mask_tokens(text) if isinstance(text, str) else text
         if record.exc_info:
             data["exception"] = self.formatException(record.exc_info)
         return json.dumps(data)
