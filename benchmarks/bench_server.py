@@ -51,7 +51,8 @@ from punto.server.hub import Hub
 from punto.server.metrics import Metrics
 from punto.server.migrate import upgrade_async
 from punto.server.protocol import parse_command
-from punto.server.runner import Services, TableRunner
+from punto.server.runner import TableRunner
+from punto.server.services import Services
 from punto.server.storage import ServerStore
 from punto.server.tables import TableConfig
 from punto.table.kinds import Dealing

@@ -11,15 +11,17 @@ One module per concept:
 - :mod:`~punto.server.tables` — table configurations and the demo tables;
 - :mod:`~punto.server.bank` — stakes, settlements, voids and corrections through the
   ledger and the wallet;
-- :mod:`~punto.server.runner` — one asyncio task per owned table, driving a
-  :class:`punto.table.Table` with a real clock;
+- :mod:`~punto.server.services`, :mod:`~punto.server.runner`,
+  :mod:`~punto.server.commands` — one asyncio task per owned table, driving a
+  :class:`punto.table.Table` with a real clock; its client commands;
 - :mod:`~punto.server.snapshot` — what a client sees when it connects;
 - :mod:`~punto.server.hub`, :mod:`~punto.server.bus` — fan-out to clients (bounded
   queues) and between processes (Redis pub/sub);
-- :mod:`~punto.server.ownership` — which process owns which table (lease rows);
-- :mod:`~punto.server.node` — one server process: runners, routing, amendments, demo data;
+- :mod:`~punto.server.node` — one server process: its tables and their leases, routing to
+  the owner of a table, corrections, demo data;
 - :mod:`~punto.server.api`, :mod:`~punto.server.ws` — the REST API and the WebSocket
   endpoint; :mod:`~punto.server.app` — the application factory and its lifespan;
+- :mod:`~punto.server.reports` — turnover, payouts and observed RTP from the ledger;
 - :mod:`~punto.server.metrics`, :mod:`~punto.server.logging` — Prometheus metrics and
   JSON logs.
 """

@@ -38,7 +38,8 @@ from punto.server.hub import Hub
 from punto.server.metrics import Metrics
 from punto.server.migrate import upgrade_async
 from punto.server.protocol import Command, error_message, event_json, parse_command
-from punto.server.runner import DEALER_ROSTER, Services, TableRunner
+from punto.server.runner import TableRunner
+from punto.server.services import DEALER_ROSTER, Services
 from punto.server.snapshot import table_json
 from punto.server.storage import ServerStore
 from punto.server.tables import DEMO_TABLES, TableConfig

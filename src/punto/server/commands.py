@@ -1,0 +1,362 @@
+"""A table's client commands: who may send what, and the money each needs first.
+
+:class:`TableCommands` is the part of :class:`~punto.server.runner.TableRunner` that turns
+a validated message into table actions: players' messages, the dealer console's and the
+supervisor's, each checked against the sender's role. Money goes through the ledger *before*
+the table accepts it: a confirm stakes the chips (and debits a seamless wallet) and only then
+confirms them on the table; if the table refuses after all, the stake is cancelled.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Mapping, Sequence
+
+from punto.bets import MAIN_BETS, Bet
+from punto.cards import Card
+from punto.errors import ForbiddenError, UnavailableError
+from punto.limits import LimitTier
+from punto.server.auth import Actor, Role
+from punto.server.protocol import (
+    AddChip,
+    Burn,
+    ChangeDealer,
+    ChangeShoe,
+    ChangeTieBets,
+    ChooseChip,
+    Clear,
+    CloseBetting,
+    CloseTable,
+    Command,
+    Confirm,
+    CutCardOut,
+    DealCard,
+    DealDemoHand,
+    Double,
+    Fly,
+    Join,
+    Leave,
+    OpenBetting,
+    OpenCards,
+    Pause,
+    Read,
+    Rebet,
+    ReportFault,
+    Rescan,
+    Resume,
+    RevealCards,
+    SettleHand,
+    Sit,
+    Squeeze,
+    Stand,
+    StartBlankHand,
+    StartShoe,
+    TakeTable,
+    Undo,
+    VipSettingsMessage,
+    WaitForMe,
+    Watch,
+)
+from punto.server.services import DEALER_ROSTER, Services
+from punto.table import Dealing, Fault, Phase, Table
+
+__all__ = ["BETWEEN", "TableCommands"]
+
+BETWEEN = frozenset({Phase.SHOE_START, Phase.SETTLED, Phase.SHOE_END, Phase.WAITING})
+"""Phases with no hand in progress."""
+
+_RNG_ONLY_HOUSE = frozenset(
+    {
+        StartShoe,
+        DealDemoHand,
+        OpenBetting,
+        CloseBetting,
+        StartBlankHand,
+        DealCard,
+        Rescan,
+        RevealCards,
+        SettleHand,
+        Burn,
+        CutCardOut,
+        ChangeShoe,
+    }
+)
+"""Dealer messages an RNG table does by itself (a dealer sending them is refused)."""
+
+_PLAYER_TYPES: tuple[type, ...] = (
+    Join,
+    Sit,
+    TakeTable,
+    Watch,
+    Stand,
+    Leave,
+    ChooseChip,
+    AddChip,
+    Undo,
+    Clear,
+    Double,
+    Rebet,
+    Confirm,
+    ChangeTieBets,
+    WaitForMe,
+    OpenCards,
+    Fly,
+    Squeeze,
+    Read,
+    VipSettingsMessage,
+)
+_STAFF_TYPES: tuple[type, ...] = (ReportFault, Pause, Resume, CloseTable)
+"""What a supervisor may send (a dealer may send these and the card messages)."""
+
+
+def _cards(codes: Sequence[str]) -> tuple[Card, ...]:
+    return tuple(Card.parse(code) for code in codes)
+
+
+class TableCommands:
+    """Client commands of one table (mixed into the runner, which owns the state)."""
+
+    table: Table
+    _s: Services
+    _confirmations: dict[str, list[tuple[str, int]]]
+    _wallets: dict[str, int]
+    _pause_after_hand: str | None
+    _pending_limits: tuple[LimitTier, ...] | None
+    _pending_betting_seconds: float | None
+
+    async def _countdown(self, now: float, *, force: bool = False) -> None:
+        """Send the countdown (the runner does)."""
+        raise NotImplementedError
+
+    def _apply_between_hands(self) -> None:
+        """Limit and timer changes an administrator made, and a pause asked for during a
+        hand, take effect between hands [S14]."""
+        table = self.table
+        if self._pause_after_hand is not None and table.can_pause(self._pause_after_hand):
+            table.pause(self._pause_after_hand)
+            self._pause_after_hand = None
+        if self._pending_limits is not None and table.can_set_limit_tiers(self._pending_limits):
+            table.set_limit_tiers(self._pending_limits)
+            self._pending_limits = None
+        if self._pending_betting_seconds is not None:
+            table.settings = table.settings.replace(betting_seconds=self._pending_betting_seconds)
+            self._pending_betting_seconds = None
+
+    async def _dispatch(self, actor: Actor, command: Command) -> None:
+        role = actor.role
+        if isinstance(command, _PLAYER_TYPES):
+            if role is not Role.PLAYER:
+                raise ForbiddenError(f"{command.type}: only a player at the table may do this")
+            await self._player(actor.player, command)
+            return
+        if isinstance(command, ChangeShoe | ChangeDealer) and role is Role.PLAYER:
+            await self._player(actor.player, command)  # a VIP owner [O]
+            return
+        if role is Role.DEALER or (role is Role.SUPERVISOR and isinstance(command, _STAFF_TYPES)):
+            if type(command) in _RNG_ONLY_HOUSE and self.table.settings.dealing is Dealing.RNG:
+                raise ForbiddenError(
+                    f"{command.type}: an RNG table deals by itself; its dealer may report "
+                    "faults, pause, resume, change dealer or close it"
+                )
+            await self._house(command)
+            return
+        who = "anonymous watcher" if role is None else role.value
+        raise ForbiddenError(f"{command.type}: a {who} may not do this")
+
+    async def _player(self, p: str, command: Command) -> None:
+        table = self.table
+        match command:
+            case Join():
+                await self._join(p)
+            case Sit(seat=seat, tier=tier, password=password):
+                table.sit(p, seat, tier=tier, password=password)
+            case TakeTable(seat=seat):
+                table.take_table(p, seat)
+            case Watch(tier=tier, password=password):
+                table.watch(p, tier=tier, password=password)
+            case Stand(mark=mark):
+                table.stand(p, mark=mark)
+            case Leave():
+                table.leave(p)
+            case ChooseChip(chip=chip):
+                table.choose_chip(p, chip)
+            case AddChip(bet=bet, spot=spot):
+                table.add_chip(p, bet, spot=spot)
+            case Undo():
+                table.undo(p)
+            case Clear():
+                table.clear(p)
+            case Double():
+                table.double(p)
+            case Rebet():
+                table.rebet(p)
+            case Confirm():
+                await self._confirm(p)
+            case ChangeTieBets(bets=bets):
+                await self._change_tie_bets(p, bets)
+            case WaitForMe():
+                table.wait_for_me(p)
+            case OpenCards():
+                table.request_open_cards(p)
+            case Fly():
+                table.fly(p)
+            case Squeeze(side=side):
+                table.squeeze(p, side)
+            case Read(call=call):
+                table.read(p, call)
+            case VipSettingsMessage():
+                table.set_vip_settings(
+                    p,
+                    squeeze=command.squeeze,
+                    vertical_squeeze=command.vertical_squeeze,
+                    password=command.password,
+                    clear_password=command.clear_password,
+                )
+            case ChangeShoe():
+                table.change_shoe(by=p)
+            case ChangeDealer():
+                table.change_dealer(self._next_dealer(), by=p)
+            case _:  # pragma: no cover - _dispatch sends only these
+                raise ForbiddenError(f"{command.type}: not a player's message")
+
+    async def _house(self, command: Command) -> None:
+        table = self.table
+        match command:
+            case StartShoe(burned=burned):
+                table.start_shoe(burned=_cards(burned))
+            case DealDemoHand(cards=cards):
+                table.deal_demo_hand(cards=_cards(cards))
+            case OpenBetting():
+                self._apply_between_hands()
+                table.open_betting()
+                await self._countdown(time.time(), force=True)
+            case CloseBetting():
+                table.close_betting()
+            case StartBlankHand():
+                table.start_blank_hand()
+            case DealCard(card=card, position=position):
+                table.deal_card(Card.parse(card), position=position)
+            case Rescan(card=card, position=position):
+                table.rescan(Card.parse(card), position=position)
+            case RevealCards(side=side):
+                table.reveal_cards(side=side)
+            case SettleHand(cards_left=cards_left):
+                table.settle(cards_left=cards_left)
+            case Burn(count=count, cards=cards):
+                table.burn(count, cards=_cards(cards))
+            case CutCardOut():
+                table.cut_card_out()
+            case ChangeShoe():
+                table.change_shoe()
+            case ChangeDealer(name=name):
+                table.change_dealer(name or self._next_dealer())
+            case ReportFault():
+                if command.fault is Fault.O_SETTLEMENT_ERROR:
+                    raise ForbiddenError(
+                        "a settlement error is a supervisor's correction: "
+                        "POST /api/supervisor/hands/{game}/correct [O]"
+                    )
+                table.report_fault(
+                    command.fault,
+                    player=command.player,
+                    detail=command.detail,
+                    count=command.count,
+                    cards=_cards(command.cards),
+                    position=command.position,
+                )
+            case Pause(reason=reason):
+                if table.can_pause(reason) or table.phase in BETWEEN:
+                    table.pause(reason)  # (between hands; else its typed error)
+                elif table.phase is not Phase.PAUSED:
+                    table.verify_close_table()  # a closed table refuses it
+                    self._pause_after_hand = reason  # taken when this hand ends [S14]
+            case Resume():
+                if self._pause_after_hand is not None and table.phase is not Phase.PAUSED:
+                    self._pause_after_hand = None  # the pause asked for is called off
+                else:
+                    table.resume()
+            case CloseTable(reason=reason):
+                table.close_table(reason)
+            case _:
+                raise ForbiddenError(f"{command.type}: not a dealer's message")
+
+    def _next_dealer(self) -> str:
+        roster = list(self._s.roster()) or list(DEALER_ROSTER)
+        if self.table.dealer in roster:
+            return roster[(roster.index(self.table.dealer) + 1) % len(roster)]
+        return roster[0]
+
+    async def _join(self, p: str) -> None:
+        table = self.table
+        table.verify_join(p, balance=0)
+        await self._s.store.enter_table(p, self.table.settings.table_id)
+        try:
+            balance = await self._s.bank.balance(p)
+            table.join(p, balance=balance)
+        except BaseException:
+            await self._s.store.leave_table(p, self.table.settings.table_id)
+            raise
+
+    def _round(self) -> str:
+        game = self.table.game
+        if game is None:  # pragma: no cover - verify_confirm needs a hand
+            raise UnavailableError("no hand in progress")
+        return str(game)
+
+    async def _stake(self, p: str, bets: Mapping[Bet, int], confirmation_id: str) -> None:
+        started = time.perf_counter()
+        wallet = await self._s.bank.stake(
+            self._round(),
+            table_id=self.table.settings.table_id,
+            player=p,
+            bets=bets,
+            confirmation_id=confirmation_id,
+        )
+        self._confirmations.setdefault(p, []).append((confirmation_id, sum(bets.values())))
+        if wallet is not None:
+            self._wallets[p] = wallet
+        self._s.metrics.confirm_seconds.observe(time.perf_counter() - started)
+
+    async def _unstake(self, p: str) -> None:
+        """Cancel every stake ``p`` made on this round (their bets are replaced)."""
+        for confirmation_id, amount in self._confirmations.pop(p, []):
+            await self._s.bank.cancel(confirmation_id, player=p, amount=amount)
+
+    def _confirmation_id(self, p: str, what: str) -> str:
+        """A new idempotency key for one stake (a retry of the same call reuses it)."""
+        return f"{what}:{self._round()}:{p}:{secrets.token_hex(6)}"
+
+    async def _confirm(self, p: str) -> None:
+        """Stake in the ledger first, then confirm on the table [L]."""
+        table = self.table
+        table.verify_confirm(p)
+        pending = dict(table.pending(p))
+        confirmation_id = self._confirmation_id(p, "confirm")
+        await self._stake(p, pending, confirmation_id)
+        try:
+            table.confirm(p)
+        except BaseException:
+            self._confirmations[p].pop()
+            await self._s.bank.cancel(confirmation_id, player=p, amount=sum(pending.values()))
+            raise
+        self._s.metrics.bets_confirmed.inc(len(pending))
+
+    async def _change_tie_bets(self, p: str, bets: Mapping[Bet, int]) -> None:
+        """[M12]: the round's stakes of ``p`` are replaced by a stake of the new bets."""
+        table = self.table
+        table.verify_change_tie_bets(p, bets)
+        old = dict(table.bets(p))
+        new = {b: a for b, a in old.items() if b not in MAIN_BETS} | {
+            b: a for b, a in bets.items() if a
+        }
+        await self._unstake(p)
+        try:
+            if new:
+                await self._stake(p, new, self._confirmation_id(p, "tie"))
+            table.change_tie_bets(p, bets)
+        except BaseException:
+            await self._unstake(p)  # put the old stakes back: the ledger follows the table
+            if old:
+                await self._stake(p, old, self._confirmation_id(p, "restore"))
+            raise

@@ -1,0 +1,38 @@
+"""What every table runner of a process shares, and the clock a server's tables run on."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from punto.server.bank import Bank
+from punto.server.bus import Bus
+from punto.server.config import Settings
+from punto.server.metrics import Metrics
+from punto.server.storage import ServerStore
+
+__all__ = ["DEALER_ROSTER", "Services", "WallClock"]
+
+DEALER_ROSTER: tuple[str, ...] = ("Dana", "Lin", "Mei", "Kai", "Rosa")
+"""The dealers' names an RNG table rotates through (a VIP owner's "change dealer" [O])."""
+
+
+class WallClock:
+    """Epoch seconds: a server's events carry the time a complaint will name [L]."""
+
+    def now(self) -> float:
+        """:func:`time.time`."""
+        return time.time()
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What every runner of a process shares."""
+
+    settings: Settings
+    store: ServerStore
+    bank: Bank
+    bus: Bus
+    metrics: Metrics
+    roster: Callable[[], Sequence[str]] = lambda: DEALER_ROSTER
