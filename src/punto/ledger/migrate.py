@@ -9,27 +9,53 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from alembic import command
+from alembic import command, context
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy import MetaData
 from sqlalchemy.engine import Connection
 
 from punto.ledger.store import create_engine
 from punto.ledger.tables import VERSION_TABLE
 
-__all__ = ["alembic_config", "current", "head", "upgrade", "upgrade_async"]
+__all__ = [
+    "alembic_config",
+    "current",
+    "head",
+    "run_environment",
+    "upgrade",
+    "upgrade_async",
+]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
-def alembic_config(connection: Connection | None = None) -> Config:
-    """The Alembic configuration of the ledger's migrations (on ``connection``)."""
+def alembic_config(connection: Connection | None = None, *, scripts: Path = MIGRATIONS) -> Config:
+    """The Alembic configuration of the migrations in ``scripts`` (default the ledger's)
+    on ``connection``."""
     config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("script_location", str(scripts))
     config.set_main_option("path_separator", "os")
     config.attributes["connection"] = connection
     return config
+
+
+def run_environment(metadata: MetaData, version_table: str, *, upgrade: str) -> None:
+    """The body of an ``env.py``: run the pending migrations on the connection the
+    configuration carries, in its transaction (``upgrade`` names the function to call
+    instead when Alembic is run without one)."""
+    connection = context.config.attributes.get("connection")
+    if not isinstance(connection, Connection):
+        raise RuntimeError(f"run these migrations with {upgrade}")
+    context.configure(
+        connection=connection,
+        target_metadata=metadata,
+        version_table=version_table,
+        transaction_per_migration=False,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
 
 
 def head() -> str:

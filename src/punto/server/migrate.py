@@ -20,11 +20,7 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 
 def alembic_config(connection: Connection | None = None) -> Config:
     """The Alembic configuration of the server's migrations (on ``connection``)."""
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    config.set_main_option("path_separator", "os")
-    config.attributes["connection"] = connection
-    return config
+    return ledger_migrate.alembic_config(connection, scripts=MIGRATIONS)
 
 
 _LOCK = 7_340_001

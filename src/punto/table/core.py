@@ -530,16 +530,16 @@ class TableCore:
         holders, designated = self._choose_holders()
         game.holders = holders
         for side, player in holders.items():
-            first = designated.get(side)
-            self._emit(
-                CardsHeld(
-                    at=self._now(),
-                    game=game.number,
-                    side=side,
-                    player=player,
-                    took_over_from=first if first is not None and first != player else None,
-                )
+            self._hold(game, side, player, designated.get(side))
+
+    def _hold(self, game: OpenHand, side: Side, player: PlayerId, first: PlayerId | None) -> None:
+        """``player`` holds ``side``'s cards; ``first`` was designated first (a takeover)."""
+        took_over = first if first is not None and first != player else None
+        self._emit(
+            CardsHeld(
+                at=self._now(), game=game.number, side=side, player=player, took_over_from=took_over
             )
+        )
 
     def _may_hand_over(self, player: PlayerId) -> bool:
         """[O] A bid-squeeze holder may leave the seat before the squeeze of their side
@@ -572,16 +572,7 @@ class TableCore:
             if side in game.turned or new is None or new == holder:
                 continue
             game.holders[side] = new
-            first = designated.get(side)
-            self._emit(
-                CardsHeld(
-                    at=self._now(),
-                    game=game.number,
-                    side=side,
-                    player=new,
-                    took_over_from=first if first is not None and first != new else None,
-                )
-            )
+            self._hold(game, side, new, designated.get(side))
 
     def _after_cards(self, game: OpenHand) -> None:
         coup = game.coup

@@ -8,29 +8,9 @@ Alembic does nothing.
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy.engine import Connection
 
+from punto.ledger.migrate import run_environment
 from punto.ledger.tables import VERSION_TABLE, Base
 
-
-def run_migrations(connection: Connection) -> None:
-    """Run the pending migrations on ``connection`` in its transaction."""
-    context.configure(
-        connection=connection,
-        target_metadata=Base.metadata,
-        version_table=VERSION_TABLE,
-        transaction_per_migration=False,
-    )
-    with context.begin_transaction():
-        context.run_migrations()
-
-
-def _main() -> None:
-    connection = context.config.attributes.get("connection")
-    if not isinstance(connection, Connection):
-        raise RuntimeError("run the ledger migrations with punto.ledger.migrate.upgrade(url)")
-    run_migrations(connection)
-
-
 if hasattr(context, "config"):  # only when Alembic runs this file
-    _main()
+    run_environment(Base.metadata, VERSION_TABLE, upgrade="punto.ledger.migrate.upgrade(url)")
