@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import secrets
 import socket
 import statistics
@@ -177,8 +178,12 @@ class _Socket:
                     return answer
 
 
-async def bets_per_second(base: str, *, tables: int, players: int, confirms: int) -> str:
-    """Confirms per second and their latency, players spread over live tables."""
+async def bets_per_second(
+    base: str, *, tables: int, players: int, confirms: int, pace: float | None = None
+) -> str:
+    """Confirms per second and their latency, players spread over live tables: each player
+    bets again as soon as answered (the server's capacity), or after a random pause of
+    ``pace`` seconds on average (latency under an offered load below capacity)."""
     ws_base = base.replace("http", "ws")
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         admin = {"Authorization": f"Bearer {await _token(http, 'admin', 'admin-demo')}"}
@@ -227,6 +232,8 @@ async def bets_per_second(base: str, *, tables: int, players: int, confirms: int
         async def player(s: _Socket) -> None:
             nonlocal refused
             for _ in range(confirms):
+                if pace is not None:
+                    await asyncio.sleep(random.expovariate(1 / pace))
                 await s.call({"type": "add_chip", "bet": "player"})
                 started = time.perf_counter()
                 answer = await s.call({"type": "confirm"})
@@ -237,9 +244,11 @@ async def bets_per_second(base: str, *, tables: int, players: int, confirms: int
         await asyncio.gather(*(player(s) for s in sockets))
         elapsed = time.perf_counter() - started
     accepted = len(latencies) - refused
+    how = "as fast as answered" if pace is None else f"one bet every {pace:g} s on average"
     return (
-        f"bets accepted: {accepted / elapsed:,.0f}/s ({accepted} confirms by {players} players "
-        f"at {tables} tables in {elapsed:.2f} s, {refused} refused); confirm latency "
+        f"bets accepted ({how}): {accepted / elapsed:,.0f}/s ({accepted} confirms by "
+        f"{players} players at {tables} tables in {elapsed:.2f} s, {refused} refused); "
+        "confirm latency "
         f"p50 {statistics.median(latencies) * 1000:.1f} ms, "
         f"p99 {_pct(latencies, 0.99) * 1000:.1f} ms"
     )
@@ -358,6 +367,12 @@ async def run(backend: str, quick: bool) -> None:
     players, confirms = (40, 10) if quick else (200, 20)
     async with database(backend) as url, server_process(url) as base:
         print(await bets_per_second(base, tables=4, players=players, confirms=confirms))
+    async with database(backend) as url, server_process(url) as base:
+        print(
+            await bets_per_second(
+                base, tables=4, players=players, confirms=confirms // 2, pace=players / 50
+            )
+        )
     async with database(backend) as url:
         print(await settle_10000(url, players=250 if quick else 2_500))
     env: dict[str, str] = {"PUNTO_CARD_DELAY": "0.5", "PUNTO_BETTING_SECONDS": "3"}

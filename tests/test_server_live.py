@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from ledger_support import BACKENDS
+from punto.bets import Bet
 from server_support import TableClient, server_on
 
 pytestmark = pytest.mark.asyncio
@@ -69,5 +70,50 @@ async def test_l_dealer_deals_a_live_hand_and_a_void_refunds(backend: str, tmp_p
         assert hand is not None
         assert hand["void"] is True
         assert hand["status"] == "voided"
+        report = await server.node.ledger.check()
+        assert report.ok, report.problems
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_m12_bets_standing_after_a_tie_are_staked_again_and_can_be_changed(
+    backend: str, tmp_path: Path
+) -> None:
+    async with server_on(backend, tmp_path, betting_seconds=30.0) as server:
+        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
+        table = {"id": "macau-live", "name": "Macau live", "rules": "macau", "dealing": "live"}
+        created = await server.http.post("/api/admin/tables", json=table, headers=admin)
+        assert created.status_code == 201, created.text
+        async with (
+            TableClient.connect(server, "macau-live", await server.token("dana")) as dealer,
+            TableClient.connect(server, "macau-live", await server.token("ann")) as player,
+        ):
+            await dealer.ok({"type": "start_shoe"})
+            await player.ok({"type": "join"})
+            await player.ok({"type": "sit", "seat": 1, "tier": "low"})
+            await player.ok({"type": "choose_chip", "chip": 1000})
+            wallet = await server.node.bank.balance("ann")
+            await _open_hand(dealer, player, {"banker": 2000})
+            for card in ("4S", "4H", "3S", "3H"):  # Player 7, Banker 7: a tie [M12]
+                await dealer.ok({"type": "deal_card", "card": card})
+            settled = await player.next_of("hand_settled")
+            assert settled["event"]["results"][0]["standing"] == {"banker": 2000}
+            await dealer.ok({"type": "open_betting"})
+            opened = await player.next_of("betting_opened")
+            assert opened["event"]["standing"] == [["ann", {"banker": 2000}]]
+            game = opened["event"]["game"]
+            assert await server.node.bank.balance("ann") == wallet - 2000  # staked again
+            raised = await player.request({"type": "change_tie_bets", "bets": {"banker": 5000}})
+            assert raised["type"] == "ok", raised
+            assert await server.node.bank.balance("ann") == wallet - 5000
+            await dealer.ok({"type": "close_betting"})
+            for card in ("2S", "9H", "3C", "KH"):  # Player 5 draws, Banker 9 natural
+                await dealer.ok({"type": "deal_card", "card": card})
+            settled = await player.next_of("hand_settled", lambda m: m["event"]["game"] == game)
+            (result,) = settled["event"]["results"]
+            assert result["settlement"]["total_stake"] == 5000
+            await player.next_of("balance", lambda m: m["reason"] == "settled")
+            assert await server.node.bank.balance("ann") == wallet + 4750  # 5000 × 0.95
+            bets = await server.node.bank.round_bets(game)
+            assert bets == {"ann": {Bet.BANKER: 5000}}
         report = await server.node.ledger.check()
         assert report.ok, report.problems
