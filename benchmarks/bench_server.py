@@ -160,22 +160,39 @@ async def _register(http: httpx.AsyncClient, name: str) -> str:
 
 
 class _Socket:
-    """A WebSocket client that sends a request and waits for its answer."""
+    """A WebSocket client that reads all the time (as a browser does) and matches each
+    answer to its request."""
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.n = 0
+        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for raw in self.ws:
+                if '"request_id"' not in raw:
+                    continue
+                message: dict[str, Any] = json.loads(raw)
+                future = self._waiting.pop(str(message.get("request_id")), None)
+                if future is not None and not future.done():
+                    future.set_result(message)
 
     async def call(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send a request and wait for its ``ok`` or ``error``."""
         self.n += 1
         rid = f"q{self.n}"
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = future
         await self.ws.send(json.dumps({**message, "request_id": rid}))
-        while True:
-            raw = await self.ws.recv()
-            if rid in raw:
-                answer: dict[str, Any] = json.loads(raw)
-                if answer.get("request_id") == rid:
-                    return answer
+        return await future
+
+    async def close(self) -> None:
+        """Stop reading."""
+        self._reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._reader
 
 
 async def bets_per_second(
@@ -201,6 +218,7 @@ async def bets_per_second(
         tokens = await asyncio.gather(
             *(_register(http, f"b{n}-{secrets.token_hex(3)}") for n in range(players))
         )
+    dealers: list[_Socket] = []
     async with contextlib.AsyncExitStack() as stack:
         for table_id in ids:
             ws = await stack.enter_async_context(
@@ -208,6 +226,7 @@ async def bets_per_second(
             )
             await ws.recv()
             d = _Socket(ws)
+            dealers.append(d)
             for message in ({"type": "start_shoe"}, {"type": "open_betting"}):
                 answer = await d.call(message)
                 assert answer["type"] == "ok", answer
@@ -243,6 +262,8 @@ async def bets_per_second(
         started = time.perf_counter()
         await asyncio.gather(*(player(s) for s in sockets))
         elapsed = time.perf_counter() - started
+        for s in [*sockets, *dealers]:
+            await s.close()
     accepted = len(latencies) - refused
     how = "as fast as answered" if pace is None else f"one bet every {pace:g} s on average"
     return (
