@@ -7,6 +7,7 @@ from the whole history at once (the board itself works one hand at a time).
 from __future__ import annotations
 
 import functools
+import gc
 import statistics
 import sys
 import tracemalloc
@@ -416,12 +417,16 @@ def _lines_executed(call: Callable[[], object]) -> int:
         count += event == "line"
         return tracer
 
+    # No garbage collection meanwhile: a finalizer of some other test's leftovers (run by
+    # the collector at any allocation) would count lines that are not the call's.
+    gc.disable()
     previous = sys.gettrace()
     sys.settrace(tracer)
     try:
         call()
     finally:
         sys.settrace(previous)
+        gc.enable()
     return count
 
 
