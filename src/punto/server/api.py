@@ -26,7 +26,7 @@ from punto.errors import (
 from punto.ledger.model import Account
 from punto.limits import LimitTier
 from punto.outcome import Outcome
-from punto.rules import PRESETS, preset
+from punto.rules import PRESETS
 from punto.server.auth import ANONYMOUS, Actor, Role, check_password, require_role
 from punto.server.node import Node
 from punto.server.protocol import parse_command
@@ -34,8 +34,6 @@ from punto.server.reports import daily_report, player_transactions
 from punto.server.tables import TableConfig, tiers_from_json
 from punto.shoe import ShoeReveal, verify_commitment
 from punto.table import FAULTS, Viewer
-from punto.table.kinds import Dealing, TableKind
-from punto.table.squeeze import Reading
 
 __all__ = ["router"]
 
@@ -451,20 +449,7 @@ async def admin_create_table(body: TableBody, actor: ActorDep, node: NodeDep) ->
     """Open a new table."""
     require_role(actor, Role.ADMIN, action="create tables")
     try:
-        preset(body.rules)
-        config = TableConfig(
-            id=body.id,
-            name=body.name,
-            rules=body.rules,
-            kind=TableKind(body.kind),
-            dealing=Dealing(body.dealing),
-            reading=None if body.reading is None else Reading(body.reading),
-            seats=body.seats,
-            betting_seconds=body.betting_seconds,
-            vip_min_balance=body.vip_min_balance,
-            limits=_tiers(body.limits),
-            enabled=body.enabled,
-        )
+        config = TableConfig.from_json(body.model_dump())
     except PuntoError as exc:
         raise ProtocolError(str(exc)) from None
     return (await node.create_table(config)).to_json()

@@ -32,9 +32,7 @@ from punto.server.schema import (
     TableRow,
     UserRow,
 )
-from punto.server.tables import TableConfig, tiers_from_json, tiers_to_json
-from punto.table.kinds import Dealing, TableKind
-from punto.table.squeeze import Reading
+from punto.server.tables import TableConfig, tiers_to_json
 
 __all__ = ["Outbox", "ServerStore", "User"]
 
@@ -75,22 +73,6 @@ class Outbox:
     kind: str
     round_id: str | None
     attempts: int
-
-
-def _config(row: Any) -> TableConfig:
-    return TableConfig(
-        id=row.id,
-        name=row.name,
-        rules=row.rules,
-        kind=TableKind(row.kind),
-        dealing=Dealing(row.dealing),
-        reading=None if row.reading is None else Reading(row.reading),
-        seats=row.seats,
-        betting_seconds=row.betting_seconds,
-        vip_min_balance=row.vip_min_balance,
-        limits=tiers_from_json(row.limits),
-        enabled=bool(row.enabled),
-    )
 
 
 def _table_values(config: TableConfig) -> dict[str, Any]:
@@ -195,7 +177,7 @@ class ServerStore:
             query = select(_TB).order_by(_TB.c.created_at, _TB.c.id)
             if enabled_only:
                 query = query.where(_TB.c.enabled.is_(True))
-            return [_config(row) for row in await conn.execute(query)]
+            return [TableConfig.from_json(dict(row._mapping)) for row in await conn.execute(query)]
 
         return await self._run(unit)
 
@@ -206,7 +188,7 @@ class ServerStore:
             row = (await conn.execute(select(_TB).where(_TB.c.id == table_id))).first()
             if row is None:
                 raise NotFoundError(f"no table {table_id!r}")
-            return _config(row)
+            return TableConfig.from_json(dict(row._mapping))
 
         return await self._run(unit)
 

@@ -78,6 +78,29 @@ class TableConfig:
         """A copy with some settings changed, validated again."""
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TableConfig:
+        """A configuration from :meth:`to_json`'s keys (an API body or a stored row, whose
+        ``limits`` may be JSON text); :class:`~punto.errors.PuntoError` if it is invalid.
+
+        >>> TableConfig.from_json({"id": "t1", "name": "T", "rules": "macau"}).kind.value
+        'normal'
+        """
+        reading = data.get("reading")
+        return cls(
+            id=str(data["id"]),
+            name=str(data["name"]),
+            rules=str(data["rules"]),
+            kind=TableKind(data.get("kind", TableKind.NORMAL.value)),
+            dealing=Dealing(data.get("dealing", Dealing.RNG.value)),
+            reading=None if reading is None else Reading(reading),
+            seats=int(data.get("seats", 7)),
+            betting_seconds=float(data.get("betting_seconds", 15.0)),
+            vip_min_balance=int(data.get("vip_min_balance", 0)),
+            limits=tiers_from_json(data.get("limits")),
+            enabled=bool(data.get("enabled", True)),
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The table config object of the admin API."""
         return {
