@@ -128,3 +128,48 @@ async def test_bad_corrections_are_refused_and_change_nothing(backend: str, tmp_
         assert missing.status_code == 404
         assert await server.node.bank.balance("bob") == before
         assert (await server.node.store.amendments()) == []
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_seated_players_table_balance_follows_corrections_voids_and_deposits(
+    backend: str, tmp_path: Path
+) -> None:
+    async with server_on(backend, tmp_path) as server:
+        token = await server.token("cleo")
+        sam = {"Authorization": f"Bearer {await server.token('sam')}"}
+        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
+        runner = server.node.runners["nocomm-1"]
+        async with TableClient.connect(server, "nocomm-1", token) as client:
+            await client.ok({"type": "join"})
+            await client.ok({"type": "sit", "seat": 2, "tier": "low"})
+            await client.ok({"type": "choose_chip", "chip": 1000})
+            while True:
+                game = await client.betting_open()
+                await client.request({"type": "add_chip", "bet": "player"})
+                if (await client.request({"type": "confirm"}))["type"] == "ok":
+                    break
+            await client.next_of("hand_settled", lambda m: m["event"]["game"] == game)
+            await client.next_of("balance", lambda m: m["reason"] == "settled")
+
+            async def follows() -> None:
+                assert runner.table.balance("cleo") == await server.node.bank.balance("cleo")
+
+            await follows()
+            body = {"player": ["9S", "KH"], "banker": ["7H", "8C"], "reason": "video"}
+            corrected = await server.http.post(
+                f"/api/supervisor/hands/{game}/correct", json=body, headers=sam
+            )
+            assert corrected.status_code == 200, corrected.text
+            await follows()  # the table re-settled the hand itself [O]
+            voided = await server.http.post(
+                f"/api/supervisor/hands/{game}/void", json={"reason": "misdeal"}, headers=sam
+            )
+            assert voided.status_code == 200, voided.text
+            await follows()
+            deposit = {"amount": 30_000, "transaction_id": "d-cleo"}
+            await server.http.post("/api/admin/players/cleo/deposit", json=deposit, headers=admin)
+            moved = await client.next_of("balance", lambda m: m["reason"] == "transferred")
+            assert moved["table_balance"] == moved["wallet_balance"]
+            await follows()
+            assert runner.table.money_check()
+        assert (await server.node.ledger.check()).ok

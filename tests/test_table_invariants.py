@@ -193,7 +193,7 @@ class TableMachine(RuleBasedStateMachine):
             st.sampled_from(
                 # Weighted by repetition: dealing and betting come often, closing rarely.
                 ["auto"] * 16
-                + ["join"]
+                + ["join", "transfer"]
                 + ["sit"] * 2
                 + ["take_table", "watch", "stand", "leave", "disconnect", "reconnect"]
                 + ["chip"] * 6
@@ -217,6 +217,9 @@ class TableMachine(RuleBasedStateMachine):
         if kind == "join":
             balance = data.draw(st.sampled_from([0, 50_000, 1_000_000, 10_000_000]))
             return _action(t, "join", player, balance=balance)
+        if kind == "transfer":
+            amount = data.draw(st.sampled_from([-2_000_000, -5_000, 0, 5_000, 100_000]))
+            return _action(t, "transfer", player, amount, reason="wallet")
         if kind == "sit":
             return _action(t, "sit", player, data.draw(st.integers(0, 8)))
         if kind == "take_table":

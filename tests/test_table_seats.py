@@ -6,13 +6,37 @@ import pytest
 
 from punto.bets import Bet
 from punto.cards import Card
-from punto.errors import AccessError, BetLimitError, PhaseError, SeatError, TableError
+from punto.errors import (
+    AccessError,
+    AmountError,
+    BetLimitError,
+    PhaseError,
+    SeatError,
+    TableBalanceError,
+    TableError,
+)
 from punto.limits import LimitTier
 from punto.rules import preset
-from punto.table import Dealing, Phase, Role, TableKind
-from punto.table.events import BetsRefunded, DealerChanged, PlayerLeft, ShoeClosed
+from punto.table import Dealing, Phase, Role, TableKind, Viewer
+from punto.table.events import (
+    BalanceTransferred,
+    BetsRefunded,
+    DealerChanged,
+    PlayerLeft,
+    ShoeClosed,
+)
 from punto.tie_options import TIE_POLICIES
-from table_support import close, deal, make_table, open_round, phase, place, play, seat
+from table_support import (
+    close,
+    deal,
+    make_table,
+    open_round,
+    phase,
+    place,
+    play,
+    seat,
+    state_of,
+)
 
 P, B = Bet.PLAYER, Bet.BANKER
 
@@ -348,3 +372,25 @@ def test_pause_and_resume_between_hands() -> None:
     with pytest.raises(PhaseError):
         table.pause()
     close(table, clock)
+
+
+def test_a_transfer_moves_a_players_table_balance_as_their_wallet_moved() -> None:
+    table, _ = make_table()
+    seat(table, "ann", 1)
+    seat(table, "bob", 2)
+    before = table.balance("ann")
+    table.transfer("ann", 25_000, reason="deposit")
+    table.transfer("ann", -5_000, reason="void of a settled hand")
+    assert table.balance("ann") == before + 20_000
+    assert table.money_check()
+    state = state_of(table)
+    for amount, error in ((0, AmountError), (True, AmountError), (-(10**9), TableBalanceError)):
+        with pytest.raises(error):
+            table.transfer("ann", amount, reason="x")
+        assert state_of(table) == state
+    with pytest.raises(SeatError):
+        table.transfer("zed", 100, reason="x")
+    mine = next(e for e in table.view(Viewer.PLAYER, "ann") if isinstance(e, BalanceTransferred))
+    assert mine.amount == 25_000
+    theirs = [e for e in table.view(Viewer.PLAYER, "bob") if isinstance(e, BalanceTransferred)]
+    assert [e.amount for e in theirs] == [None, None]

@@ -513,6 +513,8 @@ async def deposit(player: str, body: Transfer, actor: ActorDep, node: NodeDep) -
     receipt = await node.wallet.credit(
         player, body.amount, transaction_id=f"admin:{body.transaction_id}"
     )
+    if receipt.status == "ok":  # a replay moved nothing
+        await node.transfer(player, body.amount, reason="deposit")
     return {"balance": receipt.balance, "status": receipt.status}
 
 

@@ -338,6 +338,11 @@ class Node:
             return {}
         if op == "correct":
             return await self._correct_here(runner, request)
+        if op == "transfer":
+            await runner.transfer(
+                str(request["player"]), int(request["amount"]), reason=str(request["reason"])
+            )
+            return {}
         if op == "close":
             await self._close_here(runner.id, str(request.get("reason", "")))
             return {}
@@ -514,6 +519,21 @@ class Node:
         await self.store.release_leases([table_id], self.id)
         self.metrics.tables_owned.set(len(self.runners))
 
+    async def transfer(self, player: str, amount: int, *, reason: str) -> None:
+        """Money moved in a player's wallet outside any hand: the table they are at (if
+        any) moves their table balance the same way."""
+        table_id = await self.store.table_of(player)
+        if table_id is None or not amount:
+            return
+        runner = self.runners.get(table_id)
+        if runner is not None:
+            await runner.transfer(player, amount, reason=reason)
+            return
+        with contextlib.suppress(UnavailableError):
+            await self._route(
+                table_id, {"op": "transfer", "player": player, "amount": amount, "reason": reason}
+            )
+
     # -- corrections [O] ------------------------------------------------------------------
 
     async def correct(
@@ -586,6 +606,7 @@ class Node:
             outcome,
             done["corrections"],
             done["transactions"],
+            table_followed=bool(done["on_table"]),
         )
 
     async def _correct_offline(
@@ -642,10 +663,17 @@ class Node:
         outcome: Outcome | None,
         moved: Mapping[str, int],
         posted: Any,
+        *,
+        table_followed: bool = False,
     ) -> dict[str, Any]:
+        """Record an amendment and its effects; unless the table itself re-settled the
+        hand (``table_followed``), the table balances of players still seated follow."""
         from punto.server.protocol import outcome_json
 
         game = str(number)
+        if not table_followed:
+            for player, delta in moved.items():
+                await self.transfer(player, delta, reason=f"{kind} of {game}")
         amendment = await self.store.add_amendment(
             game=game,
             table_id=number.table,

@@ -42,6 +42,7 @@ from punto.server.snapshot import snapshot_state, table_json, you_json
 from punto.server.tables import TableConfig
 from punto.table import Dealing, Fault, Phase, Table, Viewer, hand_records
 from punto.table.events import (
+    BalanceTransferred,
     BetsConfirmed,
     BetsRefunded,
     BettingClosed,
@@ -505,6 +506,8 @@ class TableRunner(TableCommands):
                 await self._save_hand(event.game)
             case PlayerJoined():
                 notes[event.player] = "joined"
+            case BalanceTransferred():
+                notes[event.player] = "transferred"
             case PlayerLeft():
                 self._chips.pop(event.player, None)
                 await s.store.leave_table(event.player, self.id)
@@ -620,6 +623,18 @@ class TableRunner(TableCommands):
                 self._apply_between_hands()
                 await self._process()
         self._wake.set()
+
+    async def transfer(self, player: str, amount: int, *, reason: str) -> None:
+        """Money moved in ``player``'s wallet outside the table (a deposit, a supervisor's
+        void or correction): their table balance follows, as far as it can."""
+        async with self._lock:
+            table = self.table
+            if table.phase is Phase.CLOSED or not self.at_table(player):
+                return
+            amount = max(amount, -table.balance(player))
+            if amount and table.can_transfer(player, amount):
+                table.transfer(player, amount, reason=reason)
+                await self._process()
 
     async def correct(
         self,

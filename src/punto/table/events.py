@@ -34,6 +34,7 @@ from punto.table.squeeze import ReadCall, Reading
 from punto.tie_options import TieAction
 
 __all__ = [
+    "BalanceTransferred",
     "BetsCleared",
     "BetsConfirmed",
     "BetsDoubled",
@@ -218,6 +219,18 @@ class PlayerJoined:
     at: float
     player: PlayerId
     balance: int | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BalanceTransferred:
+    """Money moved between a player's table balance and their wallet outside a hand (an
+    operator's deposit, a supervisor's void or correction of a hand the table no longer
+    holds): ``amount`` in (positive) or out (negative), minor units."""
+
+    at: float
+    player: PlayerId
+    amount: int | None
+    reason: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -539,6 +552,7 @@ Event = (
     | CutCardOut
     | ShoeClosed
     | PlayerJoined
+    | BalanceTransferred
     | PlayerSat
     | PlayerWatching
     | PlayerStood

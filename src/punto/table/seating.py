@@ -6,9 +6,10 @@ player holding the cards may not leave [M16].
 
 from __future__ import annotations
 
-from punto.errors import AmountError, SeatError, SqueezeError, TableError
+from punto.errors import AmountError, SeatError, SqueezeError, TableBalanceError, TableError
 from punto.table.core import TableCore
 from punto.table.events import (
+    BalanceTransferred,
     PlayerConnection,
     PlayerJoined,
     PlayerLeft,
@@ -251,6 +252,38 @@ class Seating(TableCore):
                 self._remove_after_hand.add(who.player)
             else:
                 self._remove(who.player, reason="no seated player is left [O]")
+
+    def verify_transfer(self, player: PlayerId, amount: int, *, reason: str = "") -> None:
+        """Raise unless ``amount`` (minor units, not 0) may move into (positive) or out of
+        (negative) ``player``'s table balance: money that moved in their wallet outside
+        the table."""
+        self._require_open()
+        self.seats.get(player)
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
+            raise AmountError(f"a transfer is a non-zero whole number of minor units: {amount!r}")
+        if -amount > self._balances[player]:
+            raise TableBalanceError(
+                f"{self._show(-amount)} cannot leave a table balance of "
+                f"{self._show(self._balances[player])}"
+            )
+
+    def can_transfer(self, player: PlayerId, amount: int, *, reason: str = "") -> bool:
+        """Whether :meth:`transfer` would succeed."""
+        return self._can(lambda: self.verify_transfer(player, amount, reason=reason))
+
+    def transfer(self, player: PlayerId, amount: int, *, reason: str) -> BalanceTransferred:
+        """Move ``amount`` into (positive) or out of (negative) ``player``'s table balance,
+        as it moved in their wallet (a deposit; a supervisor's void or correction of a hand
+        the table no longer holds), so the table balance keeps mirroring the wallet."""
+        self.verify_transfer(player, amount, reason=reason)
+        self._balances[player] += amount
+        if amount > 0:
+            self.brought_in += amount
+        else:
+            self.cashed_out -= amount
+        event = BalanceTransferred(at=self._now(), player=player, amount=amount, reason=reason)
+        self._emit(event)
+        return event
 
     def verify_disconnect(self, player: PlayerId) -> None:
         """Raise unless ``player`` is connected."""

@@ -38,6 +38,7 @@ from punto.coup import Position
 from punto.errors import TableError
 from punto.outcome import Outcome, Side
 from punto.table.events import (
+    BalanceTransferred,
     BetsCleared,
     BetsConfirmed,
     BetsDoubled,
@@ -95,6 +96,8 @@ def _project_one(
         return event if own and event.player == player else None
     if isinstance(event, PlayerJoined) and not (own and event.player == player):
         return dataclasses.replace(event, balance=None)
+    if isinstance(event, BalanceTransferred) and not (own and event.player == player):
+        return dataclasses.replace(event, amount=None)
     if isinstance(event, PlayerLeft) and not (own and event.player == player):
         return dataclasses.replace(event, cashed_out=None)
     if isinstance(event, VipSettingsChanged) and event.password_digest is not None:

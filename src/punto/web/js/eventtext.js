@@ -34,6 +34,10 @@ export function describeEvent(ev, digits = 2) {
     case "cut_card_out": return t("ev.cut_card_out");
     case "shoe_closed": return t("ev.shoe_closed", { shoe: ev.shoe, hands: ev.hands });
     case "player_joined": return t("ev.player_joined", { player: p });
+    case "balance_transferred":
+      return ev.amount === null
+        ? t("ev.balance_transferred_other", { player: p })
+        : t("ev.balance_transferred", { player: p, amount: money(ev.amount, digits), reason: ev.reason });
     case "player_sat": return t(ev.owner ? "ev.player_took_table" : "ev.player_sat", { player: p, seat: ev.seat });
     case "player_watching": return t("ev.player_watching", { player: p });
     case "player_stood": return t("ev.player_stood", { player: p, seat: ev.seat });

@@ -431,6 +431,8 @@ export default {
   "ev.demo_hand_dealt": "Demonstration hand {n}: {result}",
   "ev.cut_card_out": "The cut card is out: last hand coming",
   "ev.shoe_closed": "Shoe {shoe} closed after {hands} hands",
+  "ev.balance_transferred": "{player}: {amount} transferred ({reason})",
+  "ev.balance_transferred_other": "{player}'s balance changed",
   "ev.player_joined": "{player} joined",
   "ev.player_sat": "{player} sat at seat {seat}",
   "ev.player_took_table": "{player} took the table (seat {seat})",

@@ -431,6 +431,8 @@ export default {
   "ev.demo_hand_dealt": "示范局 {n}：{result}",
   "ev.cut_card_out": "切牌卡出现：即将最后一局",
   "ev.shoe_closed": "第 {shoe} 靴结束，共 {hands} 局",
+  "ev.balance_transferred": "{player}：转账 {amount}（{reason}）",
+  "ev.balance_transferred_other": "{player} 的余额已变动",
   "ev.player_joined": "{player} 加入",
   "ev.player_sat": "{player} 在 {seat} 号座入座",
   "ev.player_took_table": "{player} 包台（{seat} 号座）",
