@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from sqlalchemy import Table, select
 
@@ -287,10 +286,6 @@ class Bank:
             await self._store.outbox_done(item.id, error=None)
             done += 1
         return done
-
-    async def report(self) -> dict[str, Any]:
-        """A small summary for health checks."""
-        return {"open_rounds": len(self._open), "seamless": self.seamless}
 
     async def status(self, round_id: str) -> RoundStatus | None:
         """The round's status in the ledger."""

@@ -137,14 +137,6 @@ class Hub:
             return len(self._tables.get(table_id, ()))
         return sum(len(c) for c in self._tables.values())
 
-    def players(self, table_id: str) -> set[str]:
-        """Players connected to a table here."""
-        return {
-            c.actor.user_id
-            for c in self._tables.get(table_id, ())
-            if c.actor.viewer is Viewer.PLAYER and c.actor.user_id is not None
-        }
-
     def deliver(self, envelope: Mapping[str, Any]) -> None:
         """Send an envelope to the table's clients, each the view it may see."""
         conns = self._tables.get(str(envelope.get("table")))

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import re
 import secrets
 import time
 from collections.abc import Mapping
@@ -26,7 +27,7 @@ from punto.errors import (
     RemoteError,
     UnavailableError,
 )
-from punto.ledger.model import TransactionKind
+from punto.ledger.model import TransactionKind, settle_players
 from punto.ledger.store import LedgerStore, RoundStatus, create_engine
 from punto.ledger.wallet import InternalWallet, SeamlessWallet, Wallet
 from punto.outcome import Outcome
@@ -37,7 +38,14 @@ from punto.server.config import Settings
 from punto.server.hub import Hub
 from punto.server.metrics import Metrics
 from punto.server.migrate import upgrade_async
-from punto.server.protocol import Command, error_message, event_json, parse_command
+from punto.server.protocol import (
+    Command,
+    error_message,
+    event_json,
+    outcome_from_json,
+    outcome_json,
+    parse_command,
+)
 from punto.server.runner import TableRunner
 from punto.server.services import DEALER_ROSTER, Services
 from punto.server.snapshot import table_json
@@ -48,6 +56,8 @@ from punto.table.records import GameNumber
 __all__ = ["DEMO_USERS", "Node"]
 
 _LOG = logging.getLogger("punto.server.node")
+
+_USER_NAME = re.compile(r"^[a-z0-9_-]{3,32}$")
 
 DEMO_USERS: tuple[tuple[str, Role, str], ...] = (
     ("ann", Role.PLAYER, "Ann"),
@@ -193,7 +203,10 @@ class Node:
         self._roster = dealers or list(DEALER_ROSTER)
 
     async def create_user(self, user_id: str, password: str, *, role: Role, name: str) -> None:
-        """A new user; a new player gets the demo balance when the server runs demo data."""
+        """A new user (:class:`ProtocolError` for a bad name); a new player gets the demo
+        balance when the server runs demo data."""
+        if not _USER_NAME.match(user_id):
+            raise ProtocolError("a username is 3-32 characters of a-z 0-9 _ -")
         await self.store.create_user(
             user_id,
             role=role,
@@ -587,8 +600,6 @@ class Node:
     async def _correct_here(
         self, runner: TableRunner, request: Mapping[str, Any]
     ) -> dict[str, Any]:
-        from punto.server.protocol import outcome_from_json
-
         number = _game(str(request["game"]))
         outcome = outcome_from_json(request["outcome"])
         done = await runner.correct(
@@ -617,8 +628,6 @@ class Node:
         reason: str,
         correction_id: str,
     ) -> dict[str, Any]:
-        from punto.ledger.model import settle_players
-
         config = await self.store.table(number.table)
         rules = config.settings(betting_seconds=None).rules
         bets = await self.bank.round_bets(str(number))
@@ -668,8 +677,6 @@ class Node:
     ) -> dict[str, Any]:
         """Record an amendment and its effects; unless the table itself re-settled the
         hand (``table_followed``), the table balances of players still seated follow."""
-        from punto.server.protocol import outcome_json
-
         game = str(number)
         if not table_followed:
             for player, delta in moved.items():

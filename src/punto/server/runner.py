@@ -25,6 +25,7 @@ from typing import Any
 
 from punto.bets import Bet
 from punto.errors import PuntoError, UnavailableError
+from punto.ledger.model import settle_players
 from punto.limits import LimitTier
 from punto.outcome import Outcome, Side
 from punto.roads import RoadBoard, RoadResult
@@ -116,7 +117,6 @@ class TableRunner(TableCommands):
         self._stopping = False
         self._closing_reason: str | None = None
         self.stopped = asyncio.Event()
-        self.last_activity = time.time()
 
     # -- reading ---------------------------------------------------------------------
 
@@ -369,7 +369,6 @@ class TableRunner(TableCommands):
                 await self._dispatch(actor, command)
             finally:
                 await self._process()
-            self.last_activity = time.time()
             produced = tuple(self._events_from(start))
         self._wake.set()
         return produced
@@ -648,8 +647,6 @@ class TableRunner(TableCommands):
         """A supervisor's correction of a settled hand [O]: the ledger moves the difference,
         and, when the table still holds the hand and its players, the table records a
         ``hand_resettled`` (so table balances follow)."""
-        from punto.ledger.model import settle_players  # local: only corrections need it
-
         async with self._lock:
             bank = self._s.bank
             bets = await bank.round_bets(str(game))
