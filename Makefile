@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.punto-installed
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test lint typecheck unit bench clean chromium
+.PHONY: run test lint typecheck unit integration bench clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/punto serve --open
 
-test: lint typecheck unit
+test: lint typecheck unit integration
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks examples
@@ -25,8 +25,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict
 
-unit: $(STAMP) chromium
-	$(BIN)/pytest
+# Two stages: unit (the rules core, analysis, roads, ledger, CLI: well under five minutes)
+# and integration (real servers, PostgreSQL, Redis, Chromium, faults, fuzzing).
+unit: $(STAMP)
+	$(BIN)/pytest -m "not integration"
+
+integration: $(STAMP) chromium
+	$(BIN)/pytest -m integration
 
 # The web client's browser tests drive Debian's Chromium (never a downloaded browser):
 # install the package when it is missing and we may (root with apt, as on CI); otherwise

@@ -1,3 +1,30 @@
 """Pytest configuration shared by the doctests and the test suite."""
 
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
 collect_ignore = ["src/punto/__main__.py", "src/punto/cli/__main__.py"]
+
+_INTEGRATION_FILES = ("test_server_", "test_wallet_seamless")
+"""Test files that start real servers: they run in the integration stage."""
+
+
+def _is_integration(item: pytest.Item) -> bool:
+    path = Path(str(item.path))
+    return (
+        "e2e" in path.parts
+        or path.name.startswith(_INTEGRATION_FILES)
+        or item.get_closest_marker("slow") is not None
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests of the integration stage (``make integration``): real servers,
+    Chromium, fault injection, fuzzing and everything marked ``slow``. ``make unit``
+    runs the rest and stays well under five minutes."""
+    for item in items:
+        if _is_integration(item):
+            item.add_marker(pytest.mark.integration)
