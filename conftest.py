@@ -5,8 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 collect_ignore = ["src/punto/__main__.py", "src/punto/cli/__main__.py"]
+
+# Property tests are deterministic and never timed: the same examples on every run (no
+# example database, derandomized) and no per-example deadline, which a busy machine misses.
+settings.register_profile("punto", derandomize=True, database=None, deadline=None)
+settings.load_profile("punto")
 
 _INTEGRATION_FILES = ("test_server_", "test_wallet_seamless")
 """Test files that start real servers: they run in the integration stage."""

@@ -7,7 +7,6 @@ import json
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from types import ModuleType
 
@@ -72,12 +71,11 @@ def test_an_address_where_no_ray_cluster_answers_fails_at_once(scheme: str) -> N
     # In a fresh process: this one may hold a Ray runtime already, which is then used.
     pytest.importorskip("ray")
     address = f"{scheme}127.0.0.1:{_closed_port()}"
-    started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "punto", "simulate", "--rules", "macau", "--hands", "1000",
          "--ray", address],
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert done.returncode == 2
+    # It fails instead of waiting for a cluster: the subprocess's timeout bounds the wait.
     assert done.stderr.startswith(f"punto: error: no Ray cluster answers at '{address}'")
-    assert time.perf_counter() - started < 60
