@@ -70,20 +70,66 @@ def test_guidance_places_every_card_where_the_coup_machine_does(page: Page) -> N
     assert mismatches[:5] == []
 
 
-def test_both_languages_have_every_string(page: Page) -> None:
-    keys = cast(
-        dict[str, list[str]],
+def test_every_language_has_exactly_the_keys_and_placeholders_of_english(page: Page) -> None:
+    texts = cast(
+        dict[str, dict[str, str]],
         page.evaluate(
             """async () => {
-                 const en = (await import('/app/js/lang/en.js')).default;
-                 const zh = (await import('/app/js/lang/zh.js')).default;
-                 return { en: Object.keys(en), zh: Object.keys(zh) };
+                 const { LANGUAGES } = await import('/app/js/i18n.js');
+                 return LANGUAGES;
                }"""
         ),
     )
-    en, zh = set(keys["en"]), set(keys["zh"])
-    assert en - zh == set()
-    assert zh - en == set()
+    assert set(texts) == {"en", "zh", "zh-Hant"}
+    en = set(texts["en"])
+    placeholders = re.compile(r"\{(\w+)\}")
+    for code, strings in texts.items():
+        assert en - set(strings) == set(), f"{code} lacks these keys"
+        assert set(strings) - en == set(), f"{code} has keys English does not"
+        wrong = {
+            key: text
+            for key, text in strings.items()
+            if sorted(placeholders.findall(text)) != sorted(placeholders.findall(texts["en"][key]))
+        }
+        assert wrong == {}, f"{code}: placeholders differ from English"
+    # a Chinese string is Chinese: no English word left untranslated (codes such as
+    # P1, 9S, VIP, SVG, UTC, Enter and the demo accounts are not sentences)
+    allowed = {"Punto", "VIP", "SVG", "UTC", "RTP", "Enter", "demo", "ann", "bob", "cleo", "dev"}
+    allowed |= {"dana", "lin", "sam", "admin", "a", "z"}
+    for code in ("zh", "zh-Hant"):
+        words = {
+            (key, word)
+            for key, text in texts[code].items()
+            for word in re.findall(r"[A-Za-z]{2,}", placeholders.sub("", text))
+            if word not in allowed and not re.fullmatch(r"[A-Z]{1,2}\d*|[A-Z]{2}", word)
+        }
+        assert words == set(), f"{code} has English words"
+
+
+def test_browser_language_picks_the_client_language(page: Page) -> None:
+    got = page.evaluate(
+        """async () => {
+             const { detect } = await import('/app/js/i18n.js');
+             const cases = [['zh-TW'], ['zh-HK', 'en'], ['zh-MO'], ['zh-Hant'], ['zh-Hant-TW'],
+                            ['zh'], ['zh-CN'], ['zh-SG'], ['zh-Hans'], ['zh-Hans-HK'],
+                            ['en-US', 'zh-TW'], ['fr-FR', 'zh-HK'], ['fr', 'de'], []];
+             return cases.map(detect);
+           }"""
+    )
+    assert got == [
+        "zh-Hant", "zh-Hant", "zh-Hant", "zh-Hant", "zh-Hant",
+        "zh", "zh", "zh", "zh", "zh",
+        "en", "zh-Hant", "en", "en",
+    ]  # fmt: skip
+
+
+def test_every_string_the_code_uses_exists(page: Page) -> None:
+    en = set(
+        cast(
+            list[str],
+            page.evaluate("async () => Object.keys((await import('/app/js/lang/en.js')).default)"),
+        )
+    )
     source = "\n".join(p.read_text() for p in (WEB / "js").glob("*.js"))
     used = set(re.findall(r"\bt\(\s*\"([a-z_.0-9]+)\"", source))
     used |= set(re.findall(r"\"((?:seat|squeeze|ev|road|vip|tie|result)\.[a-z_.]+)\"", source))

@@ -1,5 +1,5 @@
 // Formatting: money in minor units, times, bet and phase names in the current language.
-import { lang, t, has } from "./i18n.js";
+import { locale, t, has } from "./i18n.js";
 
 /** 12345 with 2 digits → "123.45" (grouped; minor units are integers, never floats). */
 export function money(amount, digits = 2) {
@@ -7,7 +7,7 @@ export function money(amount, digits = 2) {
   const negative = amount < 0;
   const abs = Math.abs(Math.trunc(amount));
   const scale = 10 ** digits;
-  const whole = Math.floor(abs / scale).toLocaleString(lang() === "zh" ? "zh-CN" : "en-US");
+  const whole = Math.floor(abs / scale).toLocaleString(locale() === "en-GB" ? "en-US" : locale());
   const frac = digits > 0 ? `.${String(abs % scale).padStart(digits, "0")}` : "";
   return `${negative ? "−" : ""}${whole}${frac}`;
 }
@@ -50,7 +50,7 @@ export function sideName(side) {
 /** A time in epoch seconds as local date and time. */
 export function when(epoch) {
   if (!epoch) return "—";
-  return new Date(epoch * 1000).toLocaleString(lang() === "zh" ? "zh-CN" : "en-GB");
+  return new Date(epoch * 1000).toLocaleString(locale());
 }
 
 /** An error (ApiError or other) as one line in the current language. */

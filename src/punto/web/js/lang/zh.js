@@ -177,8 +177,8 @@ export default {
   "squeeze.turning": "正在翻牌…",
   "read.title": "您的叫牌",
   "read.natural": "天牌",
-  "read.carta": "补牌（carta）",
-  "read.no_carta": "不补（no carta）",
+  "read.carta": "博牌",
+  "read.no_carta": "不博牌",
 
   "seat.title": "座位",
   "seat.you": "{seat} 号座：您（{player}）",
