@@ -110,7 +110,8 @@ async def test_refused_commands_change_nothing(backend: str, tmp_path: Path) -> 
             assert answers[-1]["error"] == "bet_limit", answers[-1]
             # the refusal's figures, for the client's own language [L]
             params = answers[-1]["params"]
-            assert params["limit"] == "max" and params["bet"] == "banker", params
+            assert params["limit"] == "max", params
+            assert params["bet"] == "banker", params
             placed = 100000 * (len(answers) - 1)  # the maximum lies between the last two totals
             assert placed <= params["value"] < placed + 100000, params
             await client.ok({"type": "clear"})

@@ -140,6 +140,8 @@ def test_every_string_the_code_uses_exists(page: Page) -> None:
         + [f"fault.{f.value}" for f in FAULTS]
         + [f"effect.{s.effect.value}" for s in FAULTS.values()]
         + [f"tier.{t.name}" for r in PRESETS.values() for t in r.limit_tiers]
+        + [f"preset.{name}" for name in PRESETS]
+        + [f"preset.{name}.about" for name in PRESETS]
         + [f"guide.phase.{p}" for p in ("waiting", "shoe_start", "betting_open", "settled")]
         + [f"kind.{k}" for k in ("normal", "vip", "bid_squeeze")]
         + [f"reading.{r}" for r in ("dealer", "largest_bettor", "button", "bid", "owner")]

@@ -1,5 +1,5 @@
 // Formatting: money in minor units, times, bet and phase names in the current language.
-import { locale, t, has } from "./i18n.js";
+import { lang, locale, t, has } from "./i18n.js";
 
 /** 12345 with 2 digits → "123.45" (grouped; minor units are integers, never floats). */
 export function money(amount, digits = 2) {
@@ -39,6 +39,16 @@ export function betName(bet) {
   return t(`bet.${bet}`);
 }
 
+/** A rules preset's name ("macau" → "Macau"); a preset the client does not know keeps its id. */
+export function presetName(name) {
+  return has(`preset.${name}`) ? t(`preset.${name}`) : name;
+}
+
+/** What a rules preset is, in the current language (the server's description otherwise). */
+export function presetAbout(preset) {
+  return has(`preset.${preset.name}.about`) ? t(`preset.${preset.name}.about`) : preset.description;
+}
+
 export function phaseName(phase) {
   return has(`phase.${phase}`) ? t(`phase.${phase}`) : phase;
 }
@@ -53,10 +63,24 @@ export function when(epoch) {
   return new Date(epoch * 1000).toLocaleString(locale());
 }
 
-/** An error (ApiError or other) as one line in the current language. */
-export function errorText(err) {
+/**
+ * An error (ApiError or other) as one line in the current language: the code's label, then
+ * what the refusal's figures say (`params`: a bet limit and its amount in the table's
+ * `digits`). The server's own message is English, so only English screens show it.
+ */
+export function errorText(err, digits = 2) {
   const code = err && err.code ? err.code : "internal";
-  const label = has(`error.${code}`) ? t(`error.${code}`) : code;
-  const detail = err && err.message && err.message !== code ? err.message : "";
-  return detail ? `${label}: ${detail}` : label;
+  const label = has(`error.${code}`) ? t(`error.${code}`) : t("error.refused");
+  const explained = explain(err && err.params, digits);
+  if (explained) return t("error.line", { label, detail: explained });
+  const detail = lang() === "en" && err && err.message && err.message !== code ? err.message : "";
+  return detail ? t("error.line", { label, detail }) : label;
+}
+
+function explain(params, digits) {
+  if (!params || !params.limit || !has(`error.limit.${params.limit}`)) return "";
+  return t(`error.limit.${params.limit}`, {
+    bet: params.bet ? betName(params.bet) : "",
+    value: money(params.value, digits),
+  });
 }
