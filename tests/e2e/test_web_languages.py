@@ -160,9 +160,10 @@ def test_no_screen_shows_english_in_a_chinese_client(
     look(page, "lobby")
     page.goto(server.url("/app/#/login"))
     look(page, "login")
-    page.goto(server.url("/app/#/table/online-1"))
-    page.locator(".seat").first.wait_for()
-    look(page, "table, watching")
+    for table in ("online-1", "vip-1", "bid-1", "spb-1"):
+        page.goto(server.url(f"/app/#/table/{table}"))
+        page.locator(".seat").first.wait_for()
+        look(page, f"{table}, watching")
     log_in(page, server, player)
     look(page, "lobby, player")
     sit(page, server, "online-1", 6)

@@ -229,3 +229,32 @@ def test_table_state_follows_the_chips_and_the_hand(page: Page) -> None:
     assert state["standing"] == {"banker": 2000}
     assert state["standingBets"] == {"banker": 2000}
     assert state["cancelled"] == {}
+
+
+def test_the_servers_reasons_are_translated(page: Page) -> None:
+    reasons = [f"{spec.case} {spec.rule}" for spec in FAULTS.values()]
+    reasons += ["start [M2]", "mid_shoe [M8]", "deposit", "void of macau-1-001-002"]
+    reasons += ["discarded [S2]", "closed by the administrator [S14]", "left"]
+    got = cast(
+        dict[str, list[str]],
+        page.evaluate(
+            """async (reasons) => {
+                 const i18n = await import('/app/js/i18n.js');
+                 const { reasonText, reasonsLoaded } = await import('/app/js/eventtext.js');
+                 await reasonsLoaded;
+                 const out = {};
+                 for (const code of ['zh', 'zh-Hant', 'en']) {
+                   i18n.setLang(code);
+                   out[code] = reasons.map(reasonText);
+                 }
+                 i18n.setLang('en');
+                 return out;
+               }""",
+            reasons,
+        ),
+    )
+    for code in ("zh", "zh-Hant"):
+        english = [text for text in got[code] if re.search(r"[a-z]{2,}", text.replace("macau", ""))]
+        assert english == [], code
+    assert got["zh-Hant"][-4] == "作廢牌局 macau-1-001-002"
+    assert got["en"][-1] == "left the table"

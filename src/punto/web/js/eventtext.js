@@ -16,7 +16,8 @@ const REASONS = {
 };
 // A fault's effect gives "<case> <rule>" as its reason: the fault, from GET /api/faults.
 const faultReasons = new Map();
-api.faults()
+/** Settles once the faults' reasons are known (or could not be loaded). */
+export const reasonsLoaded = api.faults()
   .then(({ faults }) => faults.forEach((f) => faultReasons.set(`${f.case} ${f.rule}`, f.fault)))
   .catch(() => {});
 
