@@ -3,7 +3,7 @@
 // daily reports.
 import { api } from "./api.js";
 import { h, fill, toast, field, formValues } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { has, listOf, t } from "./i18n.js";
 import { betName, errorText, money, parseMoney, presetAbout, presetName } from "./format.js";
 import { tabs } from "./tabs.js";
 import { dailyReport } from "./reports.js";
@@ -117,7 +117,7 @@ function presetsTab() {
   api.presets().then(({ presets }) => fill(box, h("table", { class: "data" },
     h("thead", {}, h("tr", {}, ["admin.name", "admin.description", "admin.decks", "admin.bets", "admin.tiers"].map((k) => h("th", { scope: "col" }, t(k))))),
     h("tbody", {}, presets.map((p) => h("tr", {}, h("td", {}, presetName(p.name)), h("td", {}, presetAbout(p)), h("td", {}, p.decks),
-      h("td", {}, p.bets.map(betName).join(", ")), h("td", {}, (p.tiers || []).map((x) => (has(`tier.${x}`) ? t(`tier.${x}`) : x)).join(", "))))))))
+      h("td", {}, listOf(p.bets.map(betName))), h("td", {}, listOf((p.tiers || []).map((x) => (has(`tier.${x}`) ? t(`tier.${x}`) : x))))))))))
     .catch((err) => fill(box, h("p", { class: "error" }, errorText(err))));
   return box;
 }

@@ -3,7 +3,7 @@
 // burns, betting, dealer change, every fault, pause / resume / close.
 import { api } from "./api.js";
 import { h, fill, announce, toast } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { labelValue, lang, listOf, t } from "./i18n.js";
 import { betName, errorText, money, phaseName, presetName } from "./format.js";
 import { cardElement, handTotal, parseCard } from "./cards.js";
 import { guidance } from "./coup.js";
@@ -108,7 +108,7 @@ export function mount(root, { id }) {
     if (["betting_closed", "dealing", "squeeze"].includes(phase)) {
       const g = guidance(cardsMap());
       const faceDown = Object.values(state.cards).some((c) => !c.face_up);
-      if (faceDown && state.holders && Object.keys(state.holders).length) return { next: null, text: t("guide.held", { players: Object.values(state.holders).join(", ") }) };
+      if (faceDown && state.holders && Object.keys(state.holders).length) return { next: null, text: t("guide.held", { players: listOf(Object.values(state.holders)) }) };
       if (g.next) return { next: g.next, text: t(`guide.${g.reason}`, { position: g.next, label: t(`pos.${g.next}`) }) };
       return { next: null, text: t(`guide.${g.reason}`) };
     }
@@ -196,7 +196,7 @@ export function mount(root, { id }) {
     return [
       h("div", { class: "table-title" },
         h("a", { href: "#/dealer", class: "back", "aria-label": t("dealer.other_table") }, "←"),
-        h("div", {}, h("h1", {}, t("dealer.console"), ": ", s.table.name, " ", h("small", {}, s.table.id)),
+        h("div", {}, h("h1", {}, labelValue(t("dealer.console"), s.table.name), " ", h("small", {}, s.table.id)),
           h("p", { class: "table-sub" }, [t(`dealing.${s.table.dealing}`), presetName(s.table.rules), t("dealer.decks", { n: s.table.decks })].join(" · ")))),
       h("dl", { class: "table-info" },
         [[t("table.phase"), phaseName(s.phase), "phase"], [t("table.game"), s.game || "—", "game"], [t("table.dealer"), s.dealer || "—", "dealer"],
@@ -291,7 +291,7 @@ export function mount(root, { id }) {
     const effect = h("p", { class: "hint fault-effect", "aria-live": "polite" });
     const showEffect = () => {
       const f = faults.find((x) => x.fault === select.value);
-      fill(effect, f ? `${t("fault.effect")}: ${t(`effect.${f.effect}`)}${lang() === "en" ? ` — ${f.effect_text}` : ""}` : "");
+      fill(effect, f ? labelValue(t("fault.effect"), `${t(`effect.${f.effect}`)}${lang() === "en" ? ` — ${f.effect_text}` : ""}`) : "");
     };
     select.addEventListener("change", showEffect);
     showEffect();

@@ -1,6 +1,6 @@
 // One line of text per table event, for the event logs of the table and the console.
 import { api } from "./api.js";
-import { t } from "./i18n.js";
+import { listOf, t } from "./i18n.js";
 import { betName, money, sideName } from "./format.js";
 
 // The reasons the server itself writes into events (English, with the rule), by key; a
@@ -33,9 +33,7 @@ export function reasonText(reason) {
 }
 
 function bets(map, digits) {
-  return Object.entries(map || {})
-    .map(([bet, amount]) => `${betName(bet)} ${money(amount, digits)}`)
-    .join(", ");
+  return listOf(Object.entries(map || {}).map(([bet, amount]) => `${betName(bet)} ${money(amount, digits)}`));
 }
 
 function outcomeText(o) {

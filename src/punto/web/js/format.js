@@ -1,5 +1,5 @@
 // Formatting: money in minor units, times, bet and phase names in the current language.
-import { lang, locale, t, has } from "./i18n.js";
+import { labelValue, lang, locale, t, has } from "./i18n.js";
 
 /** 12345 with 2 digits → "123.45" (grouped; minor units are integers, never floats). */
 export function money(amount, digits = 2) {
@@ -72,9 +72,9 @@ export function errorText(err, digits = 2) {
   const code = err && err.code ? err.code : "internal";
   const label = has(`error.${code}`) ? t(`error.${code}`) : t("error.refused");
   const explained = explain(err && err.params, digits);
-  if (explained) return t("error.line", { label, detail: explained });
+  if (explained) return labelValue(label, explained);
   const detail = lang() === "en" && err && err.message && err.message !== code ? err.message : "";
-  return detail ? t("error.line", { label, detail }) : label;
+  return detail ? labelValue(label, detail) : label;
 }
 
 function explain(params, digits) {

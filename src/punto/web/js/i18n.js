@@ -101,6 +101,16 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
+/** Items as one list in the current language ("a, b" / "a、b"). */
+export function listOf(items) {
+  return items.join(t("common.list_sep"));
+}
+
+/** "label: value" with the current language's colon. */
+export function labelValue(label, value) {
+  return t("common.label_value", { label, value });
+}
+
 /** Whether a key exists (for optional labels such as error codes). */
 export function has(key) {
   return key in LANGUAGES[current] || key in en;

@@ -3,6 +3,8 @@ export default {
   "app.title": "Punto — Baccarat",
   "app.subtitle": "Baccarat",
   "common.loading": "Loading…",
+  "common.list_sep": ", ",
+  "common.label_value": "{label}: {value}",
   "common.refresh": "Refresh",
 
   "nav.lobby": "Lobby",
@@ -616,5 +618,4 @@ export default {
   "reason.correction_of": "correction of hand {game}",
   "reason.void_of": "void of hand {game}",
   "reason.discarded": "cards discarded",
-  "error.line": "{label}: {detail}",
 };

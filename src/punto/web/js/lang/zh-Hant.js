@@ -5,6 +5,8 @@ export default {
   "app.title": "Punto — 百家樂",
   "app.subtitle": "百家樂",
   "common.loading": "載入中…",
+  "common.list_sep": "、",
+  "common.label_value": "{label}：{value}",
   "common.refresh": "重新整理",
 
   "nav.lobby": "大廳",
@@ -618,5 +620,4 @@ export default {
   "reason.correction_of": "更正牌局 {game}",
   "reason.void_of": "作廢牌局 {game}",
   "reason.discarded": "棄牌",
-  "error.line": "{label}：{detail}",
 };

@@ -3,6 +3,8 @@ export default {
   "app.title": "Punto — 百家乐",
   "app.subtitle": "百家乐",
   "common.loading": "加载中…",
+  "common.list_sep": "、",
+  "common.label_value": "{label}：{value}",
   "common.refresh": "刷新",
 
   "nav.lobby": "大厅",
@@ -616,5 +618,4 @@ export default {
   "reason.correction_of": "更正牌局 {game}",
   "reason.void_of": "作废牌局 {game}",
   "reason.discarded": "弃牌",
-  "error.line": "{label}：{detail}",
 };
