@@ -16,6 +16,7 @@ from e2e.web_support import Server
 from punto.bets import Bet
 from punto.cards import Card
 from punto.coup import Coup
+from punto.ledger.model import TransactionKind
 from punto.rules import PRESETS
 from punto.table import FAULTS, Phase
 
@@ -142,6 +143,7 @@ def test_every_string_the_code_uses_exists(page: Page) -> None:
         + [f"tier.{t.name}" for r in PRESETS.values() for t in r.limit_tiers]
         + [f"preset.{name}" for name in PRESETS]
         + [f"preset.{name}.about" for name in PRESETS]
+        + [f"tx.{kind.value}" for kind in TransactionKind]
         + [f"guide.phase.{p}" for p in ("waiting", "shoe_start", "betting_open", "settled")]
         + [f"kind.{k}" for k in ("normal", "vip", "bid_squeeze")]
         + [f"reading.{r}" for r in ("dealer", "largest_bettor", "button", "bid", "owner")]
@@ -234,6 +236,7 @@ def test_table_state_follows_the_chips_and_the_hand(page: Page) -> None:
 def test_the_servers_reasons_are_translated(page: Page) -> None:
     reasons = [f"{spec.case} {spec.rule}" for spec in FAULTS.values()]
     reasons += ["start [M2]", "mid_shoe [M8]", "deposit", "void of macau-1-001-002"]
+    reasons += ["wallet rollback", "standing bets changed", "rolled back before it arrived"]
     reasons += ["discarded [S2]", "closed by the administrator [S14]", "left"]
     got = cast(
         dict[str, list[str]],
@@ -256,5 +259,5 @@ def test_the_servers_reasons_are_translated(page: Page) -> None:
     for code in ("zh", "zh-Hant"):
         english = [text for text in got[code] if re.search(r"[a-z]{2,}", text.replace("macau", ""))]
         assert english == [], code
-    assert got["zh-Hant"][-4] == "作廢牌局 macau-1-001-002"
+    assert got["zh-Hant"][reasons.index("void of macau-1-001-002")] == "作廢牌局 macau-1-001-002"
     assert got["en"][-1] == "left the table"

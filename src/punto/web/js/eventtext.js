@@ -13,6 +13,9 @@ const REASONS = {
   "no seated player is left [O]": "reason.no_seated_player",
   "closed by the administrator [S14]": "reason.closed_by_admin",
   deposit: "reason.deposit",
+  "rolled back before it arrived": "reason.rolled_back",
+  "wallet rollback": "reason.wallet_rollback",
+  "standing bets changed": "reason.standing_changed",
 };
 // A fault's effect gives "<case> <rule>" as its reason: the fault, from GET /api/faults.
 const faultReasons = new Map();
