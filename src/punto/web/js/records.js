@@ -2,7 +2,7 @@
 // game number (GET /api/hands/{game}), with its cards, bets, results, faults and ledger.
 import { api } from "./api.js";
 import { h, fill } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { has, labelValue, t } from "./i18n.js";
 import { betName, errorText, money, signed, when } from "./format.js";
 import { cardElement } from "./cards.js";
 import { faultName, outcomeText, reasonText } from "./eventtext.js";
@@ -59,7 +59,7 @@ export function handRecordView(rec) {
           h("tbody", {}, rec.ledger.map((tx) => h("tr", {}, h("td", {}, has(`tx.${tx.kind}`) ? t(`tx.${tx.kind}`) : tx.kind), h("td", {}, tx.player || "—"), h("td", {}, signed(tx.amount, DIGITS)), h("td", {}, tx.author || "—"), h("td", {}, reasonText(tx.reason))))))
       : null,
     rec.amendments && rec.amendments.length
-      ? h("ul", { class: "amendments", "aria-label": t("record.amendments") }, rec.amendments.map((a) => h("li", {}, `${t(`amend.${a.kind}`)} — ${a.author}: ${a.reason} (${when(a.at)})`)))
+      ? h("ul", { class: "amendments", "aria-label": t("record.amendments") }, rec.amendments.map((a) => h("li", {}, `${t(`amend.${a.kind}`)} — ${labelValue(a.author, reasonText(a.reason))} (${when(a.at)})`)))
       : null,
   );
 }
