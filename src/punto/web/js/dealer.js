@@ -330,8 +330,8 @@ export function mount(root, { id }) {
         ? h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("record.player")), h("th", { scope: "col" }, t("record.bets")))),
             h("tbody", {}, players.map(([p, b]) => h("tr", {}, h("td", {}, p), h("td", {}, Object.entries(b).map(([bet, a]) => `${betName(bet)} ${money(a, digits)}`).join(", "))))))
         : h("p", { class: "hint" }, t("dealer.no_bets")),
-      Object.keys(totals).length ? h("p", {}, h("b", {}, `${t("dealer.totals")}: `), Object.entries(totals).map(([bet, a]) => `${betName(bet)} ${money(a, digits)}`).join(" · ")) : null,
-      h("p", { class: "hint" }, t("dealer.seated", { seated: state.seats.map((s) => `${s.seat}:${s.player}`).join(", ") || "—", watching: state.watchers.length })),
+      Object.keys(totals).length ? h("p", {}, h("b", {}, labelValue(t("dealer.totals"), "")), Object.entries(totals).map(([bet, a]) => `${betName(bet)} ${money(a, digits)}`).join(" · ")) : null,
+      h("p", { class: "hint" }, t("dealer.seated", { seated: listOf(state.seats.map((s) => `${s.seat}:${s.player}`)) || "—", watching: state.watchers.length })),
     ];
   }
 
