@@ -160,6 +160,9 @@ def test_no_screen_shows_english_in_a_chinese_client(
     look(page, "lobby")
     page.goto(server.url("/app/#/login"))
     look(page, "login")
+    page.goto(server.url("/app/#/table/no-such-table"))
+    page.locator('main [role="status"]').wait_for()
+    look(page, "no such table")
     for table in ("online-1", "vip-1", "bid-1", "spb-1"):
         page.goto(server.url(f"/app/#/table/{table}"))
         page.locator(".seat").first.wait_for()

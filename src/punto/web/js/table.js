@@ -130,10 +130,10 @@ export function mount(root, { id }) {
       }
       schedule();
     },
-    onStatus: (s, detail) => {
+    onStatus: (s) => {
       status = s;
       if (s === "expired") toast(t("error.unauthorized"), "error");
-      if (s === "no_table") toast(detail || t("error.not_found"), "error");
+      if (s === "no_table") toast(t("conn.no_table"), "error");
       schedule();
     },
   });
