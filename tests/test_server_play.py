@@ -108,6 +108,12 @@ async def test_refused_commands_change_nothing(backend: str, tmp_path: Path) -> 
             while answers[-1]["type"] == "ok":  # chips go down up to the table limit [L]
                 answers.append(await client.request({"type": "add_chip", "bet": "banker"}))
             assert answers[-1]["error"] == "bet_limit", answers[-1]
+            # the refusal's figures, for the client's own language [L]
+            params = answers[-1]["params"]
+            assert params["limit"] == "max", params
+            assert params["bet"] == "banker", params
+            placed = 100000 * (len(answers) - 1)  # the maximum lies between the last two totals
+            assert placed <= params["value"] < placed + 100000, params
             await client.ok({"type": "clear"})
             answer = await client.request({"type": "confirm"})
             assert answer["error"] == "betting", answer  # nothing left to confirm

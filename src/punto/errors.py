@@ -251,8 +251,10 @@ class UnavailableError(ServerError):
 
 
 class RemoteError(ServerError):
-    """An error the process owning a table answered with; ``code`` is its protocol code."""
+    """An error the process owning a table answered with; ``code`` is its protocol code and
+    ``params`` its figures, if any (``punto.server.protocol.error_params``)."""
 
-    def __init__(self, message: str, *, code: str) -> None:
+    def __init__(self, message: str, *, code: str, params: dict[str, object] | None = None) -> None:
         super().__init__(message)
         self.code = code
+        self.params = params

@@ -13,10 +13,18 @@ if TYPE_CHECKING:
 __all__ = ["betting_open", "log_in", "new_page", "save", "sit", "table_balance"]
 
 
-def new_page(browser: Browser, errors: list[str], *, width: int = 1280, height: int = 900) -> Page:
-    """A fresh page in its own context (its own session), English, dialogs accepted; the
-    page's script errors go to ``errors``."""
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
+def new_page(
+    browser: Browser,
+    errors: list[str],
+    *,
+    width: int = 1280,
+    height: int = 900,
+    locale: str = "en-GB",
+) -> Page:
+    """A fresh page in its own context (its own session), in the browser language
+    ``locale`` (English by default), dialogs accepted; the page's script errors go to
+    ``errors``."""
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
     page = context.new_page()
     page.set_default_timeout(20_000)
     page.on("dialog", lambda dialog: dialog.accept())

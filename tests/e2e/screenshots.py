@@ -1,5 +1,6 @@
 """Make the screenshots of ``docs/screenshots/``: the lobby, a table mid-hand (desktop, and
-a phone in Chinese), the squeeze, and the dealer console mid-hand.
+a phone in Chinese), the squeeze, the dealer console mid-hand, and the lobby and a table in
+Traditional Chinese (desktop and phone).
 
     .venv/bin/python tests/e2e/screenshots.py [FOLDER]
 
@@ -117,6 +118,27 @@ def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
         )
         lobby.wait_for_timeout(300)
         shots.append(save(lobby, folder, "lobby"))
+
+        # Traditional Chinese, as a browser in Taiwan, Hong Kong or Macau gets it
+        for width, height, suffix in ((1366, 768, ""), (390, 844, "-phone")):
+            hant = new_page(browser, errors, width=width, height=height, locale="zh-TW")
+            if suffix:  # a phone hides the account's name: watch without logging in
+                hant.goto(server.url("/app/"))
+            else:
+                log_in(hant, server, "cleo")
+            hant.wait_for_function(
+                "() => document.querySelectorAll('.lobby-road .big-road-ring').length >= 20"
+            )
+            hant.wait_for_timeout(300)
+            shots.append(save(hant, folder, f"lobby{suffix}-zh-hant"))
+            hant.goto(server.url("/app/#/table/macau-1"))
+            hant.wait_for_function(
+                "() => document.querySelectorAll('.hand-cards .card').length >= 3",
+                timeout=30_000,
+            )
+            hant.wait_for_timeout(450)
+            shots.append(save(hant, folder, f"table{suffix}-zh-hant"))
+            hant.context.close()
         browser.close()
     if errors:
         raise RuntimeError(f"script errors in the pages: {errors}")

@@ -16,6 +16,7 @@ from e2e.web_support import Server
 from punto.bets import Bet
 from punto.cards import Card
 from punto.coup import Coup
+from punto.ledger.model import TransactionKind
 from punto.rules import PRESETS
 from punto.table import FAULTS, Phase
 
@@ -70,20 +71,66 @@ def test_guidance_places_every_card_where_the_coup_machine_does(page: Page) -> N
     assert mismatches[:5] == []
 
 
-def test_both_languages_have_every_string(page: Page) -> None:
-    keys = cast(
-        dict[str, list[str]],
+def test_every_language_has_exactly_the_keys_and_placeholders_of_english(page: Page) -> None:
+    texts = cast(
+        dict[str, dict[str, str]],
         page.evaluate(
             """async () => {
-                 const en = (await import('/app/js/lang/en.js')).default;
-                 const zh = (await import('/app/js/lang/zh.js')).default;
-                 return { en: Object.keys(en), zh: Object.keys(zh) };
+                 const { LANGUAGES } = await import('/app/js/i18n.js');
+                 return LANGUAGES;
                }"""
         ),
     )
-    en, zh = set(keys["en"]), set(keys["zh"])
-    assert en - zh == set()
-    assert zh - en == set()
+    assert set(texts) == {"en", "zh", "zh-Hant"}
+    en = set(texts["en"])
+    placeholders = re.compile(r"\{(\w+)\}")
+    for code, strings in texts.items():
+        assert en - set(strings) == set(), f"{code} lacks these keys"
+        assert set(strings) - en == set(), f"{code} has keys English does not"
+        wrong = {
+            key: text
+            for key, text in strings.items()
+            if sorted(placeholders.findall(text)) != sorted(placeholders.findall(texts["en"][key]))
+        }
+        assert wrong == {}, f"{code}: placeholders differ from English"
+    # a Chinese string is Chinese: no English word left untranslated (codes such as
+    # P1, 9S, VIP, SVG, UTC, Enter and the demo accounts are not sentences)
+    allowed = {"Punto", "VIP", "SVG", "UTC", "RTP", "Enter", "demo", "ann", "bob", "cleo", "dev"}
+    allowed |= {"dana", "lin", "sam", "admin", "a", "z"}
+    for code in ("zh", "zh-Hant"):
+        words = {
+            (key, word)
+            for key, text in texts[code].items()
+            for word in re.findall(r"[A-Za-z]{2,}", placeholders.sub("", text))
+            if word not in allowed and not re.fullmatch(r"[A-Z]{1,2}\d*|[A-Z]{2}", word)
+        }
+        assert words == set(), f"{code} has English words"
+
+
+def test_browser_language_picks_the_client_language(page: Page) -> None:
+    got = page.evaluate(
+        """async () => {
+             const { detect } = await import('/app/js/i18n.js');
+             const cases = [['zh-TW'], ['zh-HK', 'en'], ['zh-MO'], ['zh-Hant'], ['zh-Hant-TW'],
+                            ['zh'], ['zh-CN'], ['zh-SG'], ['zh-Hans'], ['zh-Hans-HK'],
+                            ['en-US', 'zh-TW'], ['fr-FR', 'zh-HK'], ['fr', 'de'], []];
+             return cases.map(detect);
+           }"""
+    )
+    assert got == [
+        "zh-Hant", "zh-Hant", "zh-Hant", "zh-Hant", "zh-Hant",
+        "zh", "zh", "zh", "zh", "zh",
+        "en", "zh-Hant", "en", "en",
+    ]  # fmt: skip
+
+
+def test_every_string_the_code_uses_exists(page: Page) -> None:
+    en = set(
+        cast(
+            list[str],
+            page.evaluate("async () => Object.keys((await import('/app/js/lang/en.js')).default)"),
+        )
+    )
     source = "\n".join(p.read_text() for p in (WEB / "js").glob("*.js"))
     used = set(re.findall(r"\bt\(\s*\"([a-z_.0-9]+)\"", source))
     used |= set(re.findall(r"\"((?:seat|squeeze|ev|road|vip|tie|result)\.[a-z_.]+)\"", source))
@@ -94,6 +141,9 @@ def test_both_languages_have_every_string(page: Page) -> None:
         + [f"fault.{f.value}" for f in FAULTS]
         + [f"effect.{s.effect.value}" for s in FAULTS.values()]
         + [f"tier.{t.name}" for r in PRESETS.values() for t in r.limit_tiers]
+        + [f"preset.{name}" for name in PRESETS]
+        + [f"preset.{name}.about" for name in PRESETS]
+        + [f"tx.{kind.value}" for kind in TransactionKind]
         + [f"guide.phase.{p}" for p in ("waiting", "shoe_start", "betting_open", "settled")]
         + [f"kind.{k}" for k in ("normal", "vip", "bid_squeeze")]
         + [f"reading.{r}" for r in ("dealer", "largest_bettor", "button", "bid", "owner")]
@@ -181,3 +231,33 @@ def test_table_state_follows_the_chips_and_the_hand(page: Page) -> None:
     assert state["standing"] == {"banker": 2000}
     assert state["standingBets"] == {"banker": 2000}
     assert state["cancelled"] == {}
+
+
+def test_the_servers_reasons_are_translated(page: Page) -> None:
+    reasons = [f"{spec.case} {spec.rule}" for spec in FAULTS.values()]
+    reasons += ["start [M2]", "mid_shoe [M8]", "deposit", "void of macau-1-001-002"]
+    reasons += ["wallet rollback", "standing bets changed", "rolled back before it arrived"]
+    reasons += ["discarded [S2]", "closed by the administrator [S14]", "left"]
+    got = cast(
+        dict[str, list[str]],
+        page.evaluate(
+            """async (reasons) => {
+                 const i18n = await import('/app/js/i18n.js');
+                 const { reasonText, reasonsLoaded } = await import('/app/js/eventtext.js');
+                 await reasonsLoaded;
+                 const out = {};
+                 for (const code of ['zh', 'zh-Hant', 'en']) {
+                   i18n.setLang(code);
+                   out[code] = reasons.map(reasonText);
+                 }
+                 i18n.setLang('en');
+                 return out;
+               }""",
+            reasons,
+        ),
+    )
+    for code in ("zh", "zh-Hant"):
+        english = [text for text in got[code] if re.search(r"[a-z]{2,}", text.replace("macau", ""))]
+        assert english == [], code
+    assert got["zh-Hant"][reasons.index("void of macau-1-001-002")] == "作廢牌局 macau-1-001-002"
+    assert got["en"][-1] == "left the table"

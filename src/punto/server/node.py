@@ -92,7 +92,12 @@ def _actor_of(data: Mapping[str, Any]) -> Actor:
 def _raise_remote(answer: Mapping[str, Any]) -> None:
     error = answer.get("error")
     if isinstance(error, Mapping):
-        raise RemoteError(str(error.get("message", "")), code=str(error.get("error", "internal")))
+        params = error.get("params")
+        raise RemoteError(
+            str(error.get("message", "")),
+            code=str(error.get("error", "internal")),
+            params=dict(params) if isinstance(params, Mapping) else None,
+        )
 
 
 class Node:

@@ -30,6 +30,7 @@ from punto.cards import Card
 from punto.coup import Position
 from punto.errors import (
     AuthError,
+    BetLimitError,
     ConflictError,
     ForbiddenError,
     NotFoundError,
@@ -55,6 +56,7 @@ __all__ = [
     "Command",
     "error_code",
     "error_message",
+    "error_params",
     "event_json",
     "event_kind",
     "event_views",
@@ -518,10 +520,46 @@ def error_code(exc: BaseException) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
+_BETS = frozenset(bet.value for bet in Bet)
+
+
+def error_params(exc: BaseException) -> dict[str, Any] | None:
+    """The refusal's figures, for a client to explain it in its own language and money
+    format, or ``None``. A bet limit [L], [M14], [M18] gives ``limit`` (``min``, ``max``,
+    ``max_imbalance`` or ``banker_multiple``), the ``bet`` it concerns when there is one,
+    and the limit's ``value`` in minor units.
+
+    >>> error_params(BetLimitError("x", limit="player_pair_max", value=50000))
+    {'limit': 'max', 'bet': 'player_pair', 'value': 50000}
+    >>> error_params(BetLimitError("x", limit="max_imbalance", value=100))
+    {'limit': 'max_imbalance', 'value': 100}
+    """
+    if isinstance(exc, RemoteError):
+        return dict(exc.params) if exc.params else None
+    if isinstance(exc, BetLimitError):
+        bet, _, bound = exc.limit.rpartition("_")
+        if bound in ("min", "max") and bet in _BETS:
+            return {"limit": bound, "bet": bet, "value": exc.value}
+        if exc.limit == "banker_multiple":
+            return {"limit": exc.limit, "bet": Bet.BANKER.value, "value": exc.value}
+        return {"limit": exc.limit, "value": exc.value}
+    return None
+
+
 def error_message(exc: BaseException, request_id: str | None = None) -> dict[str, Any]:
-    """The ``error`` message for ``exc``."""
+    """The ``error`` message for ``exc``; ``params`` only when the error has figures
+    (:func:`error_params`)."""
     text = str(exc) if isinstance(exc, PuntoError) else "internal server error"
-    return {"type": "error", "error": error_code(exc), "message": text, "request_id": request_id}
+    message: dict[str, Any] = {
+        "type": "error",
+        "error": error_code(exc),
+        "message": text,
+        "request_id": request_id,
+    }
+    params = error_params(exc)
+    if params is not None:
+        message["params"] = params
+    return message
 
 
 # -- serialization ---------------------------------------------------------------------

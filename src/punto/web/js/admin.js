@@ -3,8 +3,8 @@
 // daily reports.
 import { api } from "./api.js";
 import { h, fill, toast, field, formValues } from "./dom.js";
-import { t } from "./i18n.js";
-import { betName, errorText, money, parseMoney } from "./format.js";
+import { has, listOf, t } from "./i18n.js";
+import { betName, errorText, money, parseMoney, presetAbout, presetName } from "./format.js";
 import { tabs } from "./tabs.js";
 import { dailyReport } from "./reports.js";
 import { amendmentList } from "./supervisor.js";
@@ -65,7 +65,7 @@ function tablesTab() {
         h("tbody", {}, tables.map((tb) => {
           const secs = h("input", { type: "number", min: 1, max: 600, step: "any", value: tb.betting_seconds, "aria-label": t("admin.betting_seconds_of", { table: tb.id }), class: "narrow" });
           return h("tr", { "data-table": tb.id },
-            h("td", {}, tb.id), h("td", {}, tb.name), h("td", {}, tb.rules), h("td", {}, t(`kind.${tb.kind}`)), h("td", {}, t(`dealing.${tb.dealing}`)), h("td", {}, tb.seats),
+            h("td", {}, tb.id), h("td", {}, tb.name), h("td", {}, presetName(tb.rules)), h("td", {}, t(`kind.${tb.kind}`)), h("td", {}, t(`dealing.${tb.dealing}`)), h("td", {}, tb.seats),
             h("td", {}, secs, h("button", { type: "button", class: "btn btn-small", onclick: async () => {
               try { await api.updateTable(tb.id, { betting_seconds: Number(secs.value) }); toast(t("admin.saved"), "ok"); } catch (err) { fail(err); }
             } }, t("admin.save"))),
@@ -83,7 +83,7 @@ function tablesTab() {
   };
   load();
   const presetSelect = h("select", { name: "rules", required: true });
-  api.presets().then(({ presets }) => fill(presetSelect, presets.map((p) => h("option", { value: p.name }, p.name)))).catch(fail);
+  api.presets().then(({ presets }) => fill(presetSelect, presets.map((p) => h("option", { value: p.name }, presetName(p.name))))).catch(fail);
   const create = h("form", { class: "form-grid", onsubmit: async (e) => {
     e.preventDefault();
     const v = formValues(e.target);
@@ -116,8 +116,8 @@ function presetsTab() {
   const box = h("div", {}, h("p", { class: "hint" }, t("common.loading")));
   api.presets().then(({ presets }) => fill(box, h("table", { class: "data" },
     h("thead", {}, h("tr", {}, ["admin.name", "admin.description", "admin.decks", "admin.bets", "admin.tiers"].map((k) => h("th", { scope: "col" }, t(k))))),
-    h("tbody", {}, presets.map((p) => h("tr", {}, h("td", {}, p.name), h("td", {}, p.description), h("td", {}, p.decks),
-      h("td", {}, p.bets.map(betName).join(", ")), h("td", {}, (p.tiers || []).join(", "))))))))
+    h("tbody", {}, presets.map((p) => h("tr", {}, h("td", {}, presetName(p.name)), h("td", {}, presetAbout(p)), h("td", {}, p.decks),
+      h("td", {}, listOf(p.bets.map(betName))), h("td", {}, listOf((p.tiers || []).map((x) => (has(`tier.${x}`) ? t(`tier.${x}`) : x))))))))))
     .catch((err) => fill(box, h("p", { class: "error" }, errorText(err))));
   return box;
 }

@@ -3,10 +3,11 @@ import { token } from "./session.js";
 
 /** A refusal from the server: `code` is the protocol's stable error code. */
 export class ApiError extends Error {
-  constructor(code, message, status = 0) {
+  constructor(code, message, status = 0, params = null) {
     super(message || code);
     this.code = code;
     this.status = status;
+    this.params = params;
   }
 }
 
@@ -29,7 +30,7 @@ async function request(method, path, body) {
   const data = type.includes("json") ? await response.json() : await response.text();
   if (!response.ok) {
     const code = data && data.error ? data.error : `http_${response.status}`;
-    throw new ApiError(code, data && data.message ? data.message : response.statusText, response.status);
+    throw new ApiError(code, data && data.message ? data.message : response.statusText, response.status, (data && data.params) || null);
   }
   return data;
 }

@@ -1,7 +1,7 @@
 // The betting layout of a table: bet areas for the table's preset, the chip rack, and
 // confirm / undo / clear / double / rebet, plus the tie option [M12] and "wait for me".
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { listOf, t } from "./i18n.js";
 import { betName, chipLabel, money } from "./format.js";
 import { stakeOn, tableTotals } from "./tablestate.js";
 
@@ -50,7 +50,7 @@ function betArea(state, bet, ctx, extraClass = "") {
       "data-bet": bet,
       "data-key": `bet-${bet}`,
       disabled: !open,
-      "aria-label": parts.join(", "),
+      "aria-label": listOf(parts),
       onclick: () => ctx.addChip(bet),
     },
     h("span", { class: "bet-name" }, betName(bet)),

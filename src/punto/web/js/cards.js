@@ -1,6 +1,6 @@
 // Cards: codes ("9S", "TD"), faces, and the running totals shown while a coup is dealt.
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { labelValue, t } from "./i18n.js";
 
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANKS = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
@@ -40,7 +40,7 @@ export function cardElement(code, { position = null, reveal = false, small = fal
   const attrs = {
     class: ["card", code ? "" : "card-back", small ? "card-small" : "", code && "HD".includes(code[1]) ? "card-red" : "", reveal ? "card-reveal" : ""],
     role: "img",
-    "aria-label": position ? `${position}: ${cardLabel(code)}` : cardLabel(code),
+    "aria-label": position ? labelValue(position, cardLabel(code)) : cardLabel(code),
     "data-position": position,
     "data-card": code || "",
   };

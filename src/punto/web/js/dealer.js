@@ -3,13 +3,13 @@
 // burns, betting, dealer change, every fault, pause / resume / close.
 import { api } from "./api.js";
 import { h, fill, announce, toast } from "./dom.js";
-import { lang, t } from "./i18n.js";
-import { betName, errorText, money, phaseName } from "./format.js";
+import { labelValue, lang, listOf, t } from "./i18n.js";
+import { betName, errorText, money, phaseName, presetName } from "./format.js";
 import { cardElement, handTotal, parseCard } from "./cards.js";
 import { guidance } from "./coup.js";
 import { TableSocket } from "./socket.js";
 import { applyMessage, fromSnapshot, tableTotals } from "./tablestate.js";
-import { describeEvent, faultName } from "./eventtext.js";
+import { describeEvent, faultName, reasonText } from "./eventtext.js";
 import { swap } from "./table.js";
 import { roadBoard } from "./roads.js";
 
@@ -38,7 +38,7 @@ function picker(root) {
     fill(list, sorted.map((tb) =>
       h("article", { class: "table-card" },
         h("h2", {}, tb.name),
-        h("p", {}, `${t(`dealing.${tb.dealing}`)} · ${tb.rules} · ${phaseName(tb.phase)}`),
+        h("p", {}, `${t(`dealing.${tb.dealing}`)} · ${presetName(tb.rules)} · ${phaseName(tb.phase)}`),
         h("a", { class: "btn btn-block", href: `#/dealer/${tb.id}`, "data-testid": `deal-${tb.id}` }, t(tb.dealing === "live" ? "lobby.deal" : "dealer.supervise")))));
   }).catch((err) => fill(list, h("p", { class: "error", role: "alert" }, errorText(err))));
   return { unmount() {} };
@@ -58,7 +58,7 @@ export function mount(root, { id }) {
         state = fromSnapshot(msg);
         memo.clear();
       } else if (msg.type === "error") {
-        toast(errorText({ code: msg.error, message: msg.message }), "error");
+        toast(errorText({ code: msg.error, message: msg.message, params: msg.params }, state ? state.table.currency_digits : 2), "error");
       } else if (state) {
         const effect = applyMessage(state, msg);
         if (effect.resync) socket.send("resync").catch(() => {});
@@ -77,7 +77,7 @@ export function mount(root, { id }) {
       await socket.send(type, fields);
       return true;
     } catch (err) {
-      toast(errorText(err), "error");
+      toast(errorText(err, state ? state.table.currency_digits : 2), "error");
       return false;
     }
   }
@@ -108,7 +108,7 @@ export function mount(root, { id }) {
     if (["betting_closed", "dealing", "squeeze"].includes(phase)) {
       const g = guidance(cardsMap());
       const faceDown = Object.values(state.cards).some((c) => !c.face_up);
-      if (faceDown && state.holders && Object.keys(state.holders).length) return { next: null, text: t("guide.held", { players: Object.values(state.holders).join(", ") }) };
+      if (faceDown && state.holders && Object.keys(state.holders).length) return { next: null, text: t("guide.held", { players: listOf(Object.values(state.holders)) }) };
       if (g.next) return { next: g.next, text: t(`guide.${g.reason}`, { position: g.next, label: t(`pos.${g.next}`) }) };
       return { next: null, text: t(`guide.${g.reason}`) };
     }
@@ -196,8 +196,8 @@ export function mount(root, { id }) {
     return [
       h("div", { class: "table-title" },
         h("a", { href: "#/dealer", class: "back", "aria-label": t("dealer.other_table") }, "←"),
-        h("div", {}, h("h1", {}, t("dealer.console"), ": ", s.table.name, " ", h("small", {}, s.table.id)),
-          h("p", { class: "table-sub" }, [t(`dealing.${s.table.dealing}`), s.table.rules, t("dealer.decks", { n: s.table.decks })].join(" · ")))),
+        h("div", {}, h("h1", {}, labelValue(t("dealer.console"), s.table.name), " ", h("small", {}, s.table.id)),
+          h("p", { class: "table-sub" }, [t(`dealing.${s.table.dealing}`), presetName(s.table.rules), t("dealer.decks", { n: s.table.decks })].join(" · ")))),
       h("dl", { class: "table-info" },
         [[t("table.phase"), phaseName(s.phase), "phase"], [t("table.game"), s.game || "—", "game"], [t("table.dealer"), s.dealer || "—", "dealer"],
          [t("table.shoe"), s.shoe.number ? `#${s.shoe.number} · ${t("table.hands", { n: s.shoe.hands_dealt || 0 })}${s.shoe.cut_card_out ? ` · ${t("dealer.cut_out")}` : ""}` : "—", "shoe"],
@@ -224,7 +224,7 @@ export function mount(root, { id }) {
     };
     return [row("player", ["P1", "P2", "P3"]), row("banker", ["B1", "B2", "B3"]),
       state.outcome ? h("p", { class: ["result", `result-${state.outcome.winner}`], "data-testid": "result" }, describeEvent({ kind: "hand_result", outcome: state.outcome })) : null,
-      state.voided ? h("p", { class: "result result-void", "data-testid": "result" }, t("result.void", { reason: state.voided })) : null];
+      state.voided ? h("p", { class: "result result-void", "data-testid": "result" }, t("result.void", { reason: reasonText(state.voided) })) : null];
   }
 
   function renderControls() {
@@ -291,7 +291,7 @@ export function mount(root, { id }) {
     const effect = h("p", { class: "hint fault-effect", "aria-live": "polite" });
     const showEffect = () => {
       const f = faults.find((x) => x.fault === select.value);
-      fill(effect, f ? `${t("fault.effect")}: ${t(`effect.${f.effect}`)}${lang() === "en" ? ` — ${f.effect_text}` : ""}` : "");
+      fill(effect, f ? labelValue(t("fault.effect"), `${t(`effect.${f.effect}`)}${lang() === "en" ? ` — ${f.effect_text}` : ""}`) : "");
     };
     select.addEventListener("change", showEffect);
     showEffect();
@@ -330,8 +330,8 @@ export function mount(root, { id }) {
         ? h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("record.player")), h("th", { scope: "col" }, t("record.bets")))),
             h("tbody", {}, players.map(([p, b]) => h("tr", {}, h("td", {}, p), h("td", {}, Object.entries(b).map(([bet, a]) => `${betName(bet)} ${money(a, digits)}`).join(", "))))))
         : h("p", { class: "hint" }, t("dealer.no_bets")),
-      Object.keys(totals).length ? h("p", {}, h("b", {}, `${t("dealer.totals")}: `), Object.entries(totals).map(([bet, a]) => `${betName(bet)} ${money(a, digits)}`).join(" · ")) : null,
-      h("p", { class: "hint" }, t("dealer.seated", { seated: state.seats.map((s) => `${s.seat}:${s.player}`).join(", ") || "—", watching: state.watchers.length })),
+      Object.keys(totals).length ? h("p", {}, h("b", {}, labelValue(t("dealer.totals"), "")), Object.entries(totals).map(([bet, a]) => `${betName(bet)} ${money(a, digits)}`).join(" · ")) : null,
+      h("p", { class: "hint" }, t("dealer.seated", { seated: listOf(state.seats.map((s) => `${s.seat}:${s.player}`)) || "—", watching: state.watchers.length })),
     ];
   }
 

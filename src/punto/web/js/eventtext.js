@@ -1,11 +1,42 @@
 // One line of text per table event, for the event logs of the table and the console.
-import { t } from "./i18n.js";
+import { api } from "./api.js";
+import { listOf, t } from "./i18n.js";
 import { betName, money, sideName } from "./format.js";
 
+// The reasons the server itself writes into events (English, with the rule), by key; a
+// reason typed by a dealer or supervisor is shown as it was typed.
+const REASONS = {
+  "start [M2]": "reason.burn_start",
+  "mid_shoe [M8]": "reason.burn_mid_shoe",
+  "blank hand [S3]": "reason.blank_hand",
+  left: "reason.left",
+  "no seated player is left [O]": "reason.no_seated_player",
+  "closed by the administrator [S14]": "reason.closed_by_admin",
+  deposit: "reason.deposit",
+  "rolled back before it arrived": "reason.rolled_back",
+  "wallet rollback": "reason.wallet_rollback",
+  "standing bets changed": "reason.standing_changed",
+};
+// A fault's effect gives "<case> <rule>" as its reason: the fault, from GET /api/faults.
+const faultReasons = new Map();
+/** Settles once the faults' reasons are known (or could not be loaded). */
+export const reasonsLoaded = api.faults()
+  .then(({ faults }) => faults.forEach((f) => faultReasons.set(`${f.case} ${f.rule}`, f.fault)))
+  .catch(() => {});
+
+/** A reason of an event (void, refund, burn, transfer …) in the current language. */
+export function reasonText(reason) {
+  if (!reason) return "—";
+  if (reason in REASONS) return t(REASONS[reason]);
+  if (faultReasons.has(reason)) return faultName(faultReasons.get(reason));
+  const amended = /^(correction|void) of (\S+)$/.exec(reason);
+  if (amended) return t(`reason.${amended[1]}_of`, { game: amended[2] });
+  if (/^discarded \[[A-Z]\d*\]$/.test(reason)) return t("reason.discarded");
+  return reason;
+}
+
 function bets(map, digits) {
-  return Object.entries(map || {})
-    .map(([bet, amount]) => `${betName(bet)} ${money(amount, digits)}`)
-    .join(", ");
+  return listOf(Object.entries(map || {}).map(([bet, amount]) => `${betName(bet)} ${money(amount, digits)}`));
 }
 
 function outcomeText(o) {
@@ -22,14 +53,14 @@ export function describeEvent(ev, digits = 2) {
   const p = ev.player;
   switch (ev.kind) {
     case "table_opened": return t("ev.table_opened", { dealer: ev.dealer });
-    case "table_paused": return t("ev.table_paused", { reason: ev.reason || "—" });
+    case "table_paused": return t("ev.table_paused", { reason: reasonText(ev.reason) });
     case "table_resumed": return t("ev.table_resumed");
-    case "table_closed": return t("ev.table_closed", { reason: ev.reason || "—" });
+    case "table_closed": return t("ev.table_closed", { reason: reasonText(ev.reason) });
     case "dealer_changed": return t("ev.dealer_changed", { dealer: ev.dealer });
     case "limits_changed": return t("ev.limits_changed");
     case "vip_settings_changed": return t("ev.vip_settings_changed", { player: ev.by });
     case "shoe_opened": return t("ev.shoe_opened", { shoe: ev.shoe, cards: ev.cards });
-    case "cards_burned": return t("ev.cards_burned", { count: ev.count, reason: ev.reason || "" });
+    case "cards_burned": return t("ev.cards_burned", { count: ev.count, reason: ev.reason ? reasonText(ev.reason) : "" });
     case "demo_hand_dealt": return t("ev.demo_hand_dealt", { n: ev.number, result: outcomeText(ev.outcome) });
     case "cut_card_out": return t("ev.cut_card_out");
     case "shoe_closed": return t("ev.shoe_closed", { shoe: ev.shoe, hands: ev.hands });
@@ -37,7 +68,7 @@ export function describeEvent(ev, digits = 2) {
     case "balance_transferred":
       return ev.amount === null
         ? t("ev.balance_transferred_other", { player: p })
-        : t("ev.balance_transferred", { player: p, amount: money(ev.amount, digits), reason: ev.reason });
+        : t("ev.balance_transferred", { player: p, amount: money(ev.amount, digits), reason: reasonText(ev.reason) });
     case "player_sat": return t(ev.owner ? "ev.player_took_table" : "ev.player_sat", { player: p, seat: ev.seat });
     case "player_watching": return t("ev.player_watching", { player: p });
     case "player_stood": return t("ev.player_stood", { player: p, seat: ev.seat });
@@ -59,11 +90,11 @@ export function describeEvent(ev, digits = 2) {
     case "cards_held": return t("ev.cards_held", { player: p, side: sideName(ev.side) });
     case "card_placed": return t("ev.card_placed", { position: ev.position, card: ev.card || t("card.face_down") });
     case "cards_revealed": return t("ev.cards_revealed", { by: ev.by || t("table.dealer"), cards: ev.cards.map(([pos, c]) => `${pos} ${c}`).join(" ") });
-    case "hand_restarted": return t("ev.hand_restarted", { reason: ev.reason });
+    case "hand_restarted": return t("ev.hand_restarted", { reason: reasonText(ev.reason) });
     case "hand_result": return outcomeText(ev.outcome);
     case "hand_settled": return t("ev.hand_settled", { game: ev.game });
-    case "bets_refunded": return t("ev.bets_refunded", { reason: ev.reason });
-    case "hand_voided": return t("ev.hand_voided", { reason: ev.reason });
+    case "bets_refunded": return t("ev.bets_refunded", { reason: reasonText(ev.reason) });
+    case "hand_voided": return t("ev.hand_voided", { reason: reasonText(ev.reason) });
     case "hand_resettled": return t("ev.hand_resettled", { game: ev.game });
     case "fault_reported": return t("ev.fault_reported", { rule: ev.rule, fault: faultName(ev.fault), detail: ev.detail || "" });
     default: return ev.kind;

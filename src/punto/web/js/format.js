@@ -1,5 +1,5 @@
 // Formatting: money in minor units, times, bet and phase names in the current language.
-import { lang, t, has } from "./i18n.js";
+import { labelValue, lang, locale, t, has } from "./i18n.js";
 
 /** 12345 with 2 digits → "123.45" (grouped; minor units are integers, never floats). */
 export function money(amount, digits = 2) {
@@ -7,7 +7,7 @@ export function money(amount, digits = 2) {
   const negative = amount < 0;
   const abs = Math.abs(Math.trunc(amount));
   const scale = 10 ** digits;
-  const whole = Math.floor(abs / scale).toLocaleString(lang() === "zh" ? "zh-CN" : "en-US");
+  const whole = Math.floor(abs / scale).toLocaleString(locale() === "en-GB" ? "en-US" : locale());
   const frac = digits > 0 ? `.${String(abs % scale).padStart(digits, "0")}` : "";
   return `${negative ? "−" : ""}${whole}${frac}`;
 }
@@ -39,6 +39,16 @@ export function betName(bet) {
   return t(`bet.${bet}`);
 }
 
+/** A rules preset's name ("macau" → "Macau"); a preset the client does not know keeps its id. */
+export function presetName(name) {
+  return has(`preset.${name}`) ? t(`preset.${name}`) : name;
+}
+
+/** What a rules preset is, in the current language (the server's description otherwise). */
+export function presetAbout(preset) {
+  return has(`preset.${preset.name}.about`) ? t(`preset.${preset.name}.about`) : preset.description;
+}
+
 export function phaseName(phase) {
   return has(`phase.${phase}`) ? t(`phase.${phase}`) : phase;
 }
@@ -50,13 +60,27 @@ export function sideName(side) {
 /** A time in epoch seconds as local date and time. */
 export function when(epoch) {
   if (!epoch) return "—";
-  return new Date(epoch * 1000).toLocaleString(lang() === "zh" ? "zh-CN" : "en-GB");
+  return new Date(epoch * 1000).toLocaleString(locale());
 }
 
-/** An error (ApiError or other) as one line in the current language. */
-export function errorText(err) {
+/**
+ * An error (ApiError or other) as one line in the current language: the code's label, then
+ * what the refusal's figures say (`params`: a bet limit and its amount in the table's
+ * `digits`). The server's own message is English, so only English screens show it.
+ */
+export function errorText(err, digits = 2) {
   const code = err && err.code ? err.code : "internal";
-  const label = has(`error.${code}`) ? t(`error.${code}`) : code;
-  const detail = err && err.message && err.message !== code ? err.message : "";
-  return detail ? `${label}: ${detail}` : label;
+  const label = has(`error.${code}`) ? t(`error.${code}`) : t("error.refused");
+  const explained = explain(err && err.params, digits);
+  if (explained) return labelValue(label, explained);
+  const detail = lang() === "en" && err && err.message && err.message !== code ? err.message : "";
+  return detail ? labelValue(label, detail) : label;
+}
+
+function explain(params, digits) {
+  if (!params || !params.limit || !has(`error.limit.${params.limit}`)) return "";
+  return t(`error.limit.${params.limit}`, {
+    bet: params.bet ? betName(params.bet) : "",
+    value: money(params.value, digits),
+  });
 }

@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
-import { errorText, money, phaseName } from "./format.js";
+import { errorText, money, phaseName, presetName } from "./format.js";
 import { bigRoadPreview } from "./roads.js";
 import { current, role } from "./session.js";
 
@@ -67,7 +67,7 @@ export function mount(root) {
           h("span", { class: ["badge", `badge-${tb.dealing}`] }, t(`dealing.${tb.dealing}`)),
           tb.password ? h("span", { class: "badge", title: t("lobby.password") }, "🔒") : null)),
       h("dl", { class: "kv kv-compact" },
-        h("dt", {}, t("lobby.rules")), h("dd", {}, tb.rules),
+        h("dt", {}, t("lobby.rules")), h("dd", {}, presetName(tb.rules)),
         h("dt", {}, t("lobby.limits")), h("dd", {}, `${money(tb.min_bet, digits)} – ${money(tb.max_bet, digits)}`),
         h("dt", {}, t("lobby.game")), h("dd", { "data-testid": "lobby-game" }, tb.game || "—"),
         h("dt", {}, t("lobby.status")), h("dd", {}, phaseName(tb.phase), left !== null ? ` · ${t("lobby.closes_in", { n: left })}` : ""),

@@ -1,7 +1,7 @@
 // The single-page client: a hash router, the header (navigation, language, account) and
 // one screen at a time.
 import { h, fill } from "./dom.js";
-import { applyDocumentLang, lang, onLangChange, setLang, t } from "./i18n.js";
+import { LANGUAGE_INFO, applyDocumentLang, lang, onLangChange, setLang, t } from "./i18n.js";
 import { current, logout, onSessionChange } from "./session.js";
 import * as lobby from "./lobby.js";
 import * as table from "./table.js";
@@ -67,8 +67,8 @@ function renderHeader() {
     ? [h("span", { class: "who", "data-testid": "who" }, `${who.display_name} · ${t(`role.${who.role}`)}`),
        h("button", { type: "button", class: "btn btn-small btn-ghost", "data-testid": "logout", onclick: () => { logout(); navigate("#/"); } }, t("nav.logout"))]
     : h("a", { class: "btn btn-small", href: "#/login", "data-testid": "login-link" }, t("nav.login")));
-  fill(langBox, [["en", "English"], ["zh", "中文"]].map(([code, label]) =>
-    h("button", { type: "button", class: "lang-btn", lang: code === "zh" ? "zh-Hans" : "en", "aria-pressed": String(lang() === code), "data-lang": code, onclick: () => setLang(code) }, label)));
+  fill(langBox, Object.entries(LANGUAGE_INFO).map(([code, info]) =>
+    h("button", { type: "button", class: "lang-btn", lang: info.tag, "aria-pressed": String(lang() === code), "data-lang": code, onclick: () => setLang(code) }, info.label)));
   langBox.setAttribute("aria-label", t("nav.language"));
   nav.setAttribute("aria-label", t("nav.main"));
   document.getElementById("skip").textContent = t("nav.skip");

@@ -2,10 +2,10 @@
 // game number (GET /api/hands/{game}), with its cards, bets, results, faults and ledger.
 import { api } from "./api.js";
 import { h, fill } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { has, labelValue, t } from "./i18n.js";
 import { betName, errorText, money, signed, when } from "./format.js";
 import { cardElement } from "./cards.js";
-import { faultName, outcomeText } from "./eventtext.js";
+import { faultName, outcomeText, reasonText } from "./eventtext.js";
 
 const DIGITS = 2;
 
@@ -31,7 +31,7 @@ export function handRecordView(rec) {
     [t("record.closed"), when(rec.closed_at)],
     [t("record.cards"), cardsRow(rec.cards)],
     [t("record.outcome"), rec.outcome ? outcomeText(rec.outcome) : "—"],
-    [t("record.status"), statusText(rec.void ? "void" : rec.status || "settled") + (rec.void_reason ? ` — ${rec.void_reason}` : "") + (rec.blank ? ` (${t("record.blank")})` : "")],
+    [t("record.status"), statusText(rec.void ? "void" : rec.status || "settled") + (rec.void_reason ? ` — ${reasonText(rec.void_reason)}` : "") + (rec.blank ? ` (${t("record.blank")})` : "")],
   ];
   if (rec.faults && rec.faults.length) rows.push([t("record.faults"), rec.faults.map(faultName).join("; ")]);
   const bets = Object.entries(rec.bets || {});
@@ -56,10 +56,10 @@ export function handRecordView(rec) {
     rec.ledger && rec.ledger.length
       ? h("table", { class: "data" }, h("caption", {}, t("record.ledger")),
           h("thead", {}, h("tr", {}, ["record.kind", "record.player", "record.amount", "record.author", "record.reason"].map((k) => h("th", { scope: "col" }, t(k))))),
-          h("tbody", {}, rec.ledger.map((tx) => h("tr", {}, h("td", {}, tx.kind), h("td", {}, tx.player || "—"), h("td", {}, signed(tx.amount, DIGITS)), h("td", {}, tx.author || "—"), h("td", {}, tx.reason || "—")))))
+          h("tbody", {}, rec.ledger.map((tx) => h("tr", {}, h("td", {}, has(`tx.${tx.kind}`) ? t(`tx.${tx.kind}`) : tx.kind), h("td", {}, tx.player || "—"), h("td", {}, signed(tx.amount, DIGITS)), h("td", {}, tx.author || "—"), h("td", {}, reasonText(tx.reason))))))
       : null,
     rec.amendments && rec.amendments.length
-      ? h("ul", { class: "amendments", "aria-label": t("record.amendments") }, rec.amendments.map((a) => h("li", {}, `${t(`amend.${a.kind}`)} — ${a.author}: ${a.reason} (${when(a.at)})`)))
+      ? h("ul", { class: "amendments", "aria-label": t("record.amendments") }, rec.amendments.map((a) => h("li", {}, `${t(`amend.${a.kind}`)} — ${labelValue(a.author, reasonText(a.reason))} (${when(a.at)})`)))
       : null,
   );
 }

@@ -51,7 +51,7 @@ export class TableSocket {
     if (waiting && (msg.type === "ok" || msg.type === "error" || msg.type === "pong" || msg.type === "roads")) {
       this.pending.delete(msg.request_id);
       window.clearTimeout(waiting.timer);
-      if (msg.type === "error") waiting.reject(new ApiError(msg.error, msg.message));
+      if (msg.type === "error") waiting.reject(new ApiError(msg.error, msg.message, 0, msg.params || null));
       else waiting.resolve(msg);
       if (msg.type !== "roads") return;
     }

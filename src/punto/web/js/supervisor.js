@@ -2,7 +2,7 @@
 // close, corrections and voids of settled hands, amendments, reports.
 import { api } from "./api.js";
 import { h, fill, toast, field } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { labelValue, lang, t } from "./i18n.js";
 import { errorText, money, phaseName, when } from "./format.js";
 import { parseCard } from "./cards.js";
 import { tabs } from "./tabs.js";
@@ -55,7 +55,7 @@ function tablesTab() {
   }).catch(fail);
   faultSelect.addEventListener("change", () => {
     const f = faults.find((x) => x.fault === faultSelect.value);
-    fill(effect, f ? `${t("fault.effect")}: ${t(`effect.${f.effect}`)}${lang() === "en" ? ` — ${f.effect_text}` : ""}` : "");
+    fill(effect, f ? labelValue(t("fault.effect"), `${t(`effect.${f.effect}`)}${lang() === "en" ? ` — ${f.effect_text}` : ""}`) : "");
   });
   const detail = h("input", { type: "text", placeholder: t("fault.detail"), "aria-label": t("fault.detail") });
   const player = h("input", { type: "text", placeholder: t("fault.player"), "aria-label": t("fault.player") });

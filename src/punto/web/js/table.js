@@ -3,7 +3,7 @@
 // VIP and bid-squeeze controls, the five roads, the player's records and the event log.
 import { h, fill, announce, toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { errorText, money, phaseName, signed } from "./format.js";
+import { errorText, money, phaseName, presetName, signed } from "./format.js";
 import { cardElement, handTotal } from "./cards.js";
 import { TableSocket } from "./socket.js";
 import { applyMessage, fromSnapshot, sideCards } from "./tablestate.js";
@@ -11,7 +11,7 @@ import { betActions, betLayout, chipRack, tieOption } from "./betting.js";
 import { squeezeKey, squeezePanel } from "./squeeze.js";
 import { seatControls, seatRing, vipPanel, watcherList } from "./seats.js";
 import { roadBoard } from "./roads.js";
-import { describeEvent, outcomeText } from "./eventtext.js";
+import { describeEvent, outcomeText, reasonText } from "./eventtext.js";
 import { betRecords, handLookup } from "./records.js";
 import { role } from "./session.js";
 
@@ -51,7 +51,7 @@ export function mount(root, { id }) {
         await socket.send(type, fields);
         return true;
       } catch (err) {
-        toast(errorText(err), "error");
+        toast(errorText(err, state ? state.table.currency_digits : 2), "error");
         return false;
       }
     },
@@ -120,7 +120,7 @@ export function mount(root, { id }) {
         state = fromSnapshot(msg);
         memo.clear();
       } else if (msg.type === "error") {
-        toast(errorText({ code: msg.error, message: msg.message }), "error");
+        toast(errorText({ code: msg.error, message: msg.message, params: msg.params }, state ? state.table.currency_digits : 2), "error");
         return;
       } else if (state) {
         const before = state.phase;
@@ -130,10 +130,10 @@ export function mount(root, { id }) {
       }
       schedule();
     },
-    onStatus: (s, detail) => {
+    onStatus: (s) => {
       status = s;
       if (s === "expired") toast(t("error.unauthorized"), "error");
-      if (s === "no_table") toast(detail || t("error.not_found"), "error");
+      if (s === "no_table") toast(t("conn.no_table"), "error");
       schedule();
     },
   });
@@ -155,8 +155,8 @@ export function mount(root, { id }) {
       announce(t("result.refunded", { amount: money(state.result.mine.returned, digits) }));
       records.reload();
     }
-    if (ev.kind === "hand_voided") announce(t("result.void", { reason: ev.reason }));
-    if (ev.kind === "table_closed") toast(t("ev.table_closed", { reason: ev.reason || "" }), "error");
+    if (ev.kind === "hand_voided") announce(t("result.void", { reason: reasonText(ev.reason) }));
+    if (ev.kind === "table_closed") toast(t("ev.table_closed", { reason: reasonText(ev.reason) }), "error");
   }
 
   function resultText(mine, digits) {
@@ -201,7 +201,7 @@ export function mount(root, { id }) {
         h("a", { href: "#/", class: "back", "aria-label": t("nav.back_lobby") }, "←"),
         h("div", {},
           h("h1", {}, s.table.name, " ", h("small", {}, s.table.id)),
-          h("p", { class: "table-sub" }, [t(`kind.${s.table.kind}`), s.table.rules, t(`dealing.${s.table.dealing}`), t(`reading.${s.table.reading}`)].join(" · ")))),
+          h("p", { class: "table-sub" }, [t(`kind.${s.table.kind}`), presetName(s.table.rules), t(`dealing.${s.table.dealing}`), t(`reading.${s.table.reading}`)].join(" · ")))),
       h("dl", { class: "table-info" }, info.map(([k, v, tid]) => h("div", {}, h("dt", {}, k), h("dd", { "data-testid": `info-${tid}` }, v)))),
       countdown,
       balances,
@@ -244,8 +244,8 @@ export function mount(root, { id }) {
   function renderResult() {
     const s = state;
     const digits = s.table.currency_digits;
-    if (s.voided) return h("div", { class: "result result-void", "data-testid": "result" }, t("result.void", { reason: s.voided }), refundLine(s, digits));
-    if (s.result && s.result.refunded) return h("div", { class: "result result-void", "data-testid": "result" }, t("result.refund_reason", { reason: s.result.reason }), refundLine(s, digits));
+    if (s.voided) return h("div", { class: "result result-void", "data-testid": "result" }, t("result.void", { reason: reasonText(s.voided) }), refundLine(s, digits));
+    if (s.result && s.result.refunded) return h("div", { class: "result result-void", "data-testid": "result" }, t("result.refund_reason", { reason: reasonText(s.result.reason) }), refundLine(s, digits));
     if (!s.outcome) return null;
     const o = s.outcome;
     const flags = [o.natural ? t("result.natural") : null, o.player_pair ? t("bet.player_pair") : null, o.banker_pair ? t("bet.banker_pair") : null].filter(Boolean);

@@ -1,0 +1,202 @@
+"""The client's languages in Chromium: a browser set to Taiwanese Chinese gets the
+Traditional Chinese client (莊、閒) on the lobby, a table and the dealer console, and a bet
+over the table maximum is explained in Traditional Chinese with its amount; the choice is
+remembered; and no screen of the Chinese clients (Simplified or Traditional) shows an
+English word that is not data (table names and ids, usernames, card codes)."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import TYPE_CHECKING, Any, cast
+
+import httpx
+import pytest
+
+from e2e.pages import betting_open, log_in, new_page, sit
+from e2e.web_support import Server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.slow
+
+_WORDS = """() => {
+  // Latin words of the visible text, and of the labels a screen reader says
+  const words = [];
+  const add = (text) => words.push(...(text.match(/[A-Za-z][A-Za-z']+/g) || []));
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (el && !el.closest('script, style, noscript') && el.checkVisibility()) add(n.textContent);
+  }
+  for (const el of document.querySelectorAll('[placeholder], [aria-label], [title]')) {
+    if (!el.checkVisibility()) continue;
+    for (const a of ['placeholder', 'aria-label', 'title']) add(el.getAttribute(a) || '');
+  }
+  return words;
+}"""
+
+_NOT_SENTENCES = {"Punto", "English", "VIP", "SVG", "UTC", "Enter", "demo"}
+"""Words a Chinese screen may show: the brand, the switch's own name for English, VIP, the
+SVG picture, UTC, the Enter key and the demo accounts' password suffix."""
+
+
+def _register(server: Server) -> str:
+    """A new player (with the demo server's starting wallet) for this test alone."""
+    name = f"tw{secrets.token_hex(4)}"
+    answer = httpx.post(
+        server.url("/api/auth/register"), json={"username": name, "password": f"{name}-demo"}
+    )
+    answer.raise_for_status()
+    return name
+
+
+def _data_words(server: Server) -> set[str]:
+    """Words that are data, not sentences: table names and ids, usernames and display
+    names (as the server has them now)."""
+    tables = cast(dict[str, Any], server.get("/api/lobby"))["tables"]
+    users = cast(dict[str, Any], server.get("/api/admin/users", "admin"))["users"]
+    texts = [str(tb[k]) for tb in tables for k in ("id", "name")]
+    texts += [str(u[k]) for u in users for k in ("user_id", "display_name") if u.get(k)]
+    return {w for text in texts for w in re.findall(r"[A-Za-z][A-Za-z']+", text)}
+
+
+def _english(page: Page, allowed: set[str]) -> list[str]:
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)  # the screen drawn from what it loaded (a redraw, not a race)
+    words = cast(list[str], page.evaluate(_WORDS))
+    card = re.compile(r"(?:[AKQJT2-9]|10)[SHDC]|[PB][123]")
+    return sorted({w for w in words if w not in allowed and not card.fullmatch(w)})
+
+
+def test_a_taiwanese_browser_gets_traditional_chinese_and_a_refusal_in_it(
+    server: Server, browser: Browser
+) -> None:
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page = new_page(browser, errors, locale="zh-TW")
+    page.goto(server.url("/app/"))
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hant")
+    expect(page.locator('[data-lang="zh-Hant"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("h1")).to_have_text("賭桌")
+    expect(page.locator('article[data-table="nocomm-1"]')).to_contain_text("限紅")
+    assert [b.inner_text() for b in page.locator(".lang-btn").all()] == [
+        "English",
+        "简体中文",
+        "繁體中文",
+    ]
+
+    player = _register(server)
+    log_in(page, server, player)
+    sit(page, server, "nocomm-1", 2)
+    expect(page.locator('[data-bet="banker"] .bet-name')).to_have_text("莊")
+    expect(page.locator('[data-bet="player"] .bet-name')).to_have_text("閒")
+    expect(page.locator('[data-bet="banker_pair"] .bet-name')).to_have_text("莊對子")
+    expect(page.get_by_role("figure").filter(has_text="大眼路")).to_be_visible()
+    expect(page.get_by_role("figure").filter(has_text="小強路")).to_be_visible()
+
+    # chips on Banker past the table maximum [L]: refused, and said in Traditional Chinese
+    betting_open(page, seconds=4)
+    page.locator(".chip").last.click()
+    refusal = page.locator(".toast-error").filter(has_text="超出限紅")
+    for _ in range(40):
+        page.locator('[data-bet="banker"]').click()
+        if refusal.count():
+            break
+    expect(refusal.first).to_have_text(re.compile(r"^超出限紅：莊最高限紅為 [\d,]+\.\d\d$"))
+    page.locator('[data-action="clear"]').click()
+
+    # the choice is remembered over the browser's language
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hant")
+    page.locator('[data-lang="en"]').click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.reload()
+    expect(page.locator('[data-bet="banker"] .bet-name')).to_have_text("Banker")
+    page.locator('[data-lang="zh-Hant"]').click()
+    page.locator('[data-action="leave"]').click()
+    expect(page.locator('[data-action="watch"]')).to_be_visible()
+    assert errors == []
+
+
+def test_the_dealer_console_speaks_traditional_chinese(server: Server, browser: Browser) -> None:
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page = new_page(browser, errors, locale="zh-HK")
+    log_in(page, server, "lin")
+    page.goto(server.url("/app/#/dealer"))
+    expect(page.locator("h1")).to_contain_text("荷官控制台")
+    page.get_by_test_id("deal-tiger-1").click()
+    page.get_by_test_id("card-input").wait_for()
+    expect(page.locator("h1")).to_contain_text("荷官控制台")
+    expect(page.locator(".table-sub")).to_contain_text("真人老虎百家樂")
+    expect(page.get_by_role("button", name="報告事故")).to_be_visible()
+    expect(page.locator(".road-counts")).to_contain_text("莊")
+    expect(page.locator(".road-counts")).to_contain_text("閒")
+    assert errors == []
+
+
+@pytest.mark.parametrize("code", ["zh", "zh-Hant"])
+def test_no_screen_shows_english_in_a_chinese_client(
+    server: Server, browser: Browser, code: str
+) -> None:
+    errors: list[str] = []
+    player = _register(server)
+    allowed = _NOT_SENTENCES | _data_words(server)
+    leaks: dict[str, list[str]] = {}
+    locale = {"zh": "zh-CN", "zh-Hant": "zh-MO"}[code]
+
+    def look(page: Page, screen: str) -> None:
+        found = _english(page, allowed)
+        if found:
+            leaks[screen] = found
+
+    page = new_page(browser, errors, locale=locale)
+    page.goto(server.url("/app/"))
+    page.get_by_test_id("open-macau-1").wait_for()
+    look(page, "lobby")
+    page.goto(server.url("/app/#/login"))
+    look(page, "login")
+    page.goto(server.url("/app/#/table/no-such-table"))
+    page.locator('main [role="status"]').wait_for()
+    look(page, "no such table")
+    for table in ("online-1", "vip-1", "bid-1", "spb-1"):
+        page.goto(server.url(f"/app/#/table/{table}"))
+        page.locator(".seat").first.wait_for()
+        look(page, f"{table}, watching")
+    log_in(page, server, player)
+    look(page, "lobby, player")
+    sit(page, server, "online-1", 6)
+    look(page, "table, seated")
+    betting_open(page, seconds=3)
+    page.locator('.chip[data-chip="1000"]').click()
+    page.locator('[data-bet="banker"]').click()
+    page.locator('[data-action="confirm"]').click()
+    page.get_by_test_id("confirmed-banker").wait_for()
+    game = page.get_by_test_id("info-game").inner_text()
+    page.get_by_test_id("my-result").wait_for(timeout=30_000)
+    look(page, "table, a hand played")
+    page.locator('[data-action="leave"]').click()
+    page.locator('[data-action="watch"]').wait_for()
+    page.goto(server.url("/app/#/records"))
+    page.locator(f'[data-testid="bet-records"] tr[data-game="{game}"] button').click()
+    page.locator(f'article.hand-record[data-game="{game}"]').wait_for()
+    look(page, "records and a hand record")
+    for user, hash_ in (("lin", "#/dealer"), ("sam", "#/supervisor"), ("admin", "#/admin")):
+        staff = new_page(browser, errors, locale=locale)
+        log_in(staff, server, user)
+        staff.goto(server.url(f"/app/{hash_}"))
+        look(staff, user)
+        if user == "lin":
+            staff.get_by_test_id("deal-tiger-1").click()
+            staff.get_by_test_id("card-input").wait_for()
+            look(staff, "dealer console")
+        for tab in staff.locator('[role="tab"]').all():
+            tab.click()
+            look(staff, f"{user}: {tab.inner_text()}")
+        staff.context.close()
+    assert leaks == {}
+    assert errors == []
