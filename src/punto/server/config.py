@@ -58,6 +58,10 @@ class Settings:
     result_seconds: float = 3.0
     lease_seconds: float = 10.0
     """How long a table's ownership lease lasts without renewal."""
+    outbox_seconds: float = 1.0
+    """How often pending wallet calls are retried (the first wait; it doubles per try)."""
+    outbox_max_delay: float = 60.0
+    """The longest wait between two tries of one wallet call."""
     ws_queue: int = 1000
     """Outgoing messages a client may have waiting before it is dropped as too slow."""
     rng_seed: int | None = None
@@ -76,6 +80,8 @@ class Settings:
             raise ServerError("server timers cannot be negative")
         if self.betting_seconds is not None and self.betting_seconds <= 0:
             raise ServerError("the betting time must be positive")
+        if self.outbox_seconds <= 0 or self.outbox_max_delay < self.outbox_seconds:
+            raise ServerError("the outbox retry times must be positive, the longest the longer")
         if self.lease_seconds <= 0 or self.ws_queue < 1:
             raise ServerError("the lease time and the client queue must be positive")
         object.__setattr__(self, "database_url", database_url(self.database_url))
@@ -114,6 +120,8 @@ class Settings:
             "PUNTO_SQUEEZE_SECONDS": "squeeze_seconds",
             "PUNTO_RESULT_SECONDS": "result_seconds",
             "PUNTO_LEASE_SECONDS": "lease_seconds",
+            "PUNTO_OUTBOX_SECONDS": "outbox_seconds",
+            "PUNTO_OUTBOX_MAX_DELAY": "outbox_max_delay",
         }
         ints = {
             "PUNTO_WS_QUEUE": "ws_queue",

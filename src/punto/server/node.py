@@ -38,6 +38,7 @@ from punto.server.config import Settings
 from punto.server.hub import Hub
 from punto.server.metrics import Metrics
 from punto.server.migrate import upgrade_async
+from punto.server.outbox import WalletOutbox
 from punto.server.protocol import (
     Command,
     error_message,
@@ -117,6 +118,13 @@ class Node:
             self.store,
             seamless=settings.wallet == "seamless",
             operator_id=settings.operator_id,
+            outbox=WalletOutbox(
+                self.store,
+                wallet,
+                self.ledger,
+                base_delay=settings.outbox_seconds,
+                max_delay=settings.outbox_max_delay,
+            ),
         )
         self.hub = Hub(queue_size=settings.ws_queue)
         self.bus: Bus = (
@@ -295,10 +303,11 @@ class Node:
                 _LOG.exception("lease renewal failed")
 
     async def _outbox_loop(self) -> None:
+        """Retry the wallet calls the operator has not answered yet, until it does."""
         while True:
-            await asyncio.sleep(2.0)
+            await asyncio.sleep(self.settings.outbox_seconds)
             try:
-                await self.bank.deliver_outbox()
+                await self.bank.outbox.deliver()
             except asyncio.CancelledError:
                 raise
             except Exception:

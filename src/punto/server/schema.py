@@ -163,7 +163,10 @@ class PresenceRow(Base):
 
 
 class OutboxRow(Base):
-    """A seamless-wallet credit or debit still to be delivered to the operator."""
+    """A seamless-wallet call, written down before it is made: ``kind`` ``stake`` (a
+    confirm's debit), ``debit``, ``credit`` or ``rollback``; ``state`` ``pending`` until the
+    operator answers, then ``done``, ``refused`` (nothing moved) or ``failed`` (the operator
+    refused a call Punto owes it: an operator must look)."""
 
     __tablename__ = "server_wallet_outbox"
 
@@ -175,4 +178,7 @@ class OutboxRow(Base):
     round_id: Mapped[str | None] = mapped_column(String(200))
     attempts: Mapped[int] = mapped_column(Integer, server_default="0")
     last_error: Mapped[str | None] = mapped_column(Text)
-    done: Mapped[bool] = mapped_column(Boolean, server_default="0")
+    state: Mapped[str] = mapped_column(String(12), server_default="pending", index=True)
+    next_attempt_at: Mapped[float] = mapped_column(Float, server_default="0")
+    created_at: Mapped[float] = mapped_column(Float, server_default="0")
+    updated_at: Mapped[float] = mapped_column(Float, server_default="0")

@@ -34,7 +34,15 @@ from punto.server.schema import (
 )
 from punto.server.tables import TableConfig, tiers_to_json
 
-__all__ = ["Outbox", "ServerStore", "User"]
+__all__ = [
+    "OUTBOX_DONE",
+    "OUTBOX_FAILED",
+    "OUTBOX_PENDING",
+    "OUTBOX_REFUSED",
+    "Outbox",
+    "ServerStore",
+    "User",
+]
 
 _T = TypeVar("_T")
 _U = cast(Table, UserRow.__table__)
@@ -62,9 +70,19 @@ class User:
         return {"user_id": self.id, "role": self.role.value, "display_name": self.display_name}
 
 
+OUTBOX_PENDING = "pending"
+"""A wallet call not answered yet (it is retried)."""
+OUTBOX_DONE = "done"
+"""The operator took the call."""
+OUTBOX_REFUSED = "refused"
+"""The operator refused a debit: nothing moved."""
+OUTBOX_FAILED = "failed"
+"""The operator refused a call Punto owes it (a credit, a rollback): an operator must look."""
+
+
 @dataclass(frozen=True, slots=True)
 class Outbox:
-    """A wallet call still to be made (seamless wallet)."""
+    """A seamless-wallet call written down (:class:`~punto.server.outbox.WalletOutbox`)."""
 
     id: int
     transaction_id: str
@@ -72,7 +90,10 @@ class Outbox:
     amount: int
     kind: str
     round_id: str | None
-    attempts: int
+    attempts: int = 0
+    state: str = OUTBOX_PENDING
+    last_error: str | None = None
+    created_at: float = 0.0
 
 
 def _table_values(config: TableConfig) -> dict[str, Any]:
@@ -507,55 +528,124 @@ class ServerStore:
 
     # -- wallet outbox ----------------------------------------------------------------
 
-    async def add_outbox(
-        self, *, transaction_id: str, player_id: str, amount: int, kind: str, round_id: str | None
-    ) -> None:
-        """Queue a wallet call (idempotent by ``transaction_id``)."""
-        row = {
-            "transaction_id": transaction_id,
-            "player_id": player_id,
-            "amount": amount,
-            "kind": kind,
-            "round_id": round_id,
-            "attempts": 0,
-            "done": False,
-        }
+    async def outbox_add(self, items: Sequence[Outbox], *, hold: float) -> None:
+        """Write wallet calls down before they are made (idempotent by transaction id);
+        the retry loop leaves them alone for ``hold`` seconds (the call is in flight)."""
+        now = time.time()
+        rows = [
+            {
+                "transaction_id": i.transaction_id,
+                "player_id": i.player_id,
+                "amount": i.amount,
+                "kind": i.kind,
+                "round_id": i.round_id,
+                "attempts": 0,
+                "state": OUTBOX_PENDING,
+                "next_attempt_at": now + hold,
+                "created_at": now,
+                "updated_at": now,
+            }
+            for i in items
+        ]
 
         async def unit(conn: AsyncConnection) -> None:
+            if not rows:
+                return
             if conn.dialect.name == "postgresql":
-                stmt: Any = pg_insert(_O).values(row).on_conflict_do_nothing()
+                stmt: Any = pg_insert(_O).values(rows).on_conflict_do_nothing()
             else:
-                stmt = sqlite_insert(_O).values(row).on_conflict_do_nothing()
+                stmt = sqlite_insert(_O).values(rows).on_conflict_do_nothing()
             await conn.execute(stmt)
 
         await self._run(unit)
 
-    async def pending_outbox(self, *, limit: int = 100) -> list[Outbox]:
-        """Wallet calls not yet delivered, oldest first."""
+    async def outbox_due(self, *, now: float, hold: float, limit: int = 100) -> list[Outbox]:
+        """Pending wallet calls whose time has come, oldest first; each is put off by
+        ``hold`` seconds so that two processes rarely send the same call at once."""
 
         async def unit(conn: AsyncConnection) -> list[Outbox]:
             rows = await conn.execute(
-                select(_O).where(_O.c.done.is_(False)).order_by(_O.c.id).limit(limit)
+                select(_O)
+                .where(_O.c.state == OUTBOX_PENDING, _O.c.next_attempt_at <= now)
+                .order_by(_O.c.id)
+                .limit(limit)
             )
-            return [
-                Outbox(
-                    r.id, r.transaction_id, r.player_id, r.amount, r.kind, r.round_id, r.attempts
+            due = [_outbox(r) for r in rows]
+            if due:
+                await conn.execute(
+                    update(_O)
+                    .where(_O.c.id.in_([d.id for d in due]))
+                    .values(next_attempt_at=now + hold)
                 )
-                for r in rows
-            ]
+            return due
 
         return await self._run(unit)
 
-    async def outbox_done(self, item_id: int, *, error: str | None) -> None:
-        """Mark a wallet call delivered (``error`` None) or note a failed attempt."""
+    async def outbox_items(self, *, states: Iterable[str] | None = None) -> list[Outbox]:
+        """Every wallet call written down (of ``states``), oldest first."""
+
+        async def unit(conn: AsyncConnection) -> list[Outbox]:
+            query = select(_O).order_by(_O.c.id)
+            if states is not None:
+                query = query.where(_O.c.state.in_(list(states)))
+            return [_outbox(r) for r in await conn.execute(query)]
+
+        return await self._run(unit)
+
+    async def outbox_item(self, transaction_id: str) -> Outbox | None:
+        """The wallet call ``transaction_id``, if written down."""
+
+        async def unit(conn: AsyncConnection) -> Outbox | None:
+            row = (
+                await conn.execute(select(_O).where(_O.c.transaction_id == transaction_id))
+            ).first()
+            return None if row is None else _outbox(row)
+
+        return await self._run(unit)
+
+    async def outbox_update(
+        self,
+        transaction_id: str,
+        *,
+        state: str,
+        kind: str | None = None,
+        error: str | None = None,
+        attempted: bool = True,
+        next_attempt_at: float = 0.0,
+    ) -> None:
+        """Note an attempt's result (or turn a stake into its rollback: ``kind``)."""
+        values: dict[str, Any] = {
+            "state": state,
+            "last_error": error,
+            "next_attempt_at": next_attempt_at,
+            "updated_at": time.time(),
+        }
+        if attempted:
+            values["attempts"] = _O.c.attempts + 1
+        if kind is not None:
+            values["kind"] = kind
 
         async def unit(conn: AsyncConnection) -> None:
-            values: dict[str, Any] = {"attempts": _O.c.attempts + 1, "last_error": error}
-            if error is None:
-                values["done"] = True
-            await conn.execute(update(_O).where(_O.c.id == item_id).values(**values))
+            await conn.execute(
+                update(_O).where(_O.c.transaction_id == transaction_id).values(**values)
+            )
 
         await self._run(unit)
+
+
+def _outbox(row: Any) -> Outbox:
+    return Outbox(
+        id=row.id,
+        transaction_id=row.transaction_id,
+        player_id=row.player_id,
+        amount=int(row.amount),
+        kind=row.kind,
+        round_id=row.round_id,
+        attempts=row.attempts,
+        state=row.state,
+        last_error=row.last_error,
+        created_at=float(row.created_at),
+    )
 
 
 def _amendment(row: Mapping[str, Any]) -> dict[str, Any]:
