@@ -17,7 +17,7 @@ import random
 import re
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from punto.errors import (
@@ -145,6 +145,7 @@ class Node:
         self._owners_at = 0.0
         self._tasks: list[asyncio.Task[None]] = []
         self._presence: dict[tuple[str, str], int] = {}
+        self._hand_locks: dict[str, tuple[asyncio.Lock, int]] = {}
         self._rng = random.Random(settings.rng_seed) if settings.rng_seed is not None else None
         self.shutting_down = False
         self.started = False
@@ -574,19 +575,10 @@ class Node:
         if record is None:
             raise NotFoundError(f"no hand {game}")
         correction_id = correction_id or secrets.token_hex(8)
-        done = [
-            tx
-            for tx in await self.ledger.transactions(round_id=game)
-            if tx.kind is TransactionKind.CORRECTION
-            and tx.idempotency_key.endswith(f":{correction_id}")
-        ]
-        if done:  # a retry: what the first call did, nothing more
-            return {
-                "game": game,
-                "corrections": self.bank.moved(done),
-                "transactions": [_tx_json(tx) for tx in done],
-                "replayed": True,
-            }
+        async with self._hand_lock(game):
+            done = await self._corrected(game, correction_id)
+            if done is not None:
+                return done
         payload = {
             "op": "correct",
             "game": game,
@@ -606,9 +598,52 @@ class Node:
             return {k: answer[k] for k in ("game", "corrections", "transactions")}
         return await self._correct_offline(number, outcome, author, reason, correction_id)
 
+    @contextlib.asynccontextmanager
+    async def _hand_lock(self, game: str) -> AsyncIterator[None]:
+        """Amendments of one hand, one at a time in this process (the owner of a live
+        table makes every correction of it; the ledger and the amendments' unique keys
+        keep anything else idempotent)."""
+        lock, users = self._hand_locks.get(game, (asyncio.Lock(), 0))
+        self._hand_locks[game] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._hand_locks[game]
+            if users == 1:
+                del self._hand_locks[game]
+            else:
+                self._hand_locks[game] = (lock, users - 1)
+
+    async def _corrected(self, game: str, correction_id: str) -> dict[str, Any] | None:
+        """The answer of the correction ``correction_id`` if it was made: a retry gets what
+        the first call did, nothing more."""
+        done = [
+            tx
+            for tx in await self.ledger.transactions(round_id=game)
+            if tx.kind is TransactionKind.CORRECTION
+            and tx.idempotency_key.endswith(f":{correction_id}")
+        ]
+        if not done:
+            return None
+        return {
+            "game": game,
+            "corrections": self.bank.moved(done),
+            "transactions": [_tx_json(tx) for tx in done],
+            "replayed": True,
+        }
+
     async def _correct_here(
         self, runner: TableRunner, request: Mapping[str, Any]
     ) -> dict[str, Any]:
+        game = str(request["game"])
+        async with self._hand_lock(game):
+            done = await self._corrected(game, str(request["correction_id"]))
+            if done is not None:
+                return done
+            return await self._correct_on(runner, request)
+
+    async def _correct_on(self, runner: TableRunner, request: Mapping[str, Any]) -> dict[str, Any]:
         number = _game(str(request["game"]))
         outcome = outcome_from_json(request["outcome"])
         done = await runner.correct(
@@ -626,6 +661,7 @@ class Node:
             outcome,
             done["corrections"],
             done["transactions"],
+            key=f"correction:{request['correction_id']}",
             table_followed=bool(done["on_table"]),
         )
 
@@ -637,40 +673,58 @@ class Node:
         reason: str,
         correction_id: str,
     ) -> dict[str, Any]:
-        config = await self.store.table(number.table)
-        rules = config.settings(betting_seconds=None).rules
-        bets = await self.bank.round_bets(str(number))
-        moved, posted = await self.bank.correct(
-            str(number),
-            settle_players(rules, outcome, bets),
-            correction_id=correction_id,
-            author=author,
-            reason=reason,
-        )
-        return await self._amended(number, "correction", author, reason, outcome, moved, posted)
+        async with self._hand_lock(str(number)):
+            done = await self._corrected(str(number), correction_id)
+            if done is not None:
+                return done
+            config = await self.store.table(number.table)
+            rules = config.settings(betting_seconds=None).rules
+            bets = await self.bank.round_bets(str(number))
+            moved, posted = await self.bank.correct(
+                str(number),
+                settle_players(rules, outcome, bets),
+                correction_id=correction_id,
+                author=author,
+                reason=reason,
+            )
+            return await self._amended(
+                number,
+                "correction",
+                author,
+                reason,
+                outcome,
+                moved,
+                posted,
+                key=f"correction:{correction_id}",
+            )
 
     async def void_hand(self, game: str, *, author: str, reason: str) -> dict[str, Any]:
         """Void a settled hand: every player back to a full refund, as new transactions."""
         number = _game(game)
         if await self.store.hand(game) is None:
             raise NotFoundError(f"no hand {game}")
-        if await self.bank.status(game) is RoundStatus.VOIDED:
-            done = [
+        async with self._hand_lock(game):
+            if await self.bank.status(game) is RoundStatus.VOIDED:
+                done = [
+                    tx
+                    for tx in await self.ledger.transactions(round_id=game)
+                    if tx.kind is TransactionKind.VOID
+                ]
+                return {
+                    "game": game,
+                    "corrections": self.bank.moved(done),
+                    "transactions": [_tx_json(tx) for tx in done],
+                    "replayed": True,
+                }
+            moved = await self.bank.void(game, author=author, reason=reason)
+            posted = tuple(
                 tx
                 for tx in await self.ledger.transactions(round_id=game)
                 if tx.kind is TransactionKind.VOID
-            ]
-            return {
-                "game": game,
-                "corrections": self.bank.moved(done),
-                "transactions": [_tx_json(tx) for tx in done],
-                "replayed": True,
-            }
-        moved = await self.bank.void(game, author=author, reason=reason)
-        posted = tuple(
-            tx for tx in await self.ledger.transactions(round_id=game) if tx.kind.value == "void"
-        )
-        return await self._amended(number, "void", author, reason, None, moved, posted)
+            )
+            return await self._amended(
+                number, "void", author, reason, None, moved, posted, key="void"
+            )
 
     async def _amended(
         self,
@@ -682,23 +736,34 @@ class Node:
         moved: Mapping[str, int],
         posted: Any,
         *,
+        key: str,
         table_followed: bool = False,
     ) -> dict[str, Any]:
-        """Record an amendment and its effects; unless the table itself re-settled the
-        hand (``table_followed``), the table balances of players still seated follow."""
+        """Record an amendment and its effects, once per ``key``: unless the table itself
+        re-settled the hand (``table_followed``), the table balances of players still
+        seated follow. An amendment already recorded (another process made it) is
+        answered as it was, and nothing follows twice."""
         game = str(number)
-        if not table_followed:
-            for player, delta in moved.items():
-                await self.transfer(player, delta, reason=f"{kind} of {game}")
-        amendment = await self.store.add_amendment(
+        amendment, first = await self.store.add_amendment(
             game=game,
             table_id=number.table,
             kind=kind,
+            key=key,
             author=author,
             reason=reason,
             outcome=None if outcome is None else outcome_json(outcome),
             corrections=moved,
         )
+        answer = {
+            "game": game,
+            "corrections": dict(moved),
+            "transactions": [_tx_json(tx) for tx in posted],
+        }
+        if not first:
+            return {**answer, "corrections": amendment["corrections"], "replayed": True}
+        if not table_followed:
+            for player, delta in moved.items():
+                await self.transfer(player, delta, reason=f"{kind} of {game}")
         record = await self.store.hand(game)
         if record is not None:
             record.setdefault("amendments", []).append(amendment)
@@ -739,11 +804,7 @@ class Node:
                     },
                 }
             )
-        return {
-            "game": game,
-            "corrections": dict(moved),
-            "transactions": [_tx_json(tx) for tx in posted],
-        }
+        return answer
 
 
 def _game(text: str) -> GameNumber:

@@ -16,6 +16,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Text,
+    UniqueConstraint,
     func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -140,6 +141,7 @@ class AmendmentRow(Base):
     """A supervisor's correction or void of a settled hand: who, why, what moved."""
 
     __tablename__ = "server_amendments"
+    __table_args__ = (UniqueConstraint("game", "key", name="uq_server_amendments_game_key"),)
 
     id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
     game: Mapped[str] = mapped_column(String(80), index=True)
@@ -150,6 +152,8 @@ class AmendmentRow(Base):
     at: Mapped[float] = mapped_column(Float)
     outcome: Mapped[str | None] = mapped_column(Text)
     corrections: Mapped[str] = mapped_column(Text)
+    key: Mapped[str | None] = mapped_column(String(120))
+    """``void`` or ``correction:<id>``: a hand has one amendment per key."""
 
 
 class PresenceRow(Base):

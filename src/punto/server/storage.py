@@ -360,25 +360,39 @@ class ServerStore:
         """Store (or replace) a hand's record and who bet on it."""
         text = json.dumps(record, sort_keys=True)
 
+        values = {
+            "table_id": table_id,
+            "shoe": shoe,
+            "hand": hand,
+            "opened_at": opened_at,
+            "closed_at": closed_at,
+            "status": status,
+            "record": text,
+        }
+        wanted = sorted(set(players))
+
         async def unit(conn: AsyncConnection) -> None:
-            await conn.execute(delete(_HP).where(_HP.c.game == game))
-            await conn.execute(delete(_H).where(_H.c.game == game))
+            # An upsert, not delete-then-insert: two saves of one hand at once (the table's
+            # and a supervisor's amendment) never collide on the key or deadlock.
+            if conn.dialect.name == "postgresql":
+                stmt: Any = pg_insert(_H).values(game=game, **values)
+            else:
+                stmt = sqlite_insert(_H).values(game=game, **values)
+            await conn.execute(stmt.on_conflict_do_update(index_elements=[_H.c.game], set_=values))
             await conn.execute(
-                insert(_H).values(
-                    game=game,
-                    table_id=table_id,
-                    shoe=shoe,
-                    hand=hand,
-                    opened_at=opened_at,
-                    closed_at=closed_at,
-                    status=status,
-                    record=text,
-                )
+                delete(_HP).where(_HP.c.game == game, _HP.c.player_id.not_in(wanted))
             )
-            if players:
+            if wanted:
+                rows = [{"game": game, "player_id": p, "closed_at": closed_at} for p in wanted]
+                if conn.dialect.name == "postgresql":
+                    ins: Any = pg_insert(_HP).values(rows)
+                else:
+                    ins = sqlite_insert(_HP).values(rows)
                 await conn.execute(
-                    insert(_HP),
-                    [{"game": game, "player_id": p, "closed_at": closed_at} for p in players],
+                    ins.on_conflict_do_update(
+                        index_elements=[_HP.c.game, _HP.c.player_id],
+                        set_={"closed_at": ins.excluded.closed_at},
+                    )
                 )
 
         await self._run(unit)
@@ -437,16 +451,20 @@ class ServerStore:
         game: str,
         table_id: str,
         kind: str,
+        key: str,
         author: str,
         reason: str,
         outcome: Mapping[str, Any] | None,
         corrections: Mapping[str, int],
-    ) -> dict[str, Any]:
-        """Record a correction or a void of a settled hand."""
+    ) -> tuple[dict[str, Any], bool]:
+        """Record a correction or a void of a settled hand, once per ``key`` (``void``,
+        ``correction:<id>``); the amendment recorded and whether it is this one (``False``:
+        an earlier one with the same key, returned as it was)."""
         row = {
             "game": game,
             "table_id": table_id,
             "kind": kind,
+            "key": key,
             "author": author,
             "reason": reason,
             "at": time.time(),
@@ -454,11 +472,20 @@ class ServerStore:
             "corrections": json.dumps(dict(corrections), sort_keys=True),
         }
 
-        async def unit(conn: AsyncConnection) -> None:
-            await conn.execute(insert(_AM).values(**row))
+        async def unit(conn: AsyncConnection) -> tuple[dict[str, Any], bool]:
+            if conn.dialect.name == "postgresql":
+                stmt: Any = pg_insert(_AM).values(row).on_conflict_do_nothing()
+            else:
+                stmt = sqlite_insert(_AM).values(row).on_conflict_do_nothing()
+            if (await conn.execute(stmt)).rowcount == 1:
+                return _amendment(row), True
+            found = (
+                await conn.execute(select(_AM).where(_AM.c.game == game, _AM.c.key == key))
+            ).first()
+            assert found is not None  # the conflict was on this key
+            return _amendment(dict(found._mapping)), False
 
-        await self._run(unit)
-        return _amendment(row)
+        return await self._run(unit)
 
     async def amendments(
         self, *, game: str | None = None, table_id: str | None = None, limit: int = 100
