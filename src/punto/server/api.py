@@ -490,6 +490,10 @@ async def admin_create_user(body: NewUser, actor: ActorDep, node: NodeDep) -> di
     return {"user_id": body.username, "role": role.value, "display_name": name}
 
 
+_TURN_WAIT = 5.0
+"""How long a deposit or withdrawal waits for a join of the same player to end."""
+
+
 async def _player(node: Node, player: str) -> None:
     user = await node.store.user(player)
     if user is None or user.role is not Role.PLAYER:
@@ -503,11 +507,12 @@ async def deposit(player: str, body: Transfer, actor: ActorDep, node: NodeDep) -
     """Transfer money in (internal wallet; idempotent by ``transaction_id``)."""
     require_role(actor, Role.ADMIN, action="deposit")
     await _player(node, player)
-    receipt = await node.wallet.credit(
-        player, body.amount, transaction_id=f"admin:{body.transaction_id}"
-    )
-    if receipt.status == "ok":  # a replay moved nothing
-        await node.transfer(player, body.amount, reason="deposit")
+    async with node.store.turn(player, wait=_TURN_WAIT):  # no join in between
+        receipt = await node.wallet.credit(
+            player, body.amount, transaction_id=f"admin:{body.transaction_id}"
+        )
+        if receipt.status == "ok":  # a replay moved nothing
+            await node.transfer(player, body.amount, reason="deposit")
     return {"balance": receipt.balance, "status": receipt.status}
 
 
@@ -516,11 +521,12 @@ async def withdraw(player: str, body: Transfer, actor: ActorDep, node: NodeDep) 
     """Transfer money out (internal wallet; idempotent by ``transaction_id``)."""
     require_role(actor, Role.ADMIN, action="withdraw")
     await _player(node, player)
-    if await node.store.table_of(player) is not None:
-        raise AmountError(f"{player} is at a table: withdraw once they have left it")
-    receipt = await node.wallet.debit(
-        player, body.amount, transaction_id=f"admin:{body.transaction_id}"
-    )
+    async with node.store.turn(player, wait=_TURN_WAIT):  # no join in between
+        if await node.store.table_of(player) is not None:
+            raise AmountError(f"{player} is at a table: withdraw once they have left it")
+        receipt = await node.wallet.debit(
+            player, body.amount, transaction_id=f"admin:{body.transaction_id}"
+        )
     return {"balance": receipt.balance, "status": receipt.status}
 
 

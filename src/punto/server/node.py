@@ -58,6 +58,9 @@ __all__ = ["DEMO_USERS", "Node"]
 
 _LOG = logging.getLogger("punto.server.node")
 
+_TURN_WAIT = 5.0
+"""How long an amendment waits for a join of one of its players to end."""
+
 _USER_NAME = re.compile(r"^[a-z0-9_-]{3,32}$")
 
 DEMO_USERS: tuple[tuple[str, Role, str], ...] = (
@@ -615,6 +618,16 @@ class Node:
             else:
                 self._hand_locks[game] = (lock, users - 1)
 
+    @contextlib.asynccontextmanager
+    async def _players_turns(self, game: str) -> AsyncIterator[None]:
+        """Hold the turns of every player of a hand (in one order: no deadlock) while an
+        amendment moves their money, so that no join reads a wallet between the ledger's
+        move and the table's."""
+        async with contextlib.AsyncExitStack() as stack:
+            for player in sorted(await self.bank.round_bets(game)):
+                await stack.enter_async_context(self.store.turn(player, wait=_TURN_WAIT))
+            yield
+
     async def _corrected(self, game: str, correction_id: str) -> dict[str, Any] | None:
         """The answer of the correction ``correction_id`` if it was made: a retry gets what
         the first call did, nothing more."""
@@ -641,7 +654,8 @@ class Node:
             done = await self._corrected(game, str(request["correction_id"]))
             if done is not None:
                 return done
-            return await self._correct_on(runner, request)
+            async with self._players_turns(game):
+                return await self._correct_on(runner, request)
 
     async def _correct_on(self, runner: TableRunner, request: Mapping[str, Any]) -> dict[str, Any]:
         number = _game(str(request["game"]))
@@ -680,23 +694,24 @@ class Node:
             config = await self.store.table(number.table)
             rules = config.settings(betting_seconds=None).rules
             bets = await self.bank.round_bets(str(number))
-            moved, posted = await self.bank.correct(
-                str(number),
-                settle_players(rules, outcome, bets),
-                correction_id=correction_id,
-                author=author,
-                reason=reason,
-            )
-            return await self._amended(
-                number,
-                "correction",
-                author,
-                reason,
-                outcome,
-                moved,
-                posted,
-                key=f"correction:{correction_id}",
-            )
+            async with self._players_turns(str(number)):
+                moved, posted = await self.bank.correct(
+                    str(number),
+                    settle_players(rules, outcome, bets),
+                    correction_id=correction_id,
+                    author=author,
+                    reason=reason,
+                )
+                return await self._amended(
+                    number,
+                    "correction",
+                    author,
+                    reason,
+                    outcome,
+                    moved,
+                    posted,
+                    key=f"correction:{correction_id}",
+                )
 
     async def void_hand(self, game: str, *, author: str, reason: str) -> dict[str, Any]:
         """Void a settled hand: every player back to a full refund, as new transactions."""
@@ -716,15 +731,16 @@ class Node:
                     "transactions": [_tx_json(tx) for tx in done],
                     "replayed": True,
                 }
-            moved = await self.bank.void(game, author=author, reason=reason)
-            posted = tuple(
-                tx
-                for tx in await self.ledger.transactions(round_id=game)
-                if tx.kind is TransactionKind.VOID
-            )
-            return await self._amended(
-                number, "void", author, reason, None, moved, posted, key="void"
-            )
+            async with self._players_turns(game):
+                moved = await self.bank.void(game, author=author, reason=reason)
+                posted = tuple(
+                    tx
+                    for tx in await self.ledger.transactions(round_id=game)
+                    if tx.kind is TransactionKind.VOID
+                )
+                return await self._amended(
+                    number, "void", author, reason, None, moved, posted, key="void"
+                )
 
     async def _amended(
         self,

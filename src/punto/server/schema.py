@@ -29,6 +29,7 @@ __all__ = [
     "HandRow",
     "LeaseRow",
     "OutboxRow",
+    "PlayerTurnRow",
     "PresenceRow",
     "ShoeRow",
     "TableRow",
@@ -163,6 +164,17 @@ class PresenceRow(Base):
 
     player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     table_id: Mapped[str] = mapped_column(String(40), index=True)
+    since: Mapped[float] = mapped_column(Float)
+
+
+class PlayerTurnRow(Base):
+    """Whose turn it is to move a player's money in or out of a table: one join, deposit
+    or withdrawal at a time (``token`` names the holder; a stale turn is taken over)."""
+
+    __tablename__ = "server_player_turns"
+
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    token: Mapped[str] = mapped_column(String(64))
     since: Mapped[float] = mapped_column(Float)
 
 

@@ -7,9 +7,12 @@ database. Every method is one short transaction.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -27,6 +30,7 @@ from punto.server.schema import (
     HandRow,
     LeaseRow,
     OutboxRow,
+    PlayerTurnRow,
     PresenceRow,
     ShoeRow,
     TableRow,
@@ -54,6 +58,10 @@ _HP = cast(Table, HandPlayerRow.__table__)
 _AM = cast(Table, AmendmentRow.__table__)
 _P = cast(Table, PresenceRow.__table__)
 _O = cast(Table, OutboxRow.__table__)
+_PT = cast(Table, PlayerTurnRow.__table__)
+
+TURN_STALE = 30.0
+"""Seconds after which a player's turn left by a stopped process is taken over."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -552,6 +560,58 @@ class ServerStore:
             return None if found is None else str(found)
 
         return await self._run(unit)
+
+    # -- players' turns ---------------------------------------------------------------
+
+    async def take_turn(self, player_id: str, token: str, *, now: float | None = None) -> bool:
+        """Take ``player_id``'s turn (``False``: someone else holds it)."""
+        now = time.time() if now is None else now
+        row = {"player_id": player_id, "token": token, "since": now}
+
+        async def unit(conn: AsyncConnection) -> bool:
+            if conn.dialect.name == "postgresql":
+                stmt: Any = pg_insert(_PT).values(row).on_conflict_do_nothing()
+            else:
+                stmt = sqlite_insert(_PT).values(row).on_conflict_do_nothing()
+            if (await conn.execute(stmt)).rowcount == 1:
+                return True
+            stale = await conn.execute(
+                update(_PT)
+                .where(_PT.c.player_id == player_id, _PT.c.since < now - TURN_STALE)
+                .values(token=token, since=now)
+            )
+            return bool(stale.rowcount == 1)
+
+        return await self._run(unit)
+
+    async def end_turn(self, player_id: str, token: str) -> None:
+        """Give the turn back."""
+
+        async def unit(conn: AsyncConnection) -> None:
+            await conn.execute(
+                delete(_PT).where(_PT.c.player_id == player_id, _PT.c.token == token)
+            )
+
+        await self._run(unit)
+
+    @contextlib.asynccontextmanager
+    async def turn(self, player_id: str, *, wait: float = 0.0) -> AsyncIterator[None]:
+        """Hold ``player_id``'s turn while their money moves in or out of a table (join,
+        deposit, withdrawal), across processes; :class:`ConflictError` when another move
+        of theirs does not end within ``wait`` seconds."""
+        token = secrets.token_hex(16)
+        deadline = time.monotonic() + wait
+        while not await self.take_turn(player_id, token):
+            if time.monotonic() >= deadline:
+                raise ConflictError(
+                    f"{player_id}'s money is being moved right now (a join, deposit or "
+                    "withdrawal): try again"
+                )
+            await asyncio.sleep(0.02)
+        try:
+            yield
+        finally:
+            await self.end_turn(player_id, token)
 
     # -- wallet outbox ----------------------------------------------------------------
 
