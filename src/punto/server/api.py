@@ -26,7 +26,7 @@ from punto.ledger.model import Account
 from punto.limits import LimitTier
 from punto.outcome import Outcome
 from punto.rules import PRESETS
-from punto.server.auth import ANONYMOUS, Actor, Role, check_password, require_role
+from punto.server.auth import ANONYMOUS, Actor, Role, require_role
 from punto.server.node import Node
 from punto.server.protocol import parse_command
 from punto.server.reports import daily_report, player_transactions
@@ -45,7 +45,7 @@ def node_of(request: Request) -> Node:
     return node
 
 
-def actor_of(request: Request) -> Actor:
+async def actor_of(request: Request) -> Actor:
     """Who calls: the bearer token's user, or anonymous."""
     header = request.headers.get("authorization", "")
     if not header:
@@ -53,7 +53,7 @@ def actor_of(request: Request) -> Actor:
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token:
         raise AuthError("send the session token as 'Authorization: Bearer <token>'")
-    return node_of(request).signer.verify(token)
+    return await node_of(request).authenticate(token)
 
 
 NodeDep = Annotated[Node, Depends(node_of)]
@@ -198,13 +198,41 @@ def _session(node: Node, user_id: str, role: Role, name: str) -> dict[str, Any]:
     }
 
 
-@router.post("/api/auth/login", tags=["accounts"])
-async def login(body: Login, node: NodeDep) -> dict[str, Any]:
-    """A session token for a username and password (any role)."""
-    user = await node.store.user(body.username)
-    if user is None or not check_password(body.password, user.password_hash):
-        raise AuthError("wrong username or password")
-    return _session(node, user.id, user.role, user.display_name)
+@router.post(
+    "/api/auth/login",
+    tags=["accounts"],
+    responses={401: {"description": "wrong username or password"}, 429: {"description": "wait"}},
+)
+async def login(body: Login, request: Request, node: NodeDep) -> dict[str, Any]:
+    """A session token for a username and password (any role). Failed attempts are
+    limited per account and per address (429 with ``Retry-After``)."""
+    address = request.client.host if request.client is not None else "unknown"
+    user = await node.check_login(body.username, body.password, address=address)
+    assert user.user_id is not None
+    assert user.role is not None
+    return _session(node, user.user_id, user.role, user.name)
+
+
+@router.post("/api/auth/renew", tags=["accounts"])
+async def renew(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """A new session token for a valid one (the old one is revoked): a client renews
+    before its token expires."""
+    require_role(actor, *Role, action="renew a session")
+    assert actor.user_id is not None
+    user = await node.store.user(actor.user_id)
+    if user is None:
+        raise AuthError("this account no longer exists")
+    session = _session(node, user.id, user.role, user.display_name)
+    await node.revoke(actor)
+    return session
+
+
+@router.post("/api/auth/logout", tags=["accounts"])
+async def logout(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """End this session: the token is refused from now on."""
+    require_role(actor, *Role, action="log out")
+    await node.revoke(actor)
+    return {"logged_out": True}
 
 
 @router.post("/api/auth/register", tags=["accounts"], status_code=201)

@@ -8,6 +8,7 @@ HTTP status.
 
 from __future__ import annotations
 
+import math
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -17,7 +18,7 @@ from fastapi.responses import JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from punto.errors import PuntoError
+from punto.errors import PuntoError, RateLimitedError
 from punto.server.api import router
 from punto.server.config import Settings
 from punto.server.logging import configure_logging
@@ -33,6 +34,7 @@ HTTP_STATUS: dict[str, int] = {
     "forbidden": 403,
     "not_found": 404,
     "conflict": 409,
+    "rate_limited": 429,
     "unavailable": 503,
     "wallet_unavailable": 503,
     "internal": 500,
@@ -42,7 +44,10 @@ HTTP_STATUS: dict[str, int] = {
 
 def _error(exc: BaseException) -> JSONResponse:
     code = error_code(exc)
-    return JSONResponse(error_message(exc), status_code=HTTP_STATUS.get(code, 409))
+    headers = {}
+    if isinstance(exc, RateLimitedError):
+        headers["Retry-After"] = str(math.ceil(exc.retry_after))
+    return JSONResponse(error_message(exc), status_code=HTTP_STATUS.get(code, 409), headers=headers)
 
 
 def create_app(

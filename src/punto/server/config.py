@@ -41,7 +41,13 @@ class Settings:
     """The channel prefix: deployments (or test runs) sharing one Redis stay apart."""
     secret: str = field(default_factory=lambda: secrets.token_hex(32))
     """HMAC key of the session tokens (random per run when not configured)."""
-    token_ttl: float = 12 * 3600.0
+    token_ttl: float = 3600.0
+    """Session token lifetime; a client renews its token before (``/api/auth/renew``)."""
+    login_attempts: int = 5
+    """Failed logins of one account within ``login_window`` before it must wait (429)."""
+    login_address_attempts: int = 20
+    """Failed logins from one address within ``login_window`` before it must wait."""
+    login_window: float = 300.0
     process_id: str = field(default_factory=_process_id)
     wallet: str = "internal"
     """``internal`` (transfer wallet in the ledger) or ``seamless`` (operator HTTP API)."""
@@ -80,6 +86,10 @@ class Settings:
             raise ServerError("server timers cannot be negative")
         if self.betting_seconds is not None and self.betting_seconds <= 0:
             raise ServerError("the betting time must be positive")
+        if self.token_ttl <= 0 or self.login_window <= 0:
+            raise ServerError("the token lifetime and the login window must be positive")
+        if self.login_attempts < 1 or self.login_address_attempts < 1:
+            raise ServerError("the login attempt limits must be at least 1")
         if self.outbox_seconds <= 0 or self.outbox_max_delay < self.outbox_seconds:
             raise ServerError("the outbox retry times must be positive, the longest the longer")
         if self.lease_seconds <= 0 or self.ws_queue < 1:
@@ -115,6 +125,7 @@ class Settings:
         }
         floats = {
             "PUNTO_TOKEN_TTL": "token_ttl",
+            "PUNTO_LOGIN_WINDOW": "login_window",
             "PUNTO_BETTING_SECONDS": "betting_seconds",
             "PUNTO_CARD_DELAY": "card_delay",
             "PUNTO_SQUEEZE_SECONDS": "squeeze_seconds",
@@ -128,6 +139,8 @@ class Settings:
             "PUNTO_RNG_SEED": "rng_seed",
             "PUNTO_DEMO_BALANCE": "demo_balance",
             "PUNTO_PASSWORD_COST": "password_cost",
+            "PUNTO_LOGIN_ATTEMPTS": "login_attempts",
+            "PUNTO_LOGIN_ADDRESS_ATTEMPTS": "login_address_attempts",
         }
         for name, attr in text.items():
             if env.get(name):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
 import re
 import secrets
@@ -21,9 +22,11 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from punto.errors import (
+    AuthError,
     NotFoundError,
     ProtocolError,
     PuntoError,
+    RateLimitedError,
     RemoteError,
     UnavailableError,
 )
@@ -31,7 +34,14 @@ from punto.ledger.model import TransactionKind, settle_players
 from punto.ledger.store import LedgerStore, RoundStatus, create_engine
 from punto.ledger.wallet import InternalWallet, SeamlessWallet, Wallet
 from punto.outcome import Outcome
-from punto.server.auth import Actor, Role, TokenSigner, hash_password
+from punto.server.auth import (
+    Actor,
+    LoginLimiter,
+    Role,
+    TokenSigner,
+    check_password,
+    hash_password,
+)
 from punto.server.bank import Bank
 from punto.server.bus import Bus, LocalBus, RedisBus
 from punto.server.config import Settings
@@ -142,6 +152,12 @@ class Node:
         )
         self.metrics = Metrics()
         self.signer = TokenSigner(settings.secret, ttl=settings.token_ttl)
+        self.logins = LoginLimiter(
+            per_account=settings.login_attempts,
+            per_address=settings.login_address_attempts,
+            window=settings.login_window,
+        )
+        self._decoy_hash: str | None = None
         self.runners: dict[str, TableRunner] = {}
         self._roster: list[str] = list(DEALER_ROSTER)
         self._owners: dict[str, str] = {}
@@ -214,6 +230,46 @@ class Node:
         dealers = [u.display_name for u in await self.store.users() if u.role is Role.DEALER]
         self._roster = dealers or list(DEALER_ROSTER)
 
+    # -- sessions --------------------------------------------------------------------
+
+    async def authenticate(self, token: str) -> Actor:
+        """The actor a session token names: :class:`AuthError` if it is forged, expired
+        or revoked."""
+        actor = self.signer.verify(token)
+        if actor.token_id is not None and await self.store.token_revoked(actor.token_id):
+            raise AuthError("this session was ended: log in again")
+        return actor
+
+    async def check_login(self, user_id: str, password: str, *, address: str) -> Actor:
+        """The user a username and password name, or :class:`AuthError`. An unknown name
+        costs the same work as a known one (no timing oracle); the hash runs off the event
+        loop; past the limits of failed attempts, :class:`RateLimitedError`."""
+        wait = self.logins.wait(user_id, address, now=time.monotonic())
+        if wait is not None:
+            raise RateLimitedError(
+                f"too many failed logins: try again in {math.ceil(wait)} s",
+                retry_after=math.ceil(wait),
+            )
+        user = await self.store.user(user_id)
+        if self._decoy_hash is None:
+            self._decoy_hash = await asyncio.to_thread(
+                hash_password, secrets.token_hex(16), cost=self.settings.password_cost
+            )
+        stored = self._decoy_hash if user is None else user.password_hash
+        good = await asyncio.to_thread(check_password, password, stored)
+        if user is None or not good:
+            self.logins.failed(user_id, address, now=time.monotonic())
+            raise AuthError("wrong username or password")
+        self.logins.succeeded(user_id)
+        return Actor(user.id, user.role, user.display_name)
+
+    async def revoke(self, actor: Actor) -> None:
+        """End the session of ``actor``'s token (logout, renewal)."""
+        if actor.token_id is not None and actor.user_id is not None:
+            await self.store.revoke_token(
+                actor.token_id, user_id=actor.user_id, expires_at=actor.expires_at or time.time()
+            )
+
     async def create_user(self, user_id: str, password: str, *, role: Role, name: str) -> None:
         """A new user (:class:`ProtocolError` for a bad name); a new player gets the demo
         balance when the server runs demo data."""
@@ -223,7 +279,9 @@ class Node:
             user_id,
             role=role,
             display_name=name,
-            password_hash=hash_password(password, cost=self.settings.password_cost),
+            password_hash=await asyncio.to_thread(
+                hash_password, password, cost=self.settings.password_cost
+            ),
         )
         if role is Role.PLAYER and self.settings.demo and not self.bank.seamless:
             await self.wallet.credit(

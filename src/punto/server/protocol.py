@@ -35,6 +35,7 @@ from punto.errors import (
     NotFoundError,
     ProtocolError,
     PuntoError,
+    RateLimitedError,
     RemoteError,
     UnavailableError,
 )
@@ -499,6 +500,7 @@ _SERVER_CODES: tuple[tuple[type[Exception], str], ...] = (
     (ForbiddenError, "forbidden"),
     (NotFoundError, "not_found"),
     (ConflictError, "conflict"),
+    (RateLimitedError, "rate_limited"),
     (UnavailableError, "unavailable"),
 )
 

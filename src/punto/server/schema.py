@@ -31,6 +31,7 @@ __all__ = [
     "OutboxRow",
     "PlayerTurnRow",
     "PresenceRow",
+    "RevokedTokenRow",
     "ShoeRow",
     "TableRow",
     "UserRow",
@@ -176,6 +177,16 @@ class PlayerTurnRow(Base):
     player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     token: Mapped[str] = mapped_column(String(64))
     since: Mapped[float] = mapped_column(Float)
+
+
+class RevokedTokenRow(Base):
+    """A session token revoked (logout, renewal) before it expires."""
+
+    __tablename__ = "server_revoked_tokens"
+
+    token_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(64))
+    expires_at: Mapped[float] = mapped_column(Float)
 
 
 class OutboxRow(Base):

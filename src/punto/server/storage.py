@@ -32,6 +32,7 @@ from punto.server.schema import (
     OutboxRow,
     PlayerTurnRow,
     PresenceRow,
+    RevokedTokenRow,
     ShoeRow,
     TableRow,
     UserRow,
@@ -59,6 +60,7 @@ _AM = cast(Table, AmendmentRow.__table__)
 _P = cast(Table, PresenceRow.__table__)
 _O = cast(Table, OutboxRow.__table__)
 _PT = cast(Table, PlayerTurnRow.__table__)
+_RT = cast(Table, RevokedTokenRow.__table__)
 
 TURN_STALE = 30.0
 """Seconds after which a player's turn left by a stopped process is taken over."""
@@ -558,6 +560,32 @@ class ServerStore:
         async def unit(conn: AsyncConnection) -> str | None:
             found = await conn.scalar(select(_P.c.table_id).where(_P.c.player_id == player_id))
             return None if found is None else str(found)
+
+        return await self._run(unit)
+
+    # -- revoked tokens -----------------------------------------------------------------
+
+    async def revoke_token(self, token_id: str, *, user_id: str, expires_at: float) -> None:
+        """Refuse the token ``token_id`` from now on (idempotent); forget tokens that
+        have expired anyway."""
+        row = {"token_id": token_id, "user_id": user_id, "expires_at": expires_at}
+
+        async def unit(conn: AsyncConnection) -> None:
+            await conn.execute(delete(_RT).where(_RT.c.expires_at < time.time()))
+            if conn.dialect.name == "postgresql":
+                stmt: Any = pg_insert(_RT).values(row).on_conflict_do_nothing()
+            else:
+                stmt = sqlite_insert(_RT).values(row).on_conflict_do_nothing()
+            await conn.execute(stmt)
+
+        await self._run(unit)
+
+    async def token_revoked(self, token_id: str) -> bool:
+        """Whether the token ``token_id`` was revoked."""
+
+        async def unit(conn: AsyncConnection) -> bool:
+            found = await conn.scalar(select(_RT.c.token_id).where(_RT.c.token_id == token_id))
+            return found is not None
 
         return await self._run(unit)
 

@@ -65,7 +65,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     node: Node = websocket.app.state.node
     token = websocket.query_params.get("token")
     try:
-        actor = node.signer.verify(token) if token else ANONYMOUS
+        actor = await node.authenticate(token) if token else ANONYMOUS
     except AuthError as exc:
         await websocket.close(code=CLOSE_EXPIRED, reason=str(exc)[:120])
         return

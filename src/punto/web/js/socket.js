@@ -26,6 +26,7 @@ export class TableSocket {
   connect() {
     const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
     const auth = token();
+    this.usedToken = auth;
     const url = `${scheme}//${window.location.host}/ws/tables/${encodeURIComponent(this.tableId)}${auth ? `?token=${encodeURIComponent(auth)}` : ""}`;
     this.onStatus("connecting");
     const ws = new WebSocket(url);
@@ -66,10 +67,11 @@ export class TableSocket {
     }
     this.pending.clear();
     if (this.closed) return;
-    if (event.code === CLOSE_EXPIRED) {
+    if (event.code === CLOSE_EXPIRED && !(token() && token() !== this.usedToken)) {
       this.onStatus("expired", event.reason);
       return;
     }
+    // A token renewed meanwhile (session.js) reconnects with the new one.
     if (event.code === CLOSE_NO_TABLE) {
       this.onStatus("no_table", event.reason);
       return;
