@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import punto.server.auth
 import punto.server.node
 from ledger_support import BACKENDS
 from punto.server.config import Settings
@@ -55,7 +56,7 @@ async def test_the_hash_runs_off_the_event_loop_and_unknown_names_cost_the_same(
     backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[bool] = []
-    original = punto.server.node.check_password
+    original = punto.server.auth.check_password
 
     def spy(password: str, stored: str) -> bool:
         calls.append(threading.current_thread() is threading.main_thread())
