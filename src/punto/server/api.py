@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
 
 from punto.cards import Card, parse_cards
 from punto.coup import coup_of_hands
@@ -88,7 +88,7 @@ class NewUser(Register):
 class Transfer(_Body):
     """A deposit or withdrawal (internal wallet)."""
 
-    amount: Annotated[int, Field(gt=0, le=10**15)]
+    amount: Annotated[StrictInt, Field(gt=0, le=10**15)]
     transaction_id: Annotated[str, Field(min_length=1, max_length=120)]
 
 
@@ -96,11 +96,11 @@ class TierBody(_Body):
     """A limit tier."""
 
     name: Annotated[str, Field(min_length=1, max_length=40)]
-    min_bet: Annotated[int, Field(gt=0)]
-    max_bet: Annotated[int, Field(gt=0)]
-    side_min: Annotated[int, Field(gt=0)]
-    side_max: Annotated[int, Field(gt=0)]
-    bet_limits: dict[str, tuple[int, int]] = {}
+    min_bet: Annotated[StrictInt, Field(gt=0)]
+    max_bet: Annotated[StrictInt, Field(gt=0)]
+    side_min: Annotated[StrictInt, Field(gt=0)]
+    side_max: Annotated[StrictInt, Field(gt=0)]
+    bet_limits: dict[str, tuple[StrictInt, StrictInt]] = {}
 
 
 class TableBody(_Body):
@@ -112,11 +112,11 @@ class TableBody(_Body):
     kind: Literal["normal", "vip", "bid_squeeze"] = "normal"
     dealing: Literal["rng", "live"] = "rng"
     reading: Literal["dealer", "largest_bettor", "button", "owner", "bid"] | None = None
-    seats: Annotated[int, Field(ge=1, le=14)] = 7
-    betting_seconds: Annotated[float, Field(gt=0, le=600)] = 15.0
-    vip_min_balance: Annotated[int, Field(ge=0)] = 0
+    seats: Annotated[StrictInt, Field(ge=1, le=14)] = 7
+    betting_seconds: Annotated[StrictFloat, Field(gt=0, le=600)] = 15.0
+    vip_min_balance: Annotated[StrictInt, Field(ge=0)] = 0
     limits: list[TierBody] | None = None
-    enabled: bool = True
+    enabled: StrictBool = True
 
 
 class TablePatch(_Body):
@@ -124,8 +124,8 @@ class TablePatch(_Body):
 
     name: Annotated[str | None, Field(min_length=1, max_length=100)] = None
     limits: list[TierBody] | None = None
-    betting_seconds: Annotated[float | None, Field(gt=0, le=600)] = None
-    enabled: bool | None = None
+    betting_seconds: Annotated[StrictFloat | None, Field(gt=0, le=600)] = None
+    enabled: StrictBool | None = None
 
 
 class FaultBody(_Body):
@@ -134,7 +134,7 @@ class FaultBody(_Body):
     fault: str
     detail: Annotated[str, Field(max_length=500)] = ""
     player: Annotated[str | None, Field(max_length=200)] = None
-    count: Annotated[int, Field(ge=1, le=20)] = 1
+    count: Annotated[StrictInt, Field(ge=1, le=20)] = 1
     cards: Annotated[list[str], Field(max_length=20)] = []
     position: str | None = None
 

@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from punto.errors import PuntoError, RateLimitedError
 from punto.server.api import router
 from punto.server.config import Settings
+from punto.server.guard import InputGuard, SecurityHeaders
 from punto.server.logging import configure_logging
 from punto.server.node import Node
 from punto.server.protocol import error_code, error_message
@@ -75,6 +76,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.node = node
+    app.add_middleware(InputGuard)
+    app.add_middleware(SecurityHeaders)
     app.include_router(router)
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
 

@@ -148,8 +148,12 @@ class TokenSigner:
     def verify(self, token: str, *, now: float | None = None) -> Actor:
         """The actor a token names; :class:`AuthError` if it is forged, malformed or expired."""
         payload, dot, signature = token.strip().partition(".")
-        if not dot or not hmac.compare_digest(
-            signature.encode("ascii", "replace"), self._sign(payload).encode("ascii")
+        if (
+            not dot
+            or not token.isascii()
+            or not hmac.compare_digest(
+                signature.encode("ascii", "replace"), self._sign(payload).encode("ascii")
+            )
         ):
             raise AuthError("the session token is not valid: log in again")
         try:

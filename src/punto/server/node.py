@@ -28,6 +28,7 @@ from punto.errors import (
     PuntoError,
     RateLimitedError,
     RemoteError,
+    ServerError,
     UnavailableError,
 )
 from punto.ledger.model import TransactionKind, settle_players
@@ -151,7 +152,7 @@ class Node:
             else LocalBus(self.hub)
         )
         self.metrics = Metrics()
-        self.signer = TokenSigner(settings.secret, ttl=settings.token_ttl)
+        self.signer = TokenSigner(settings.secret or secrets.token_hex(32), ttl=settings.token_ttl)
         self.logins = LoginLimiter(
             per_account=settings.login_attempts,
             per_address=settings.login_address_attempts,
@@ -177,7 +178,11 @@ class Node:
     # -- life cycle --------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Migrate, create the demo data, recover and open the tables this process can own."""
+        """Migrate, create the demo data, recover and open the tables this process can own.
+        A production configuration with problems (no secret …) refuses to start."""
+        problems = self.settings.production_problems()
+        if problems:
+            raise ServerError("refusing to start in production mode: " + "; ".join(problems))
         await upgrade_async(self.settings.database_url)
         if self.settings.demo:
             await self._demo_data()

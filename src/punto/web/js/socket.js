@@ -49,12 +49,13 @@ export class TableSocket {
       return;
     }
     const waiting = msg.request_id ? this.pending.get(msg.request_id) : null;
-    if (waiting && (msg.type === "ok" || msg.type === "error" || msg.type === "pong" || msg.type === "roads")) {
+    const answers = ["ok", "error", "pong", "roads", "snapshot"];
+    if (waiting && answers.includes(msg.type)) {
       this.pending.delete(msg.request_id);
       window.clearTimeout(waiting.timer);
       if (msg.type === "error") waiting.reject(new ApiError(msg.error, msg.message));
       else waiting.resolve(msg);
-      if (msg.type !== "roads") return;
+      if (msg.type !== "roads" && msg.type !== "snapshot") return;
     }
     this.onMessage(msg);
   }
@@ -83,7 +84,7 @@ export class TableSocket {
     }, delay);
   }
 
-  /** Send a message; resolves with the `ok` (or `pong`/`roads`), rejects with an ApiError. */
+  /** Send a message; resolves with the `ok` (or `pong`/`roads`/`snapshot`), rejects with an ApiError. */
   send(type, fields = {}) {
     return new Promise((resolve, reject) => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
