@@ -252,10 +252,7 @@ class ServerStore:
             if result.rowcount == 1:
                 return True
             row = {"table_id": table_id, "owner": owner, "expires_at": now + ttl}
-            if conn.dialect.name == "postgresql":
-                stmt: Any = pg_insert(_L).values(row).on_conflict_do_nothing()
-            else:
-                stmt = sqlite_insert(_L).values(row).on_conflict_do_nothing()
+            stmt = _insert(conn, _L).values(row).on_conflict_do_nothing()
             return bool((await conn.execute(stmt)).rowcount == 1)
 
         return await self._run(unit)
@@ -384,20 +381,14 @@ class ServerStore:
         async def unit(conn: AsyncConnection) -> None:
             # An upsert, not delete-then-insert: two saves of one hand at once (the table's
             # and a supervisor's amendment) never collide on the key or deadlock.
-            if conn.dialect.name == "postgresql":
-                stmt: Any = pg_insert(_H).values(game=game, **values)
-            else:
-                stmt = sqlite_insert(_H).values(game=game, **values)
+            stmt = _insert(conn, _H).values(game=game, **values)
             await conn.execute(stmt.on_conflict_do_update(index_elements=[_H.c.game], set_=values))
             await conn.execute(
                 delete(_HP).where(_HP.c.game == game, _HP.c.player_id.not_in(wanted))
             )
             if wanted:
                 rows = [{"game": game, "player_id": p, "closed_at": closed_at} for p in wanted]
-                if conn.dialect.name == "postgresql":
-                    ins: Any = pg_insert(_HP).values(rows)
-                else:
-                    ins = sqlite_insert(_HP).values(rows)
+                ins = _insert(conn, _HP).values(rows)
                 await conn.execute(
                     ins.on_conflict_do_update(
                         index_elements=[_HP.c.game, _HP.c.player_id],
@@ -483,10 +474,7 @@ class ServerStore:
         }
 
         async def unit(conn: AsyncConnection) -> tuple[dict[str, Any], bool]:
-            if conn.dialect.name == "postgresql":
-                stmt: Any = pg_insert(_AM).values(row).on_conflict_do_nothing()
-            else:
-                stmt = sqlite_insert(_AM).values(row).on_conflict_do_nothing()
+            stmt = _insert(conn, _AM).values(row).on_conflict_do_nothing()
             if (await conn.execute(stmt)).rowcount == 1:
                 return _amendment(row), True
             found = (
@@ -572,10 +560,7 @@ class ServerStore:
 
         async def unit(conn: AsyncConnection) -> None:
             await conn.execute(delete(_RT).where(_RT.c.expires_at < time.time()))
-            if conn.dialect.name == "postgresql":
-                stmt: Any = pg_insert(_RT).values(row).on_conflict_do_nothing()
-            else:
-                stmt = sqlite_insert(_RT).values(row).on_conflict_do_nothing()
+            stmt = _insert(conn, _RT).values(row).on_conflict_do_nothing()
             await conn.execute(stmt)
 
         await self._run(unit)
@@ -597,10 +582,7 @@ class ServerStore:
         row = {"player_id": player_id, "token": token, "since": now}
 
         async def unit(conn: AsyncConnection) -> bool:
-            if conn.dialect.name == "postgresql":
-                stmt: Any = pg_insert(_PT).values(row).on_conflict_do_nothing()
-            else:
-                stmt = sqlite_insert(_PT).values(row).on_conflict_do_nothing()
+            stmt = _insert(conn, _PT).values(row).on_conflict_do_nothing()
             if (await conn.execute(stmt)).rowcount == 1:
                 return True
             stale = await conn.execute(
@@ -666,10 +648,7 @@ class ServerStore:
         async def unit(conn: AsyncConnection) -> None:
             if not rows:
                 return
-            if conn.dialect.name == "postgresql":
-                stmt: Any = pg_insert(_O).values(rows).on_conflict_do_nothing()
-            else:
-                stmt = sqlite_insert(_O).values(rows).on_conflict_do_nothing()
+            stmt = _insert(conn, _O).values(rows).on_conflict_do_nothing()
             await conn.execute(stmt)
 
         await self._run(unit)
@@ -746,6 +725,11 @@ class ServerStore:
             )
 
         await self._run(unit)
+
+
+def _insert(conn: AsyncConnection, table: Table) -> Any:
+    """An ``INSERT`` of the connection's dialect (with ``ON CONFLICT`` clauses)."""
+    return (pg_insert if conn.dialect.name == "postgresql" else sqlite_insert)(table)
 
 
 def _outbox(row: Any) -> Outbox:
