@@ -9,12 +9,13 @@ import time
 from pathlib import Path
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 import punto.server.auth
 import punto.server.node
 from ledger_support import BACKENDS
 from punto.server.config import Settings
-from server_support import server_on
+from server_support import TableClient, server_on
 
 pytestmark = pytest.mark.asyncio
 
@@ -83,7 +84,11 @@ async def test_logout_and_renewal_revoke_the_token(backend: str, tmp_path: Path)
         new = {"Authorization": f"Bearer {renewed.json()['token']}"}
         assert (await http.get("/api/me", headers=old)).status_code == 401
         assert (await http.get("/api/me", headers=new)).status_code == 200
-        assert (await http.post("/api/auth/logout", headers=new)).status_code == 200
+        async with TableClient.connect(server, "macau-1", renewed.json()["token"]) as client:
+            assert (await http.post("/api/auth/logout", headers=new)).status_code == 200
+            with pytest.raises(ConnectionClosed):
+                await client.next_of("never")
+            assert client.ws.close_code == 4401
         gone = await http.get("/api/me", headers=new)
         assert gone.status_code == 401
         assert gone.json()["error"] == "unauthorized"

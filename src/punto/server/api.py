@@ -223,7 +223,7 @@ async def renew(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
     if user is None:
         raise AuthError("this account no longer exists")
     session = _session(node, user.id, user.role, user.display_name)
-    await node.revoke(actor)
+    await node.revoke(actor, close=False)
     return session
 
 

@@ -46,7 +46,7 @@ from punto.server.auth import (
 from punto.server.bank import Bank
 from punto.server.bus import Bus, LocalBus, RedisBus
 from punto.server.config import Settings
-from punto.server.hub import Hub
+from punto.server.hub import Connection, Hub
 from punto.server.metrics import Metrics
 from punto.server.migrate import upgrade_async
 from punto.server.outbox import WalletOutbox
@@ -159,6 +159,10 @@ class Node:
             window=settings.login_window,
         )
         self._decoy_hash: str | None = None
+        self.sessions: dict[str, set[Connection]] = {}
+        """This process's WebSocket connections by session token id (logout closes them)."""
+        self.ended: set[Connection] = set()
+        """Connections closed because their session ended (they close with 4401)."""
         self.runners: dict[str, TableRunner] = {}
         self._roster: list[str] = list(DEALER_ROSTER)
         self._owners: dict[str, str] = {}
@@ -268,12 +272,17 @@ class Node:
         self.logins.succeeded(user_id)
         return Actor(user.id, user.role, user.display_name)
 
-    async def revoke(self, actor: Actor) -> None:
-        """End the session of ``actor``'s token (logout, renewal)."""
+    async def revoke(self, actor: Actor, *, close: bool = True) -> None:
+        """End the session of ``actor``'s token (logout; a renewal, ``close`` false, lets
+        the sockets opened with it run to its expiry): the token is refused from now on,
+        and with ``close`` this process's sockets opened with it close with 4401."""
         if actor.token_id is not None and actor.user_id is not None:
             await self.store.revoke_token(
                 actor.token_id, user_id=actor.user_id, expires_at=actor.expires_at or time.time()
             )
+            for conn in self.sessions.pop(actor.token_id, set()) if close else ():
+                self.ended.add(conn)
+                conn.close()
 
     async def create_user(self, user_id: str, password: str, *, role: Role, name: str) -> None:
         """A new user (:class:`ProtocolError` for a bad name); a new player gets the demo

@@ -78,8 +78,11 @@ async def _writer(websocket: WebSocket, conn: Connection, node: Node) -> None:
             node.metrics.ws_messages.labels("out").inc()
     except (WebSocketDisconnect, RuntimeError, OSError):
         return
-    code = CLOSE_SLOW if conn.slow else CLOSE_GOING_AWAY
-    reason = "too slow: reconnect" if conn.slow else "server shutting down"
+    code, reason = CLOSE_GOING_AWAY, "server shutting down"
+    if conn.slow:
+        code, reason = CLOSE_SLOW, "too slow: reconnect"
+    elif conn in node.ended:
+        code, reason = CLOSE_EXPIRED, "the session was ended: log in again"
     with contextlib.suppress(Exception):
         if websocket.application_state is WebSocketState.CONNECTED:
             await websocket.close(code=code, reason=reason)
@@ -138,6 +141,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         return
     await websocket.accept()
     conn = node.hub.connect(table_id, actor)
+    if actor.token_id is not None:
+        node.sessions.setdefault(actor.token_id, set()).add(conn)
 
     def too_slow(slow: Connection) -> None:
         node.metrics.slow_consumers.inc()
@@ -155,6 +160,11 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     finally:
         node.metrics.ws_connections.dec()
         node.hub.disconnect(conn)
+        if actor.token_id is not None:
+            left = node.sessions.get(actor.token_id, set())
+            left.discard(conn)
+            if not left:
+                node.sessions.pop(actor.token_id, None)
         if player is not None:
             with contextlib.suppress(Exception):
                 await node.connected(table_id, player, connected=False)
@@ -162,6 +172,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await asyncio.wait_for(writer, 2.0)
         if not writer.done():
             writer.cancel()
+        node.ended.discard(conn)
 
 
 async def _send_snapshot(
