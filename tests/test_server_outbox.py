@@ -17,7 +17,9 @@ import pytest
 import uvicorn
 
 from ledger_support import BACKENDS, ledger_database
+from punto.bets import Bet
 from punto.cli import main
+from punto.ledger.model import Account
 from punto.ledger.operator_ref import ReferenceOperator, create_app
 from punto.ledger.store import LedgerStore
 from punto.ledger.wallet import RetryPolicy, SeamlessWallet
@@ -176,4 +178,32 @@ async def test_a_stake_lost_track_of_is_rolled_back_unless_the_ledger_has_it(
             found = await reconcile(store, wallet)
             assert found.ok, found.problems
             assert found.checked == 1
+    await client.aclose()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_stake_in_the_ledger_without_a_debit_at_the_operator_is_a_disagreement(
+    backend: str, tmp_path: Path
+) -> None:
+    """The books hold a stake funded by the operator whose debit was rolled back (the
+    stake was recorded after all): the reconciliation says so."""
+    operator = ReferenceOperator({"ann": 10_000})
+    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
+    wallet = SeamlessWallet("http://operator/wallet", client=client)
+    async with ledger_database(backend, tmp_path) as url:
+        await upgrade_async(url)
+        async with LedgerStore.open(url) as ledger:
+            store = ServerStore(ledger.engine)
+            outbox = WalletOutbox(store, wallet, ledger, hold=0.0)
+            await outbox.stake("ann", 1_000, transaction_id="c-2", round_id="r-2")
+            await ledger.open_round("r-2", table_id="t")
+            bets = {Bet.BANKER: 1_000}
+            funding = Account.operator("default")
+            await ledger.confirm_bets("r-2", "ann", bets, confirmation_id="c-2", funding=funding)
+            await outbox.staked("c-2")
+            assert (await reconcile(store, wallet)).ok
+            await outbox.roll_back("c-2", error="a stake that was thought lost")
+            found = await reconcile(store, wallet)
+            assert not found.ok
+            assert "the ledger holds a stake c-2 of 1000 for ann" in found.problems[0]
     await client.aclose()

@@ -230,7 +230,8 @@ class Reconciliation:
 
 
 async def reconcile(store: ServerStore, operator: SeamlessWallet) -> Reconciliation:
-    """Compare every wallet call Punto wrote down with what the operator holds."""
+    """Compare every wallet call Punto wrote down with what the operator holds, and every
+    operator-funded stake in the ledger with a debit the operator took."""
     problems: list[str] = []
     items = await store.outbox_items()
     for item in items:
@@ -261,4 +262,9 @@ async def reconcile(store: ServerStore, operator: SeamlessWallet) -> Reconciliat
                 f"disagrees: {what}: the operator holds a {held.kind} of {held.amount} "
                 f"for {held.player_id} ({held.status})"
             )
+    for confirmation, player, amount in await store.stakes_not_debited():
+        problems.append(
+            f"disagrees: the ledger holds a stake {confirmation} of {amount} for {player} "
+            "funded by the operator, whose debit was never taken (or was rolled back)"
+        )
     return Reconciliation(len(items), tuple(problems))

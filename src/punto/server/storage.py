@@ -16,13 +16,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mappin
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Table, and_, delete, false, insert, or_, select, true, update
+from sqlalchemy import Table, and_, delete, false, func, insert, or_, select, true, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from punto.errors import ConflictError, NotFoundError
+from punto.ledger.tables import EntryRow, TransactionRow
 from punto.server.auth import Role
 from punto.server.schema import (
     AmendmentRow,
@@ -686,6 +687,33 @@ class ServerStore:
 
         return await self._run(unit)
 
+    async def stakes_not_debited(self, *, limit: int = 1000) -> list[tuple[str, str, int]]:
+        """Stakes the ledger funded from the operator (seamless) whose debit the outbox
+        does not show as taken (no row, rolled back, refused or failed): ``(confirmation
+        id, player, amount)`` — money in the books the operator never gave."""
+        key = func.substr(_LTX.c.idempotency_key, len("stake:") + 1)
+
+        async def unit(conn: AsyncConnection) -> list[tuple[str, str, int]]:
+            rows = await conn.execute(
+                select(key, _LTX.c.player_id, _LEN.c.amount)
+                .join(_LEN, _LEN.c.transaction_id == _LTX.c.id)
+                .outerjoin(_O, _O.c.transaction_id == key)
+                .where(
+                    _LTX.c.kind == "stake",
+                    _LEN.c.account_code.like("operator:%"),
+                    or_(
+                        _O.c.id.is_(None),
+                        _O.c.kind == "rollback",
+                        _O.c.state.in_([OUTBOX_REFUSED, OUTBOX_FAILED]),
+                    ),
+                )
+                .order_by(_LTX.c.seq)
+                .limit(limit)
+            )
+            return [(str(r[0]), str(r[1]), -int(r[2])) for r in rows]
+
+        return await self._run(unit)
+
     async def outbox_item(self, transaction_id: str) -> Outbox | None:
         """The wallet call ``transaction_id``, if written down."""
 
@@ -725,6 +753,10 @@ class ServerStore:
             )
 
         await self._run(unit)
+
+
+_LTX = cast(Table, TransactionRow.__table__)
+_LEN = cast(Table, EntryRow.__table__)
 
 
 def _insert(conn: AsyncConnection, table: Table) -> Any:
