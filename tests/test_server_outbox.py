@@ -207,3 +207,13 @@ async def test_a_stake_in_the_ledger_without_a_debit_at_the_operator_is_a_disagr
             assert not found.ok
             assert "the ledger holds a stake c-2 of 1000 for ann" in found.problems[0]
     await client.aclose()
+
+
+async def test_check_operator_needs_the_operators_address(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("PUNTO_WALLET_URL", raising=False)
+    url = f"sqlite:///{tmp_path / 'books.sqlite3'}"
+    status = await asyncio.to_thread(main, ["ledger", "check", "--operator", "--database-url", url])
+    assert status == 2
+    assert "--wallet-url" in capsys.readouterr().out
