@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/punto serve --open
+	$(BIN)/punto serve --demo --open
 
 test: lint typecheck unit integration
 

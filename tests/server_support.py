@@ -28,6 +28,7 @@ from punto.ledger.wallet import Wallet
 from punto.server.app import create_app
 from punto.server.config import Settings
 from punto.server.node import Node
+from punto.server.protocol import MAX_MESSAGE
 
 __all__ = [
     "FAST",
@@ -47,7 +48,8 @@ FAST: dict[str, object] = {
     "result_seconds": 0.1,
     "password_cost": 1024,
     "lease_seconds": 5.0,
-    "secret": "test-secret-0123456789abcdef",
+    "secret": "test-secret-0123456789abcdef-0123456789",
+    "demo": True,
 }
 """Short timers and a fast password hash for tests."""
 
@@ -112,7 +114,13 @@ async def running_server(
     app = create_app(settings, node=node)
     port = free_port()
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", ws="websockets-sansio"
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        ws="websockets-sansio",
+        ws_max_size=MAX_MESSAGE,
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

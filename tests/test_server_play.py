@@ -53,7 +53,10 @@ async def test_player_bets_and_is_paid_exactly(backend: str, tmp_path: Path) -> 
             assert paid["wallet_balance"] == before - 3000 + returned
             await client.next_of("roads")
         me = (await server.http.get("/api/me", headers=headers)).json()
-        assert me["balance"] == paid["wallet_balance"]
+        # Main bets a tie left standing [M12] are staked again when the next hand opens,
+        # which may already have happened.
+        standing = sum(result["standing"].values())
+        assert me["balance"] in (paid["wallet_balance"], paid["wallet_balance"] - standing)
         assert me["table"] == "macau-1"  # still at the table after a disconnect [L]
         records = (await server.http.get("/api/me/bets", headers=headers)).json()["records"]
         record = next(r for r in records if r["game"] == game)

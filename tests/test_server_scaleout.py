@@ -93,6 +93,7 @@ async def two_processes(tmp_path: Path) -> AsyncIterator[tuple[str, Process, Pro
         "PUNTO_REDIS_URL": REDIS_URL,
         "PUNTO_REDIS_PREFIX": f"punto-test-{secrets.token_hex(4)}",
         "PUNTO_SECRET": "scale-out-test-secret-0123456789",
+        "PUNTO_DEMO": "1",
         "PUNTO_BETTING_SECONDS": "2",
         "PUNTO_CARD_DELAY": "0.02",
         "PUNTO_SQUEEZE_SECONDS": "0.5",

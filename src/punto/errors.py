@@ -34,6 +34,7 @@ __all__ = [
     "PresetError",
     "ProtocolError",
     "PuntoError",
+    "RateLimitedError",
     "RemoteError",
     "RoadError",
     "RoundStateError",
@@ -248,6 +249,15 @@ class ConflictError(ServerError):
 
 class UnavailableError(ServerError):
     """The server cannot serve the request now (shutting down, a table's owner is gone)."""
+
+
+class RateLimitedError(ServerError):
+    """Too many attempts (failed logins) from one account or address; ``retry_after`` is
+    how many seconds to wait."""
+
+    def __init__(self, message: str, *, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class RemoteError(ServerError):

@@ -1,19 +1,26 @@
 """``punto ledger check|migrate [--database-url URL]``.
 
 ``check`` proves the books: it exits 0 when they balance and 1, listing every problem,
-when they do not (``--json``: one JSON object). ``migrate`` brings the database's ledger
-schema to the newest revision. The database is ``--database-url``, else
-``$PUNTO_DATABASE_URL``, else the SQLite file ``punto.sqlite3``.
+when they do not (``--json``: one JSON object). ``check --operator`` also reconciles the
+seamless wallet's calls with the operator (``--wallet-url``, else ``$PUNTO_WALLET_URL``):
+every call still pending, refused, or held differently by the operator is a problem.
+``migrate`` brings the database's ledger schema to the newest revision. The database is
+``--database-url``, else ``$PUNTO_DATABASE_URL``, else the SQLite file ``punto.sqlite3``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+from typing import TYPE_CHECKING
 
 from punto.cli.output import write_json
 from punto.ledger import migrate
 from punto.ledger.store import CheckReport, LedgerStore, database_url
+
+if TYPE_CHECKING:
+    from punto.server.outbox import Reconciliation
 
 __all__ = ["register", "run"]
 
@@ -30,6 +37,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "check", help="exit 0 only when the books balance", description=_CHECK_HELP
     )
     check.add_argument("--json", action="store_true", help="answer in JSON")
+    check.add_argument(
+        "--operator",
+        action="store_true",
+        help="also reconcile the seamless wallet's calls with the operator",
+    )
+    check.add_argument(
+        "--wallet-url", metavar="URL", help="the operator's wallet root (default $PUNTO_WALLET_URL)"
+    )
+    check.add_argument(
+        "--wallet-api-key", metavar="KEY", help="the operator's API key ($PUNTO_WALLET_API_KEY)"
+    )
     actions.add_parser(
         "migrate",
         help="create or upgrade the ledger tables",
@@ -59,11 +77,26 @@ def run(args: argparse.Namespace) -> int:
         migrate.upgrade(url)
         print(f"ledger schema at revision {migrate.head()}")
         return 0
-    report = asyncio.run(_check(url))
+    operator = None
+    if args.operator:
+        operator = args.wallet_url or os.environ.get("PUNTO_WALLET_URL")
+        if not operator:
+            print("punto ledger check --operator needs --wallet-url or $PUNTO_WALLET_URL")
+            return 2
+    key = args.wallet_api_key or os.environ.get("PUNTO_WALLET_API_KEY") or None
+    report, reconciliation = asyncio.run(_check(url, operator, key))
+    ok = report.ok and (reconciliation is None or reconciliation.ok)
     if args.json:
         write_json(
             {
-                "ok": report.ok,
+                "ok": ok,
+                "operator": None
+                if reconciliation is None
+                else {
+                    "ok": reconciliation.ok,
+                    "checked": reconciliation.checked,
+                    "problems": list(reconciliation.problems),
+                },
                 "problems": list(report.problems),
                 "accounts": report.accounts,
                 "transactions": report.transactions,
@@ -80,9 +113,35 @@ def run(args: argparse.Namespace) -> int:
         print(f"books do NOT balance: {len(report.problems)} problems")
         for problem in report.problems:
             print(f"  {problem}")
-    return 0 if report.ok else 1
+    if reconciliation is not None and not args.json:
+        if reconciliation.ok:
+            print(f"operator agrees: {reconciliation.checked} wallet calls, none pending")
+        else:
+            print(
+                f"operator does NOT agree: {len(reconciliation.problems)} of "
+                f"{reconciliation.checked} wallet calls"
+            )
+            for problem in reconciliation.problems:
+                print(f"  {problem}")
+    return 0 if ok else 1
 
 
-async def _check(url: str) -> CheckReport:
+async def _check(
+    url: str, operator: str | None, api_key: str | None
+) -> tuple[CheckReport, Reconciliation | None]:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from punto.errors import PuntoError
+    from punto.ledger.wallet import SeamlessWallet
+    from punto.server.outbox import Reconciliation, reconcile
+    from punto.server.storage import ServerStore
+
     async with LedgerStore.open(url) as store:
-        return await store.check()
+        report = await store.check()
+        if operator is None:
+            return report, None
+        async with SeamlessWallet(operator, api_key=api_key) as wallet:
+            try:
+                return report, await reconcile(ServerStore(store.engine), wallet)
+            except (PuntoError, SQLAlchemyError) as exc:
+                return report, Reconciliation(0, (f"cannot reconcile: {exc}",))

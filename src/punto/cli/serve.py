@@ -1,10 +1,12 @@
-"""``punto serve [--host H] [--port P] [--database-url URL] [--redis-url URL] [--open]``.
+"""``punto serve [--host H] [--port P] [--database-url URL] [--redis-url URL] [--demo] [--open]``.
 
 Starts the table server (uvicorn): SQLite in the working folder unless a database URL is
-given, demo tables dealt by the RNG and demo accounts (printed at start) unless
-``--no-demo``. Ctrl-C or SIGTERM stops it gracefully: no hand is opened any more, a hand
-being dealt at an RNG table is finished and settled, a live table's hand is void and
-refunded, then the connections close.
+given. With ``--demo`` (``make run``) it creates demo tables dealt by the RNG and demo
+accounts (printed at start) and lets players register; without it the server is in
+production mode and refuses to start unless ``PUNTO_SECRET`` is set. Ctrl-C or SIGTERM
+stops it gracefully: no hand is opened any more, a hand being dealt at an RNG table is
+finished and settled, a live table's hand is void and refunded, then the connections
+close.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import uvicorn
 
 from punto.server.config import Settings
 from punto.server.node import DEMO_USERS, Node
+from punto.server.protocol import MAX_MESSAGE
 
 __all__ = ["register", "run"]
 
@@ -45,8 +48,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="URL",
         help="Redis for several processes serving one set of tables (also $PUNTO_REDIS_URL)",
     )
-    parser.add_argument(
-        "--no-demo", action="store_true", help="no demo tables, accounts or self-registration"
+    demo = parser.add_mutually_exclusive_group()
+    demo.add_argument(
+        "--demo",
+        action="store_true",
+        default=None,
+        help="demo tables, accounts and self-registration (development; also $PUNTO_DEMO=1)",
+    )
+    demo.add_argument(
+        "--no-demo",
+        dest="demo",
+        action="store_false",
+        help="no demo data: production mode (the default)",
     )
     parser.add_argument("--open", action="store_true", help="open the web client in a browser")
     parser.set_defaults(handler=run)
@@ -79,10 +92,18 @@ def run(args: argparse.Namespace) -> int:
     """Run the server until it is stopped."""
     from punto.server.app import create_app
 
-    overrides: dict[str, object] = {"database_url": args.database_url, "redis_url": args.redis_url}
-    if args.no_demo:
-        overrides["demo"] = False
+    overrides: dict[str, object] = {
+        "database_url": args.database_url,
+        "redis_url": args.redis_url,
+        "demo": args.demo,
+    }
     settings = Settings.from_env(None, **overrides)
+    problems = settings.production_problems()
+    if problems:
+        for problem in problems:
+            print(f"punto: refusing to start in production mode: {problem}", file=sys.stderr)
+        print("punto: for a local demo run `punto serve --demo` (make run)", file=sys.stderr)
+        return 2
     node = Node(settings)
     app = create_app(settings, node=node, logs=True)
     url = f"http://{args.host}:{args.port}/"
@@ -93,7 +114,13 @@ def run(args: argparse.Namespace) -> int:
     if args.open:
         threading.Timer(1.5, lambda: webbrowser.open(url)).start()
     config = uvicorn.Config(
-        app, host=args.host, port=args.port, log_config=None, ws="websockets-sansio", lifespan="on"
+        app,
+        host=args.host,
+        port=args.port,
+        log_config=None,
+        ws="websockets-sansio",
+        ws_max_size=MAX_MESSAGE,  # a frame may be no larger than a message
+        lifespan="on",
     )
     _Server(config, node).run()
     return 0

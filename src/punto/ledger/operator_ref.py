@@ -1,9 +1,10 @@
 """A small reference operator: the seamless wallet contract over HTTP, balances in memory.
 
-It implements ``POST /wallet/debit``, ``POST /wallet/credit``, ``POST /wallet/rollback``
-and ``GET /wallet/balance/{player_id}`` exactly as ``docs/ledger.md`` describes:
-idempotent by transaction id, and a rollback that arrives before its debit leaves a
-tombstone so the late debit is refused. Tests drive it through ``httpx.ASGITransport``;
+It implements ``POST /wallet/debit``, ``POST /wallet/credit``, ``POST /wallet/rollback``,
+``GET /wallet/balance/{player_id}`` and ``GET /wallet/transactions/{id}`` exactly as
+``docs/ledger.md`` describes: idempotent by transaction id, and a rollback that arrives
+before its debit leaves a tombstone so the late debit is refused. Tests drive it through
+``httpx.ASGITransport`` (:meth:`ReferenceOperator.fail` makes it fail on cue);
 ``python -m punto.ledger.operator_ref --balance alice=100000`` serves it with uvicorn.
 
 >>> operator = ReferenceOperator({"alice": 1000})
@@ -59,6 +60,39 @@ class ReferenceOperator:
         self.requests = 0
         self._records: dict[str, _Record] = {}
         self._tombstones: dict[str, str] = {}
+        self._faults: dict[str, tuple[int, bool]] = {}
+
+    def fail(self, action: str, *, times: int = 1_000_000, applied: bool = False) -> None:
+        """Answer the next ``times`` calls of ``action`` (``debit``, ``credit``,
+        ``rollback``) with HTTP 500 — after doing them when ``applied`` (the operator
+        took the money, then its answer broke). Tests make the operator fail with it."""
+        self._faults[action] = (times, applied)
+
+    def heal(self) -> None:
+        """Stop failing."""
+        self._faults.clear()
+
+    def fault(self, action: str) -> bool | None:
+        """Whether this call of ``action`` fails: ``None`` no, else whether it is applied
+        first (one of the ``times`` used up)."""
+        times, applied = self._faults.get(action, (0, False))
+        if times <= 0:
+            return None
+        self._faults[action] = (times - 1, applied)
+        return applied
+
+    def transaction(self, tid: str) -> Answer:
+        """What this operator holds of the call ``tid`` (reconciliation)."""
+        record = self._records.get(tid)
+        if record is not None:
+            status = "rolled_back" if record.rolled_back else "ok"
+            body = {"kind": record.kind, "player_id": record.player_id, "amount": record.amount}
+            return 200, {"transaction_id": tid, **body, "status": status}
+        if tid in self._tombstones:
+            player = self._tombstones[tid]
+            body = {"kind": "tombstone", "player_id": player, "amount": 0}
+            return 200, {"transaction_id": tid, **body, "status": "tombstoned"}
+        return _error(404, "unknown_transaction", f"no transaction {tid!r}")
 
     def _read(self, body: Mapping[str, Any], *, amount: bool = True) -> Answer | _Record:
         self.requests += 1
@@ -173,6 +207,11 @@ def create_app(
                 return JSONResponse(
                     {"error": "bad_request", "message": "Idempotency-Key does not match"}, 400
                 )
+            fault = wallet.fault(action)
+            if fault is not None:
+                if fault:
+                    getattr(wallet, action)(body)
+                return JSONResponse({"error": "internal", "message": "operator fault"}, 500)
             status, answer = getattr(wallet, action)(body)
             return JSONResponse(answer, status)
 
@@ -186,8 +225,15 @@ def create_app(
             return JSONResponse({"error": "unknown_player", "message": player}, 404)
         return JSONResponse({"player_id": player, "balance": wallet.balances[player]})
 
+    async def transaction(request: Request) -> JSONResponse:
+        if not authorized(request):
+            return JSONResponse({"error": "unauthorized", "message": "bad api key"}, 401)
+        status, answer = wallet.transaction(request.path_params["transaction_id"])
+        return JSONResponse(answer, status)
+
     app = Starlette(
         routes=[
+            Route("/wallet/transactions/{transaction_id:path}", transaction, methods=["GET"]),
             Route("/wallet/debit", endpoint("debit"), methods=["POST"]),
             Route("/wallet/credit", endpoint("credit"), methods=["POST"]),
             Route("/wallet/rollback", endpoint("rollback"), methods=["POST"]),

@@ -40,6 +40,7 @@ from punto.ledger.store import LedgerStore
 
 __all__ = [
     "InternalWallet",
+    "OperatorTransaction",
     "RetryPolicy",
     "SeamlessWallet",
     "Wallet",
@@ -63,6 +64,18 @@ class WalletReceipt:
     def replayed(self) -> bool:
         """The call had been made before with this transaction id."""
         return self.status == "replayed"
+
+
+@dataclass(frozen=True, slots=True)
+class OperatorTransaction:
+    """A call as the operator recorded it: ``kind`` ``debit``, ``credit`` or ``tombstone``
+    (a rollback that came first); ``status`` ``ok``, ``rolled_back`` or ``tombstoned``."""
+
+    transaction_id: str
+    kind: str
+    player_id: str
+    amount: int
+    status: str
 
 
 @runtime_checkable
@@ -185,6 +198,10 @@ class RetryPolicy:
         return float(min(self.max_delay, self.base_delay * 2 ** (failures - 1)))
 
 
+class _UnknownTransactionError(WalletError):
+    """The operator never saw this transaction (reconciliation)."""
+
+
 _RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 
 
@@ -288,6 +305,22 @@ class SeamlessWallet:
         answer = await self._call("POST", "/rollback", key=f"rollback:{transaction_id}", body=body)
         return _receipt(transaction_id, answer)
 
+    async def transaction(self, transaction_id: str) -> OperatorTransaction | None:
+        """``GET /transactions/{id}``: what the operator holds of a call (reconciliation);
+        ``None`` when it never saw it."""
+        try:
+            answer = await self._call(
+                "GET", f"/transactions/{quote(transaction_id, safe='')}", key=None
+            )
+        except _UnknownTransactionError:
+            return None
+        kind, player, status = (answer.get(k) for k in ("kind", "player_id", "status"))
+        if not all(isinstance(v, str) for v in (kind, player, status)):
+            raise WalletError("the operator's transaction answer lacks kind, player_id or status")
+        return OperatorTransaction(
+            transaction_id, str(kind), str(player), _int(answer, "amount"), str(status)
+        )
+
 
 def _answer(path: str, response: httpx.Response) -> dict[str, Any]:
     try:
@@ -305,6 +338,8 @@ def _answer(path: str, response: httpx.Response) -> dict[str, Any]:
         raise InsufficientFundsError(f"the operator refused {path}: {message or error}")
     if error == "rolled_back":
         raise WalletRolledBackError(f"the operator refused {path}: {message or error}")
+    if error == "unknown_transaction":
+        raise _UnknownTransactionError(f"the operator has no {path}")
     if error == "idempotency_conflict":
         raise IdempotencyConflictError(f"the operator refused {path}: {message or error}")
     raise WalletError(

@@ -10,7 +10,8 @@ One module per concept:
   — the server's tables, their Alembic migrations and the store;
 - :mod:`~punto.server.tables` — table configurations and the demo tables;
 - :mod:`~punto.server.bank` — stakes, settlements, voids and corrections through the
-  ledger and the wallet;
+  ledger and the wallet; :mod:`~punto.server.outbox` — every seamless-wallet call written
+  down and retried until the operator answers, and the reconciliation with it;
 - :mod:`~punto.server.services`, :mod:`~punto.server.runner`,
   :mod:`~punto.server.commands` — one asyncio task per owned table, driving a
   :class:`punto.table.Table` with a real clock; its client commands;
@@ -21,6 +22,7 @@ One module per concept:
   the owner of a table, corrections, demo data;
 - :mod:`~punto.server.api`, :mod:`~punto.server.ws` — the REST API and the WebSocket
   endpoint; :mod:`~punto.server.app` — the application factory and its lifespan;
+  :mod:`~punto.server.guard` — input limits checked before parsing, security headers;
 - :mod:`~punto.server.reports` — turnover, payouts and observed RTP from the ledger;
 - :mod:`~punto.server.metrics`, :mod:`~punto.server.logging` — Prometheus metrics and
   JSON logs.

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
 
 from punto.cards import Card, parse_cards
 from punto.coup import coup_of_hands
@@ -26,7 +26,7 @@ from punto.ledger.model import Account
 from punto.limits import LimitTier
 from punto.outcome import Outcome
 from punto.rules import PRESETS
-from punto.server.auth import ANONYMOUS, Actor, Role, check_password, require_role
+from punto.server.auth import ANONYMOUS, Actor, Role, require_role
 from punto.server.node import Node
 from punto.server.protocol import parse_command
 from punto.server.reports import daily_report, player_transactions
@@ -45,7 +45,7 @@ def node_of(request: Request) -> Node:
     return node
 
 
-def actor_of(request: Request) -> Actor:
+async def actor_of(request: Request) -> Actor:
     """Who calls: the bearer token's user, or anonymous."""
     header = request.headers.get("authorization", "")
     if not header:
@@ -53,7 +53,7 @@ def actor_of(request: Request) -> Actor:
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token:
         raise AuthError("send the session token as 'Authorization: Bearer <token>'")
-    return node_of(request).signer.verify(token)
+    return await node_of(request).authenticate(token)
 
 
 NodeDep = Annotated[Node, Depends(node_of)]
@@ -88,7 +88,7 @@ class NewUser(Register):
 class Transfer(_Body):
     """A deposit or withdrawal (internal wallet)."""
 
-    amount: Annotated[int, Field(gt=0, le=10**15)]
+    amount: Annotated[StrictInt, Field(gt=0, le=10**15)]
     transaction_id: Annotated[str, Field(min_length=1, max_length=120)]
 
 
@@ -96,11 +96,11 @@ class TierBody(_Body):
     """A limit tier."""
 
     name: Annotated[str, Field(min_length=1, max_length=40)]
-    min_bet: Annotated[int, Field(gt=0)]
-    max_bet: Annotated[int, Field(gt=0)]
-    side_min: Annotated[int, Field(gt=0)]
-    side_max: Annotated[int, Field(gt=0)]
-    bet_limits: dict[str, tuple[int, int]] = {}
+    min_bet: Annotated[StrictInt, Field(gt=0)]
+    max_bet: Annotated[StrictInt, Field(gt=0)]
+    side_min: Annotated[StrictInt, Field(gt=0)]
+    side_max: Annotated[StrictInt, Field(gt=0)]
+    bet_limits: dict[str, tuple[StrictInt, StrictInt]] = {}
 
 
 class TableBody(_Body):
@@ -112,11 +112,11 @@ class TableBody(_Body):
     kind: Literal["normal", "vip", "bid_squeeze"] = "normal"
     dealing: Literal["rng", "live"] = "rng"
     reading: Literal["dealer", "largest_bettor", "button", "owner", "bid"] | None = None
-    seats: Annotated[int, Field(ge=1, le=14)] = 7
-    betting_seconds: Annotated[float, Field(gt=0, le=600)] = 15.0
-    vip_min_balance: Annotated[int, Field(ge=0)] = 0
+    seats: Annotated[StrictInt, Field(ge=1, le=14)] = 7
+    betting_seconds: Annotated[StrictFloat, Field(gt=0, le=600)] = 15.0
+    vip_min_balance: Annotated[StrictInt, Field(ge=0)] = 0
     limits: list[TierBody] | None = None
-    enabled: bool = True
+    enabled: StrictBool = True
 
 
 class TablePatch(_Body):
@@ -124,8 +124,8 @@ class TablePatch(_Body):
 
     name: Annotated[str | None, Field(min_length=1, max_length=100)] = None
     limits: list[TierBody] | None = None
-    betting_seconds: Annotated[float | None, Field(gt=0, le=600)] = None
-    enabled: bool | None = None
+    betting_seconds: Annotated[StrictFloat | None, Field(gt=0, le=600)] = None
+    enabled: StrictBool | None = None
 
 
 class FaultBody(_Body):
@@ -134,7 +134,7 @@ class FaultBody(_Body):
     fault: str
     detail: Annotated[str, Field(max_length=500)] = ""
     player: Annotated[str | None, Field(max_length=200)] = None
-    count: Annotated[int, Field(ge=1, le=20)] = 1
+    count: Annotated[StrictInt, Field(ge=1, le=20)] = 1
     cards: Annotated[list[str], Field(max_length=20)] = []
     position: str | None = None
 
@@ -198,13 +198,41 @@ def _session(node: Node, user_id: str, role: Role, name: str) -> dict[str, Any]:
     }
 
 
-@router.post("/api/auth/login", tags=["accounts"])
-async def login(body: Login, node: NodeDep) -> dict[str, Any]:
-    """A session token for a username and password (any role)."""
-    user = await node.store.user(body.username)
-    if user is None or not check_password(body.password, user.password_hash):
-        raise AuthError("wrong username or password")
-    return _session(node, user.id, user.role, user.display_name)
+@router.post(
+    "/api/auth/login",
+    tags=["accounts"],
+    responses={401: {"description": "wrong username or password"}, 429: {"description": "wait"}},
+)
+async def login(body: Login, request: Request, node: NodeDep) -> dict[str, Any]:
+    """A session token for a username and password (any role). Failed attempts are
+    limited per account and per address (429 with ``Retry-After``)."""
+    address = request.client.host if request.client is not None else "unknown"
+    user = await node.check_login(body.username, body.password, address=address)
+    assert user.user_id is not None
+    assert user.role is not None
+    return _session(node, user.user_id, user.role, user.name)
+
+
+@router.post("/api/auth/renew", tags=["accounts"])
+async def renew(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """A new session token for a valid one (the old one is revoked): a client renews
+    before its token expires."""
+    require_role(actor, *Role, action="renew a session")
+    assert actor.user_id is not None
+    user = await node.store.user(actor.user_id)
+    if user is None:
+        raise AuthError("this account no longer exists")
+    session = _session(node, user.id, user.role, user.display_name)
+    await node.revoke(actor, close=False)
+    return session
+
+
+@router.post("/api/auth/logout", tags=["accounts"])
+async def logout(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """End this session: the token is refused from now on."""
+    require_role(actor, *Role, action="log out")
+    await node.revoke(actor)
+    return {"logged_out": True}
 
 
 @router.post("/api/auth/register", tags=["accounts"], status_code=201)
@@ -490,6 +518,10 @@ async def admin_create_user(body: NewUser, actor: ActorDep, node: NodeDep) -> di
     return {"user_id": body.username, "role": role.value, "display_name": name}
 
 
+_TURN_WAIT = 5.0
+"""How long a deposit or withdrawal waits for a join of the same player to end."""
+
+
 async def _player(node: Node, player: str) -> None:
     user = await node.store.user(player)
     if user is None or user.role is not Role.PLAYER:
@@ -503,11 +535,12 @@ async def deposit(player: str, body: Transfer, actor: ActorDep, node: NodeDep) -
     """Transfer money in (internal wallet; idempotent by ``transaction_id``)."""
     require_role(actor, Role.ADMIN, action="deposit")
     await _player(node, player)
-    receipt = await node.wallet.credit(
-        player, body.amount, transaction_id=f"admin:{body.transaction_id}"
-    )
-    if receipt.status == "ok":  # a replay moved nothing
-        await node.transfer(player, body.amount, reason="deposit")
+    async with node.store.turn(player, wait=_TURN_WAIT):  # no join in between
+        receipt = await node.wallet.credit(
+            player, body.amount, transaction_id=f"admin:{body.transaction_id}"
+        )
+        if receipt.status == "ok":  # a replay moved nothing
+            await node.transfer(player, body.amount, reason="deposit")
     return {"balance": receipt.balance, "status": receipt.status}
 
 
@@ -516,11 +549,12 @@ async def withdraw(player: str, body: Transfer, actor: ActorDep, node: NodeDep) 
     """Transfer money out (internal wallet; idempotent by ``transaction_id``)."""
     require_role(actor, Role.ADMIN, action="withdraw")
     await _player(node, player)
-    if await node.store.table_of(player) is not None:
-        raise AmountError(f"{player} is at a table: withdraw once they have left it")
-    receipt = await node.wallet.debit(
-        player, body.amount, transaction_id=f"admin:{body.transaction_id}"
-    )
+    async with node.store.turn(player, wait=_TURN_WAIT):  # no join in between
+        if await node.store.table_of(player) is not None:
+            raise AmountError(f"{player} is at a table: withdraw once they have left it")
+        receipt = await node.wallet.debit(
+            player, body.amount, transaction_id=f"admin:{body.transaction_id}"
+        )
     return {"balance": receipt.balance, "status": receipt.status}
 
 

@@ -8,6 +8,7 @@ HTTP status.
 
 from __future__ import annotations
 
+import math
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -17,9 +18,10 @@ from fastapi.responses import JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from punto.errors import PuntoError
+from punto.errors import PuntoError, RateLimitedError
 from punto.server.api import router
 from punto.server.config import Settings
+from punto.server.guard import InputGuard, SecurityHeaders
 from punto.server.logging import configure_logging
 from punto.server.node import Node
 from punto.server.protocol import error_code, error_message
@@ -33,6 +35,7 @@ HTTP_STATUS: dict[str, int] = {
     "forbidden": 403,
     "not_found": 404,
     "conflict": 409,
+    "rate_limited": 429,
     "unavailable": 503,
     "wallet_unavailable": 503,
     "internal": 500,
@@ -42,7 +45,10 @@ HTTP_STATUS: dict[str, int] = {
 
 def _error(exc: BaseException) -> JSONResponse:
     code = error_code(exc)
-    return JSONResponse(error_message(exc), status_code=HTTP_STATUS.get(code, 409))
+    headers = {}
+    if isinstance(exc, RateLimitedError):
+        headers["Retry-After"] = str(math.ceil(exc.retry_after))
+    return JSONResponse(error_message(exc), status_code=HTTP_STATUS.get(code, 409), headers=headers)
 
 
 def create_app(
@@ -70,6 +76,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.node = node
+    app.add_middleware(InputGuard)
+    app.add_middleware(SecurityHeaders)
     app.include_router(router)
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
 

@@ -33,6 +33,7 @@ from punto.table.views import Viewer
 __all__ = [
     "ANONYMOUS",
     "Actor",
+    "LoginLimiter",
     "Role",
     "TokenSigner",
     "check_password",
@@ -69,6 +70,8 @@ class Actor:
     role: Role | None
     name: str = ""
     expires_at: float | None = None
+    token_id: str | None = None
+    """The session token's id (``jti``), to revoke it."""
 
     @property
     def viewer(self) -> Viewer:
@@ -78,7 +81,9 @@ class Actor:
     @property
     def player(self) -> str:
         """The player id of a player actor; :class:`ForbiddenError` for anyone else."""
-        if self.role is not Role.PLAYER or self.user_id is None:
+        if self.role is None or self.user_id is None:
+            raise AuthError("log in as a player to do this")
+        if self.role is not Role.PLAYER:
             raise ForbiddenError("only a logged-in player may do this")
         return self.user_id
 
@@ -129,15 +134,26 @@ class TokenSigner:
         """A token for ``user_id`` and when it expires."""
         issued = time.time() if now is None else now
         expires = issued + self._ttl
-        claims = {"sub": user_id, "role": role.value, "name": name, "iat": issued, "exp": expires}
+        claims = {
+            "sub": user_id,
+            "role": role.value,
+            "name": name,
+            "iat": issued,
+            "exp": expires,
+            "jti": secrets.token_hex(12),
+        }
         payload = _b64(json.dumps(claims, separators=(",", ":"), sort_keys=True).encode())
         return f"{payload}.{self._sign(payload)}", expires
 
     def verify(self, token: str, *, now: float | None = None) -> Actor:
         """The actor a token names; :class:`AuthError` if it is forged, malformed or expired."""
         payload, dot, signature = token.strip().partition(".")
-        if not dot or not hmac.compare_digest(
-            signature.encode("ascii", "replace"), self._sign(payload).encode("ascii")
+        if (
+            not dot
+            or not token.isascii()
+            or not hmac.compare_digest(
+                signature.encode("ascii", "replace"), self._sign(payload).encode("ascii")
+            )
         ):
             raise AuthError("the session token is not valid: log in again")
         try:
@@ -147,6 +163,7 @@ class TokenSigner:
                 role=Role(claims["role"]),
                 name=str(claims.get("name", "")),
                 expires_at=float(claims["exp"]),
+                token_id=None if claims.get("jti") is None else str(claims["jti"]),
             )
         except (ValueError, KeyError, TypeError):
             raise AuthError("the session token is not valid: log in again") from None
@@ -180,3 +197,51 @@ def check_password(password: str, stored: str) -> bool:
     except ValueError:
         return False
     return hmac.compare_digest(mine, _unb64(digest))
+
+
+class LoginLimiter:
+    """Failed logins counted per account and per address over a sliding ``window``
+    (seconds): past ``per_account`` (or ``per_address``) failures, further attempts are
+    refused until the oldest failure leaves the window. No I/O; the clock is passed in.
+
+    >>> limiter = LoginLimiter(per_account=2, per_address=10, window=60)
+    >>> limiter.failed("ann", "10.0.0.1", now=0.0); limiter.failed("ann", "10.0.0.1", now=1.0)
+    >>> limiter.wait("ann", "10.0.0.2", now=30.0)
+    30.0
+    >>> limiter.wait("bob", "10.0.0.1", now=30.0) is None
+    True
+    """
+
+    def __init__(self, *, per_account: int, per_address: int, window: float) -> None:
+        self._limits = {"account": per_account, "address": per_address}
+        self._window = window
+        self._failures: dict[tuple[str, str], list[float]] = {}
+
+    def _recent(self, key: tuple[str, str], now: float) -> list[float]:
+        times = [t for t in self._failures.get(key, ()) if t > now - self._window]
+        if times:
+            self._failures[key] = times
+        else:
+            self._failures.pop(key, None)
+        return times
+
+    def wait(self, account: str, address: str, *, now: float) -> float | None:
+        """Seconds to wait before trying again, or ``None`` when an attempt may be made."""
+        waits = []
+        for kind, name in (("account", account), ("address", address)):
+            times = self._recent((kind, name), now)
+            if len(times) >= self._limits[kind]:
+                waits.append(times[-self._limits[kind]] + self._window - now)
+        return max(waits) if waits else None
+
+    def failed(self, account: str, address: str, *, now: float) -> None:
+        """Count a failed attempt."""
+        for key in (("account", account), ("address", address)):
+            self._failures.setdefault(key, []).append(now)
+        if len(self._failures) > 100_000:  # bound the memory a flood of names can take
+            for key in list(self._failures):
+                self._recent(key, now)
+
+    def succeeded(self, account: str) -> None:
+        """A good password clears the account's failures (not the address's)."""
+        self._failures.pop(("account", account), None)

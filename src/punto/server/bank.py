@@ -4,32 +4,32 @@ through the ledger, and through the operator's wallet in seamless mode.
 - **internal** wallet: the player's money is the ledger's ``player:<id>`` account; a
   stake moves it to the round's escrow, the settlement pays it back.
 - **seamless** wallet: the operator is debited before the stake is recorded (funded by
-  the ``operator`` account) and credited with what the settlement returns. A credit the
-  operator does not take now is queued in ``server_wallet_outbox`` and retried.
+  the ``operator`` account) and credited with what the settlement returns. Every operator
+  call goes through the durable outbox (:mod:`punto.server.outbox`): written down first,
+  retried until the operator answers; a debit whose outcome is unknown is rolled back.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable, Mapping
 
 from sqlalchemy import Table, select
 
 from punto.bets import Bet
-from punto.errors import PuntoError, WalletError, WalletUnavailableError
+from punto.errors import PuntoError
 from punto.ledger.model import Account, Transaction, TransactionKind, settle_players
 from punto.ledger.store import LedgerStore, Recovery, RoundInfo, RoundStatus
 from punto.ledger.tables import AccountRow
 from punto.ledger.wallet import Wallet
 from punto.outcome import Outcome
 from punto.rules import Rules
+from punto.server.outbox import Payment, WalletOutbox
 from punto.server.protocol import outcome_from_json, outcome_json
 from punto.server.storage import ServerStore
 from punto.settlement import Settlement
 
 __all__ = ["Bank"]
 
-_LOG = logging.getLogger("punto.server.bank")
 _ACCOUNTS: Table = AccountRow.__table__  # type: ignore[assignment]
 
 
@@ -44,10 +44,13 @@ class Bank:
         *,
         seamless: bool,
         operator_id: str,
+        outbox: WalletOutbox | None = None,
     ) -> None:
         self.ledger = ledger
         self.wallet = wallet
         self._store = store
+        self.outbox = outbox or WalletOutbox(store, wallet, ledger)
+        """Every seamless-wallet call, written down and retried until answered."""
         self.seamless = seamless
         self._operator = Account.operator(operator_id)
         self._open: set[str] = set()
@@ -100,40 +103,29 @@ class Bank:
         amount = sum(bets.values())
         wallet: int | None = None
         if self.seamless:
-            try:
-                receipt = await self.wallet.debit(
-                    player, amount, transaction_id=confirmation_id, round_id=round_id
-                )
-                wallet = receipt.balance
-            except WalletUnavailableError:
-                await self._rollback(player, amount, confirmation_id)
-                raise
+            receipt = await self.outbox.stake(
+                player, amount, transaction_id=confirmation_id, round_id=round_id
+            )
+            wallet = receipt.balance
         try:
             posted = await self.ledger.confirm_bets(
                 round_id, player, bets, confirmation_id=confirmation_id, funding=self.funding
             )
-        except BaseException:
+        except BaseException as exc:
             if self.seamless:
-                await self._rollback(player, amount, confirmation_id)
+                await self.outbox.roll_back(confirmation_id, error=f"stake not recorded: {exc}")
             raise
-        if not self.seamless:
+        if self.seamless:
+            await self.outbox.staked(confirmation_id)
+        else:
             wallet = posted.balances.get(Account.player(player).code)
         return wallet
-
-    async def _rollback(self, player: str, amount: int, transaction_id: str) -> None:
-        try:
-            await self.wallet.rollback(transaction_id, player_id=player, amount=amount)
-        except WalletError as exc:  # pragma: no cover - the operator keeps failing
-            _LOG.error(
-                "wallet rollback failed",
-                extra={"player": player, "transaction": transaction_id, "error": str(exc)},
-            )
 
     async def cancel(self, confirmation_id: str, *, player: str, amount: int) -> None:
         """Undo a confirm (a tie's standing bets changed): the stakes go back."""
         await self.ledger.cancel_confirmation(confirmation_id, reason="standing bets changed")
         if self.seamless:
-            await self._pay(player, amount, f"cancel:{confirmation_id}", None)
+            await self.outbox.pay([Payment(player, amount, f"cancel:{confirmation_id}")])
 
     async def record_result(self, round_id: str, outcome: Outcome, *, rules: str) -> None:
         """Keep the round's outcome so a restart can settle it."""
@@ -229,63 +221,14 @@ class Bank:
     ) -> dict[str, int]:
         transactions = tuple(transactions)
         if self.seamless:
-            for tx in transactions:
-                amount = tx.amount_of(self._operator)
-                if tx.player_id is not None and amount:
-                    await self._pay(tx.player_id, amount, tx.id, round_id)
+            await self.outbox.pay(
+                [
+                    Payment(tx.player_id, tx.amount_of(self._operator), tx.id, round_id)
+                    for tx in transactions
+                    if tx.player_id is not None
+                ]
+            )
         return self.moved(transactions)
-
-    async def _pay(
-        self, player: str, amount: int, transaction_id: str, round_id: str | None
-    ) -> None:
-        """Credit (or, negative, debit) the operator wallet; queue it if it fails."""
-        try:
-            if amount > 0:
-                await self.wallet.credit(
-                    player, amount, transaction_id=transaction_id, round_id=round_id
-                )
-            else:
-                await self.wallet.debit(
-                    player, -amount, transaction_id=transaction_id, round_id=round_id
-                )
-        except WalletError as exc:
-            _LOG.warning(
-                "wallet call queued",
-                extra={"player": player, "transaction": transaction_id, "error": str(exc)},
-            )
-            await self._store.add_outbox(
-                transaction_id=transaction_id,
-                player_id=player,
-                amount=abs(amount),
-                kind="credit" if amount > 0 else "debit",
-                round_id=round_id,
-            )
-
-    async def deliver_outbox(self) -> int:
-        """Retry queued wallet calls; how many went through."""
-        done = 0
-        for item in await self._store.pending_outbox():
-            try:
-                if item.kind == "credit":
-                    await self.wallet.credit(
-                        item.player_id,
-                        item.amount,
-                        transaction_id=item.transaction_id,
-                        round_id=item.round_id,
-                    )
-                else:
-                    await self.wallet.debit(
-                        item.player_id,
-                        item.amount,
-                        transaction_id=item.transaction_id,
-                        round_id=item.round_id,
-                    )
-            except WalletError as exc:
-                await self._store.outbox_done(item.id, error=str(exc))
-                continue
-            await self._store.outbox_done(item.id, error=None)
-            done += 1
-        return done
 
     async def status(self, round_id: str) -> RoundStatus | None:
         """The round's status in the ledger."""

@@ -290,13 +290,16 @@ class TableCommands:
     async def _join(self, p: str) -> None:
         table = self.table
         table.verify_join(p, balance=0)
-        await self._s.store.enter_table(p, self.table.settings.table_id)
-        try:
-            balance = await self._s.bank.balance(p)
-            table.join(p, balance=balance)
-        except BaseException:
-            await self._s.store.leave_table(p, self.table.settings.table_id)
-            raise
+        # The player's turn: no deposit or withdrawal moves their wallet between reading
+        # it and the table taking it (refused at once rather than holding the table up).
+        async with self._s.store.turn(p):
+            await self._s.store.enter_table(p, self.table.settings.table_id)
+            try:
+                balance = await self._s.bank.balance(p)
+                table.join(p, balance=balance)
+            except BaseException:
+                await self._s.store.leave_table(p, self.table.settings.table_id)
+                raise
 
     def _round(self) -> str:
         game = self.table.game

@@ -1,7 +1,9 @@
 """The table server's settings: one frozen dataclass, read from the environment.
 
-Every setting has a default that suits ``make run`` (SQLite in the working folder, demo
-tables and accounts, the internal wallet). Tests pass short timers.
+Every setting has a default that suits development (SQLite in the working folder, the
+internal wallet); demo tables and accounts only with ``demo`` (``punto serve --demo``,
+``make run``). Without demo data a server is in production mode and needs a configured
+secret. Tests pass short timers.
 
 >>> s = Settings.from_env({"PUNTO_BETTING_SECONDS": "2", "PUNTO_WALLET": "internal"})
 >>> s.betting_seconds, s.wallet, s.database_url
@@ -39,17 +41,27 @@ class Settings:
     """Redis for scale-out (table events and forwarded commands); ``None``: one process."""
     redis_prefix: str = "punto"
     """The channel prefix: deployments (or test runs) sharing one Redis stay apart."""
-    secret: str = field(default_factory=lambda: secrets.token_hex(32))
-    """HMAC key of the session tokens (random per run when not configured)."""
-    token_ttl: float = 12 * 3600.0
+    secret: str | None = None
+    """HMAC key of the session tokens; ``None``: a random one per run (development only:
+    tokens die with the process, and several processes cannot share them)."""
+    environment: str = "development"
+    """``production`` (``PUNTO_ENV``) insists on a configured secret and no demo data."""
+    token_ttl: float = 3600.0
+    """Session token lifetime; a client renews its token before (``/api/auth/renew``)."""
+    login_attempts: int = 5
+    """Failed logins of one account within ``login_window`` before it must wait (429)."""
+    login_address_attempts: int = 20
+    """Failed logins from one address within ``login_window`` before it must wait."""
+    login_window: float = 300.0
     process_id: str = field(default_factory=_process_id)
     wallet: str = "internal"
     """``internal`` (transfer wallet in the ledger) or ``seamless`` (operator HTTP API)."""
     wallet_url: str | None = None
     wallet_api_key: str | None = None
     operator_id: str = "default"
-    demo: bool = True
-    """Create demo tables and accounts on first start; allow player self-registration."""
+    demo: bool = False
+    """Create demo tables and accounts on first start; allow player self-registration
+    (``punto serve --demo``, ``make run``)."""
     demo_balance: int = 1_000_000
     betting_seconds: float | None = None
     """Override every table's betting time (tests, load runs); ``None``: the table's own."""
@@ -58,6 +70,14 @@ class Settings:
     result_seconds: float = 3.0
     lease_seconds: float = 10.0
     """How long a table's ownership lease lasts without renewal."""
+    outbox_seconds: float = 1.0
+    """How often pending wallet calls are retried (the first wait; it doubles per try)."""
+    outbox_max_delay: float = 60.0
+    """The longest wait between two tries of one wallet call."""
+    allowed_origins: tuple[str, ...] = ()
+    """Other origins whose pages may open WebSockets (``https://app.example``; ``*`` any);
+    the server's own origin always may, and clients that send no ``Origin`` (not
+    browsers) are not checked."""
     ws_queue: int = 1000
     """Outgoing messages a client may have waiting before it is dropped as too slow."""
     rng_seed: int | None = None
@@ -68,6 +88,10 @@ class Settings:
     log_level: str = "INFO"
 
     def __post_init__(self) -> None:
+        if self.environment not in ("development", "production"):
+            raise ServerError(
+                f"PUNTO_ENV must be development or production, not {self.environment!r}"
+            )
         if self.wallet not in ("internal", "seamless"):
             raise ServerError(f"wallet must be internal or seamless, not {self.wallet!r}")
         if self.wallet == "seamless" and not self.wallet_url:
@@ -76,9 +100,33 @@ class Settings:
             raise ServerError("server timers cannot be negative")
         if self.betting_seconds is not None and self.betting_seconds <= 0:
             raise ServerError("the betting time must be positive")
+        if self.token_ttl <= 0 or self.login_window <= 0:
+            raise ServerError("the token lifetime and the login window must be positive")
+        if self.login_attempts < 1 or self.login_address_attempts < 1:
+            raise ServerError("the login attempt limits must be at least 1")
+        if self.outbox_seconds <= 0 or self.outbox_max_delay < self.outbox_seconds:
+            raise ServerError("the outbox retry times must be positive, the longest the longer")
         if self.lease_seconds <= 0 or self.ws_queue < 1:
             raise ServerError("the lease time and the client queue must be positive")
         object.__setattr__(self, "database_url", database_url(self.database_url))
+
+    @property
+    def production(self) -> bool:
+        """Production mode: ``PUNTO_ENV=production``, or any server without demo data."""
+        return self.environment == "production" or not self.demo
+
+    def production_problems(self) -> list[str]:
+        """Why this configuration may not serve in production mode (empty: it may)."""
+        if not self.production:
+            return []
+        problems = []
+        if self.secret is None:
+            problems.append("set PUNTO_SECRET (at least 32 random characters) to sign tokens")
+        elif len(self.secret) < 32:
+            problems.append("PUNTO_SECRET must be at least 32 characters")
+        if self.environment == "production" and self.demo:
+            problems.append("demo accounts and self-registration are not for production")
+        return problems
 
     @property
     def backend(self) -> str:
@@ -106,20 +154,26 @@ class Settings:
             "PUNTO_WALLET_API_KEY": "wallet_api_key",
             "PUNTO_OPERATOR_ID": "operator_id",
             "PUNTO_LOG_LEVEL": "log_level",
+            "PUNTO_ENV": "environment",
         }
         floats = {
             "PUNTO_TOKEN_TTL": "token_ttl",
+            "PUNTO_LOGIN_WINDOW": "login_window",
             "PUNTO_BETTING_SECONDS": "betting_seconds",
             "PUNTO_CARD_DELAY": "card_delay",
             "PUNTO_SQUEEZE_SECONDS": "squeeze_seconds",
             "PUNTO_RESULT_SECONDS": "result_seconds",
             "PUNTO_LEASE_SECONDS": "lease_seconds",
+            "PUNTO_OUTBOX_SECONDS": "outbox_seconds",
+            "PUNTO_OUTBOX_MAX_DELAY": "outbox_max_delay",
         }
         ints = {
             "PUNTO_WS_QUEUE": "ws_queue",
             "PUNTO_RNG_SEED": "rng_seed",
             "PUNTO_DEMO_BALANCE": "demo_balance",
             "PUNTO_PASSWORD_COST": "password_cost",
+            "PUNTO_LOGIN_ATTEMPTS": "login_attempts",
+            "PUNTO_LOGIN_ADDRESS_ATTEMPTS": "login_address_attempts",
         }
         for name, attr in text.items():
             if env.get(name):
@@ -135,6 +189,9 @@ class Settings:
             raise ServerError(f"bad server setting: {exc}") from None
         if env.get("PUNTO_DEMO"):
             values["demo"] = env["PUNTO_DEMO"].lower() not in ("0", "false", "no")
+        if env.get("PUNTO_ALLOWED_ORIGINS"):
+            origins = env["PUNTO_ALLOWED_ORIGINS"].split(",")
+            values["allowed_origins"] = tuple(o.strip().rstrip("/") for o in origins if o.strip())
         if env.get("PUNTO_WEB_DIR"):
             values["web_dir"] = Path(env["PUNTO_WEB_DIR"])
         values.update({k: v for k, v in overrides.items() if v is not None})

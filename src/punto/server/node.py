@@ -13,31 +13,43 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
 import re
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from punto.errors import (
+    AuthError,
     NotFoundError,
     ProtocolError,
     PuntoError,
+    RateLimitedError,
     RemoteError,
+    ServerError,
     UnavailableError,
 )
 from punto.ledger.model import TransactionKind, settle_players
 from punto.ledger.store import LedgerStore, RoundStatus, create_engine
 from punto.ledger.wallet import InternalWallet, SeamlessWallet, Wallet
 from punto.outcome import Outcome
-from punto.server.auth import Actor, Role, TokenSigner, hash_password
+from punto.server.auth import (
+    Actor,
+    LoginLimiter,
+    Role,
+    TokenSigner,
+    check_password,
+    hash_password,
+)
 from punto.server.bank import Bank
 from punto.server.bus import Bus, LocalBus, RedisBus
 from punto.server.config import Settings
-from punto.server.hub import Hub
+from punto.server.hub import Connection, Hub
 from punto.server.metrics import Metrics
 from punto.server.migrate import upgrade_async
+from punto.server.outbox import WalletOutbox
 from punto.server.protocol import (
     Command,
     error_message,
@@ -56,6 +68,9 @@ from punto.table.records import GameNumber
 __all__ = ["DEMO_USERS", "Node"]
 
 _LOG = logging.getLogger("punto.server.node")
+
+_TURN_WAIT = 5.0
+"""How long an amendment waits for a join of one of its players to end."""
 
 _USER_NAME = re.compile(r"^[a-z0-9_-]{3,32}$")
 
@@ -122,6 +137,13 @@ class Node:
             self.store,
             seamless=settings.wallet == "seamless",
             operator_id=settings.operator_id,
+            outbox=WalletOutbox(
+                self.store,
+                wallet,
+                self.ledger,
+                base_delay=settings.outbox_seconds,
+                max_delay=settings.outbox_max_delay,
+            ),
         )
         self.hub = Hub(queue_size=settings.ws_queue)
         self.bus: Bus = (
@@ -135,13 +157,24 @@ class Node:
             else LocalBus(self.hub)
         )
         self.metrics = Metrics()
-        self.signer = TokenSigner(settings.secret, ttl=settings.token_ttl)
+        self.signer = TokenSigner(settings.secret or secrets.token_hex(32), ttl=settings.token_ttl)
+        self.logins = LoginLimiter(
+            per_account=settings.login_attempts,
+            per_address=settings.login_address_attempts,
+            window=settings.login_window,
+        )
+        self._decoy_hash: str | None = None
+        self.sessions: dict[str, set[Connection]] = {}
+        """This process's WebSocket connections by session token id (logout closes them)."""
+        self.ended: set[Connection] = set()
+        """Connections closed because their session ended (they close with 4401)."""
         self.runners: dict[str, TableRunner] = {}
         self._roster: list[str] = list(DEALER_ROSTER)
         self._owners: dict[str, str] = {}
         self._owners_at = 0.0
         self._tasks: list[asyncio.Task[None]] = []
         self._presence: dict[tuple[str, str], int] = {}
+        self._hand_locks: dict[str, tuple[asyncio.Lock, int]] = {}
         self._rng = random.Random(settings.rng_seed) if settings.rng_seed is not None else None
         self.shutting_down = False
         self.started = False
@@ -154,7 +187,11 @@ class Node:
     # -- life cycle --------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Migrate, create the demo data, recover and open the tables this process can own."""
+        """Migrate, create the demo data, recover and open the tables this process can own.
+        A production configuration with problems (no secret …) refuses to start."""
+        problems = self.settings.production_problems()
+        if problems:
+            raise ServerError("refusing to start in production mode: " + "; ".join(problems))
         await upgrade_async(self.settings.database_url)
         if self.settings.demo:
             await self._demo_data()
@@ -207,6 +244,51 @@ class Node:
         dealers = [u.display_name for u in await self.store.users() if u.role is Role.DEALER]
         self._roster = dealers or list(DEALER_ROSTER)
 
+    # -- sessions --------------------------------------------------------------------
+
+    async def authenticate(self, token: str) -> Actor:
+        """The actor a session token names: :class:`AuthError` if it is forged, expired
+        or revoked."""
+        actor = self.signer.verify(token)
+        if actor.token_id is not None and await self.store.token_revoked(actor.token_id):
+            raise AuthError("this session was ended: log in again")
+        return actor
+
+    async def check_login(self, user_id: str, password: str, *, address: str) -> Actor:
+        """The user a username and password name, or :class:`AuthError`. An unknown name
+        costs the same work as a known one (no timing oracle); the hash runs off the event
+        loop; past the limits of failed attempts, :class:`RateLimitedError`."""
+        wait = self.logins.wait(user_id, address, now=time.monotonic())
+        if wait is not None:
+            raise RateLimitedError(
+                f"too many failed logins: try again in {math.ceil(wait)} s",
+                retry_after=math.ceil(wait),
+            )
+        user = await self.store.user(user_id)
+        if self._decoy_hash is None:
+            self._decoy_hash = await asyncio.to_thread(
+                hash_password, secrets.token_hex(16), cost=self.settings.password_cost
+            )
+        stored = self._decoy_hash if user is None else user.password_hash
+        good = await asyncio.to_thread(check_password, password, stored)
+        if user is None or not good:
+            self.logins.failed(user_id, address, now=time.monotonic())
+            raise AuthError("wrong username or password")
+        self.logins.succeeded(user_id)
+        return Actor(user.id, user.role, user.display_name)
+
+    async def revoke(self, actor: Actor, *, close: bool = True) -> None:
+        """End the session of ``actor``'s token (logout; a renewal, ``close`` false, lets
+        the sockets opened with it run to its expiry): the token is refused from now on,
+        and with ``close`` this process's sockets opened with it close with 4401."""
+        if actor.token_id is not None and actor.user_id is not None:
+            await self.store.revoke_token(
+                actor.token_id, user_id=actor.user_id, expires_at=actor.expires_at or time.time()
+            )
+            for conn in self.sessions.pop(actor.token_id, set()) if close else ():
+                self.ended.add(conn)
+                conn.close()
+
     async def create_user(self, user_id: str, password: str, *, role: Role, name: str) -> None:
         """A new user (:class:`ProtocolError` for a bad name); a new player gets the demo
         balance when the server runs demo data."""
@@ -216,7 +298,9 @@ class Node:
             user_id,
             role=role,
             display_name=name,
-            password_hash=hash_password(password, cost=self.settings.password_cost),
+            password_hash=await asyncio.to_thread(
+                hash_password, password, cost=self.settings.password_cost
+            ),
         )
         if role is Role.PLAYER and self.settings.demo and not self.bank.seamless:
             await self.wallet.credit(
@@ -300,10 +384,11 @@ class Node:
                 _LOG.exception("lease renewal failed")
 
     async def _outbox_loop(self) -> None:
+        """Retry the wallet calls the operator has not answered yet, until it does."""
         while True:
-            await asyncio.sleep(2.0)
+            await asyncio.sleep(self.settings.outbox_seconds)
             try:
-                await self.bank.deliver_outbox()
+                await self.bank.outbox.deliver()
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -570,19 +655,10 @@ class Node:
         if record is None:
             raise NotFoundError(f"no hand {game}")
         correction_id = correction_id or secrets.token_hex(8)
-        done = [
-            tx
-            for tx in await self.ledger.transactions(round_id=game)
-            if tx.kind is TransactionKind.CORRECTION
-            and tx.idempotency_key.endswith(f":{correction_id}")
-        ]
-        if done:  # a retry: what the first call did, nothing more
-            return {
-                "game": game,
-                "corrections": self.bank.moved(done),
-                "transactions": [_tx_json(tx) for tx in done],
-                "replayed": True,
-            }
+        async with self._hand_lock(game):
+            done = await self._corrected(game, correction_id)
+            if done is not None:
+                return done
         payload = {
             "op": "correct",
             "game": game,
@@ -602,9 +678,63 @@ class Node:
             return {k: answer[k] for k in ("game", "corrections", "transactions")}
         return await self._correct_offline(number, outcome, author, reason, correction_id)
 
+    @contextlib.asynccontextmanager
+    async def _hand_lock(self, game: str) -> AsyncIterator[None]:
+        """Amendments of one hand, one at a time in this process (the owner of a live
+        table makes every correction of it; the ledger and the amendments' unique keys
+        keep anything else idempotent)."""
+        lock, users = self._hand_locks.get(game, (asyncio.Lock(), 0))
+        self._hand_locks[game] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._hand_locks[game]
+            if users == 1:
+                del self._hand_locks[game]
+            else:
+                self._hand_locks[game] = (lock, users - 1)
+
+    @contextlib.asynccontextmanager
+    async def _players_turns(self, game: str) -> AsyncIterator[None]:
+        """Hold the turns of every player of a hand (in one order: no deadlock) while an
+        amendment moves their money, so that no join reads a wallet between the ledger's
+        move and the table's."""
+        async with contextlib.AsyncExitStack() as stack:
+            for player in sorted(await self.bank.round_bets(game)):
+                await stack.enter_async_context(self.store.turn(player, wait=_TURN_WAIT))
+            yield
+
+    async def _corrected(self, game: str, correction_id: str) -> dict[str, Any] | None:
+        """The answer of the correction ``correction_id`` if it was made: a retry gets what
+        the first call did, nothing more."""
+        done = [
+            tx
+            for tx in await self.ledger.transactions(round_id=game)
+            if tx.kind is TransactionKind.CORRECTION
+            and tx.idempotency_key.endswith(f":{correction_id}")
+        ]
+        if not done:
+            return None
+        return {
+            "game": game,
+            "corrections": self.bank.moved(done),
+            "transactions": [_tx_json(tx) for tx in done],
+            "replayed": True,
+        }
+
     async def _correct_here(
         self, runner: TableRunner, request: Mapping[str, Any]
     ) -> dict[str, Any]:
+        game = str(request["game"])
+        async with self._hand_lock(game):
+            done = await self._corrected(game, str(request["correction_id"]))
+            if done is not None:
+                return done
+            async with self._players_turns(game):
+                return await self._correct_on(runner, request)
+
+    async def _correct_on(self, runner: TableRunner, request: Mapping[str, Any]) -> dict[str, Any]:
         number = _game(str(request["game"]))
         outcome = outcome_from_json(request["outcome"])
         done = await runner.correct(
@@ -622,6 +752,7 @@ class Node:
             outcome,
             done["corrections"],
             done["transactions"],
+            key=f"correction:{request['correction_id']}",
             table_followed=bool(done["on_table"]),
         )
 
@@ -633,40 +764,60 @@ class Node:
         reason: str,
         correction_id: str,
     ) -> dict[str, Any]:
-        config = await self.store.table(number.table)
-        rules = config.settings(betting_seconds=None).rules
-        bets = await self.bank.round_bets(str(number))
-        moved, posted = await self.bank.correct(
-            str(number),
-            settle_players(rules, outcome, bets),
-            correction_id=correction_id,
-            author=author,
-            reason=reason,
-        )
-        return await self._amended(number, "correction", author, reason, outcome, moved, posted)
+        async with self._hand_lock(str(number)):
+            done = await self._corrected(str(number), correction_id)
+            if done is not None:
+                return done
+            config = await self.store.table(number.table)
+            rules = config.settings(betting_seconds=None).rules
+            bets = await self.bank.round_bets(str(number))
+            async with self._players_turns(str(number)):
+                moved, posted = await self.bank.correct(
+                    str(number),
+                    settle_players(rules, outcome, bets),
+                    correction_id=correction_id,
+                    author=author,
+                    reason=reason,
+                )
+                return await self._amended(
+                    number,
+                    "correction",
+                    author,
+                    reason,
+                    outcome,
+                    moved,
+                    posted,
+                    key=f"correction:{correction_id}",
+                )
 
     async def void_hand(self, game: str, *, author: str, reason: str) -> dict[str, Any]:
         """Void a settled hand: every player back to a full refund, as new transactions."""
         number = _game(game)
         if await self.store.hand(game) is None:
             raise NotFoundError(f"no hand {game}")
-        if await self.bank.status(game) is RoundStatus.VOIDED:
-            done = [
-                tx
-                for tx in await self.ledger.transactions(round_id=game)
-                if tx.kind is TransactionKind.VOID
-            ]
-            return {
-                "game": game,
-                "corrections": self.bank.moved(done),
-                "transactions": [_tx_json(tx) for tx in done],
-                "replayed": True,
-            }
-        moved = await self.bank.void(game, author=author, reason=reason)
-        posted = tuple(
-            tx for tx in await self.ledger.transactions(round_id=game) if tx.kind.value == "void"
-        )
-        return await self._amended(number, "void", author, reason, None, moved, posted)
+        async with self._hand_lock(game):
+            if await self.bank.status(game) is RoundStatus.VOIDED:
+                done = [
+                    tx
+                    for tx in await self.ledger.transactions(round_id=game)
+                    if tx.kind is TransactionKind.VOID
+                ]
+                return {
+                    "game": game,
+                    "corrections": self.bank.moved(done),
+                    "transactions": [_tx_json(tx) for tx in done],
+                    "replayed": True,
+                }
+            async with self._players_turns(game):
+                moved = await self.bank.void(game, author=author, reason=reason)
+                posted = tuple(
+                    tx
+                    for tx in await self.ledger.transactions(round_id=game)
+                    if tx.kind is TransactionKind.VOID
+                )
+                return await self._amended(
+                    number, "void", author, reason, None, moved, posted, key="void"
+                )
 
     async def _amended(
         self,
@@ -678,23 +829,34 @@ class Node:
         moved: Mapping[str, int],
         posted: Any,
         *,
+        key: str,
         table_followed: bool = False,
     ) -> dict[str, Any]:
-        """Record an amendment and its effects; unless the table itself re-settled the
-        hand (``table_followed``), the table balances of players still seated follow."""
+        """Record an amendment and its effects, once per ``key``: unless the table itself
+        re-settled the hand (``table_followed``), the table balances of players still
+        seated follow. An amendment already recorded (another process made it) is
+        answered as it was, and nothing follows twice."""
         game = str(number)
-        if not table_followed:
-            for player, delta in moved.items():
-                await self.transfer(player, delta, reason=f"{kind} of {game}")
-        amendment = await self.store.add_amendment(
+        amendment, first = await self.store.add_amendment(
             game=game,
             table_id=number.table,
             kind=kind,
+            key=key,
             author=author,
             reason=reason,
             outcome=None if outcome is None else outcome_json(outcome),
             corrections=moved,
         )
+        answer = {
+            "game": game,
+            "corrections": dict(moved),
+            "transactions": [_tx_json(tx) for tx in posted],
+        }
+        if not first:
+            return {**answer, "corrections": amendment["corrections"], "replayed": True}
+        if not table_followed:
+            for player, delta in moved.items():
+                await self.transfer(player, delta, reason=f"{kind} of {game}")
         record = await self.store.hand(game)
         if record is not None:
             record.setdefault("amendments", []).append(amendment)
@@ -735,11 +897,7 @@ class Node:
                     },
                 }
             )
-        return {
-            "game": game,
-            "corrections": dict(moved),
-            "transactions": [_tx_json(tx) for tx in posted],
-        }
+        return answer
 
 
 def _game(text: str) -> GameNumber:

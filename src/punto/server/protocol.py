@@ -23,7 +23,15 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    TypeAdapter,
+    ValidationError,
+)
 
 from punto.bets import Bet
 from punto.cards import Card
@@ -36,6 +44,7 @@ from punto.errors import (
     NotFoundError,
     ProtocolError,
     PuntoError,
+    RateLimitedError,
     RemoteError,
     UnavailableError,
 )
@@ -51,9 +60,14 @@ from punto.table.views import Viewer, project
 
 __all__ = [
     "DEALER_COMMANDS",
+    "MAX_DEPTH",
+    "MAX_MESSAGE",
     "PLAYER_COMMANDS",
     "SUPERVISOR_COMMANDS",
     "Command",
+    "check_text",
+    "control_character",
+    "decode_json",
     "error_code",
     "error_message",
     "error_params",
@@ -114,7 +128,7 @@ class Sit(_Message):
     """Sit at a seat on a limit tier."""
 
     type: Literal["sit"]
-    seat: Annotated[int, Field(ge=1, le=100)]
+    seat: Annotated[StrictInt, Field(ge=1, le=100)]
     tier: Annotated[str | None, Field(max_length=40)] = None
     password: Annotated[str | None, Field(max_length=200)] = None
 
@@ -123,7 +137,7 @@ class TakeTable(_Message):
     """Take an empty VIP table as its owner."""
 
     type: Literal["take_table"]
-    seat: Annotated[int, Field(ge=1, le=100)]
+    seat: Annotated[StrictInt, Field(ge=1, le=100)]
 
 
 class Watch(_Message):
@@ -138,7 +152,7 @@ class Stand(_Message):
     """Stand up (``mark`` keeps the seat)."""
 
     type: Literal["stand"]
-    mark: bool = False
+    mark: StrictBool = False
 
 
 class Leave(_Message):
@@ -151,7 +165,7 @@ class ChooseChip(_Message):
     """Pick a chip denomination."""
 
     type: Literal["choose_chip"]
-    chip: Annotated[int, Field(gt=0)]
+    chip: Annotated[StrictInt, Field(gt=0)]
 
 
 class AddChip(_Message):
@@ -159,7 +173,7 @@ class AddChip(_Message):
 
     type: Literal["add_chip"]
     bet: Bet
-    spot: Annotated[int | None, Field(ge=1, le=100)] = None
+    spot: Annotated[StrictInt | None, Field(ge=1, le=100)] = None
 
 
 class Undo(_Message):
@@ -196,7 +210,7 @@ class ChangeTieBets(_Message):
     """Change the main bets a tie left standing [M12]."""
 
     type: Literal["change_tie_bets"]
-    bets: dict[Bet, Annotated[int, Field(ge=0)]]
+    bets: dict[Bet, Annotated[StrictInt, Field(ge=0)]]
 
 
 class WaitForMe(_Message):
@@ -235,10 +249,10 @@ class VipSettingsMessage(_Message):
     """The VIP owner's settings [O]."""
 
     type: Literal["vip_settings"]
-    squeeze: bool | None = None
-    vertical_squeeze: bool | None = None
+    squeeze: StrictBool | None = None
+    vertical_squeeze: StrictBool | None = None
     password: Annotated[str | None, Field(min_length=1, max_length=200)] = None
-    clear_password: bool = False
+    clear_password: StrictBool = False
 
 
 class ChangeShoe(_Message):
@@ -316,14 +330,14 @@ class SettleHand(_Message):
     """Settle the hand (``cards_left`` when [S5] needs it)."""
 
     type: Literal["settle"]
-    cards_left: Annotated[int | None, Field(ge=0, le=1000)] = None
+    cards_left: Annotated[StrictInt | None, Field(ge=0, le=1000)] = None
 
 
 class Burn(_Message):
     """Burn cards [M8]."""
 
     type: Literal["burn"]
-    count: Annotated[int, Field(ge=1, le=20)] = 1
+    count: Annotated[StrictInt, Field(ge=1, le=20)] = 1
     cards: Annotated[list[_CardCode], Field(max_length=20)] = []
 
 
@@ -340,7 +354,7 @@ class ReportFault(_Message):
     fault: Fault
     detail: _Text = ""
     player: Annotated[str | None, Field(max_length=200)] = None
-    count: Annotated[int, Field(ge=1, le=20)] = 1
+    count: Annotated[StrictInt, Field(ge=1, le=20)] = 1
     cards: Annotated[list[_CardCode], Field(max_length=20)] = []
     position: Position | None = None
 
@@ -466,20 +480,107 @@ DEALER_COMMANDS = frozenset(
 SUPERVISOR_COMMANDS = frozenset({"report_fault", "pause", "resume", "close_table"})
 """Messages a supervisor sends over the WebSocket (corrections are REST calls)."""
 
-_MAX_MESSAGE = 16_384
+MAX_MESSAGE = 16_384
+"""The largest client message (bytes of UTF-8), and the WebSocket frame size limit."""
+MAX_DEPTH = 16
+"""How deeply JSON arrays and objects of a client message or request body may nest."""
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def control_character(text: str) -> str | None:
+    """The first control character (NUL, ESC, newline, C1 and so on) in ``text``, if any: no
+    text field of the protocol may hold one.
+
+    >>> control_character("ann"), control_character("a\\x00b")
+    (None, '\\\\x00')
+    """
+    found = _CONTROL.search(text)
+    return None if found is None else f"\\x{ord(found.group()):02x}"
+
+
+def check_text(value: Any, *, where: str = "message") -> None:
+    """Refuse (:class:`ProtocolError`) any string, key or value, holding a control
+    character anywhere in a decoded JSON ``value``."""
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            bad = control_character(item)
+            if bad is not None:
+                raise ProtocolError(f"{where}: text may not hold control characters ({bad})")
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _too_deep(text: str, limit: int) -> bool:
+    """Whether ``text``'s JSON nests deeper than ``limit`` (strings skipped), checked
+    before parsing so that no input can exhaust the parser's recursion."""
+    if text.count("[") + text.count("{") <= limit:
+        return False  # the usual message: too few brackets to nest too deep
+    depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+def decode_json(
+    raw: str | bytes, *, limit: int = MAX_MESSAGE, where: str = "message", texts: bool = True
+) -> Any:
+    """Decode one JSON document safely: its size checked first (``limit`` bytes), then its
+    nesting (:data:`MAX_DEPTH`), then parsed, then (``texts``) every text checked for
+    control characters; :class:`ProtocolError` says what is wrong.
+
+    >>> decode_json('{"type": "ping"}')
+    {'type': 'ping'}
+    >>> decode_json("[" * 5000)
+    Traceback (most recent call last):
+    ...
+    punto.errors.ProtocolError: message: JSON may nest at most 16 levels
+    """
+    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+    if size > limit:
+        raise ProtocolError(f"{where}: at most {limit} bytes")
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    except UnicodeDecodeError:
+        raise ProtocolError(f"{where}: not UTF-8 text") from None
+    if _too_deep(text, MAX_DEPTH):
+        raise ProtocolError(f"{where}: JSON may nest at most {MAX_DEPTH} levels")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError(f"{where}: not JSON") from None
+    if texts:
+        check_text(data, where=where)
+    return data
 
 
 def parse_command(raw: str | bytes | Mapping[str, Any]) -> Command:
     """Parse and validate one client message; :class:`ProtocolError` says what is wrong."""
     if isinstance(raw, str | bytes):
-        if len(raw) > _MAX_MESSAGE:
-            raise ProtocolError(f"a message may be at most {_MAX_MESSAGE} bytes")
-        try:
-            data = json.loads(raw)
-        except ValueError:
-            raise ProtocolError("a message must be a JSON object") from None
+        data = decode_json(raw)
     else:
         data = dict(raw)
+        check_text(data)
     if not isinstance(data, dict):
         raise ProtocolError("a message must be a JSON object")
     kind = data.get("type")
@@ -501,6 +602,7 @@ _SERVER_CODES: tuple[tuple[type[Exception], str], ...] = (
     (ForbiddenError, "forbidden"),
     (NotFoundError, "not_found"),
     (ConflictError, "conflict"),
+    (RateLimitedError, "rate_limited"),
     (UnavailableError, "unavailable"),
 )
 

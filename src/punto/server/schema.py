@@ -16,6 +16,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Text,
+    UniqueConstraint,
     func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -28,7 +29,9 @@ __all__ = [
     "HandRow",
     "LeaseRow",
     "OutboxRow",
+    "PlayerTurnRow",
     "PresenceRow",
+    "RevokedTokenRow",
     "ShoeRow",
     "TableRow",
     "UserRow",
@@ -140,6 +143,7 @@ class AmendmentRow(Base):
     """A supervisor's correction or void of a settled hand: who, why, what moved."""
 
     __tablename__ = "server_amendments"
+    __table_args__ = (UniqueConstraint("game", "key", name="uq_server_amendments_game_key"),)
 
     id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
     game: Mapped[str] = mapped_column(String(80), index=True)
@@ -150,6 +154,8 @@ class AmendmentRow(Base):
     at: Mapped[float] = mapped_column(Float)
     outcome: Mapped[str | None] = mapped_column(Text)
     corrections: Mapped[str] = mapped_column(Text)
+    key: Mapped[str | None] = mapped_column(String(120))
+    """``void`` or ``correction:<id>``: a hand has one amendment per key."""
 
 
 class PresenceRow(Base):
@@ -162,8 +168,32 @@ class PresenceRow(Base):
     since: Mapped[float] = mapped_column(Float)
 
 
+class PlayerTurnRow(Base):
+    """Whose turn it is to move a player's money in or out of a table: one join, deposit
+    or withdrawal at a time (``token`` names the holder; a stale turn is taken over)."""
+
+    __tablename__ = "server_player_turns"
+
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    token: Mapped[str] = mapped_column(String(64))
+    since: Mapped[float] = mapped_column(Float)
+
+
+class RevokedTokenRow(Base):
+    """A session token revoked (logout, renewal) before it expires."""
+
+    __tablename__ = "server_revoked_tokens"
+
+    token_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(64))
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
 class OutboxRow(Base):
-    """A seamless-wallet credit or debit still to be delivered to the operator."""
+    """A seamless-wallet call, written down before it is made: ``kind`` ``stake`` (a
+    confirm's debit), ``debit``, ``credit`` or ``rollback``; ``state`` ``pending`` until the
+    operator answers, then ``done``, ``refused`` (nothing moved) or ``failed`` (the operator
+    refused a call Punto owes it: an operator must look)."""
 
     __tablename__ = "server_wallet_outbox"
 
@@ -175,4 +205,7 @@ class OutboxRow(Base):
     round_id: Mapped[str | None] = mapped_column(String(200))
     attempts: Mapped[int] = mapped_column(Integer, server_default="0")
     last_error: Mapped[str | None] = mapped_column(Text)
-    done: Mapped[bool] = mapped_column(Boolean, server_default="0")
+    state: Mapped[str] = mapped_column(String(12), server_default="pending", index=True)
+    next_attempt_at: Mapped[float] = mapped_column(Float, server_default="0")
+    created_at: Mapped[float] = mapped_column(Float, server_default="0")
+    updated_at: Mapped[float] = mapped_column(Float, server_default="0")

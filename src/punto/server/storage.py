@@ -7,19 +7,23 @@ database. Every method is one short transaction.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Table, and_, delete, false, insert, or_, select, true, update
+from sqlalchemy import Table, and_, delete, false, func, insert, or_, select, true, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from punto.errors import ConflictError, NotFoundError
+from punto.ledger.tables import EntryRow, TransactionRow
 from punto.server.auth import Role
 from punto.server.schema import (
     AmendmentRow,
@@ -27,14 +31,24 @@ from punto.server.schema import (
     HandRow,
     LeaseRow,
     OutboxRow,
+    PlayerTurnRow,
     PresenceRow,
+    RevokedTokenRow,
     ShoeRow,
     TableRow,
     UserRow,
 )
 from punto.server.tables import TableConfig, tiers_to_json
 
-__all__ = ["Outbox", "ServerStore", "User"]
+__all__ = [
+    "OUTBOX_DONE",
+    "OUTBOX_FAILED",
+    "OUTBOX_PENDING",
+    "OUTBOX_REFUSED",
+    "Outbox",
+    "ServerStore",
+    "User",
+]
 
 _T = TypeVar("_T")
 _U = cast(Table, UserRow.__table__)
@@ -46,6 +60,11 @@ _HP = cast(Table, HandPlayerRow.__table__)
 _AM = cast(Table, AmendmentRow.__table__)
 _P = cast(Table, PresenceRow.__table__)
 _O = cast(Table, OutboxRow.__table__)
+_PT = cast(Table, PlayerTurnRow.__table__)
+_RT = cast(Table, RevokedTokenRow.__table__)
+
+TURN_STALE = 30.0
+"""Seconds after which a player's turn left by a stopped process is taken over."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +81,19 @@ class User:
         return {"user_id": self.id, "role": self.role.value, "display_name": self.display_name}
 
 
+OUTBOX_PENDING = "pending"
+"""A wallet call not answered yet (it is retried)."""
+OUTBOX_DONE = "done"
+"""The operator took the call."""
+OUTBOX_REFUSED = "refused"
+"""The operator refused a debit: nothing moved."""
+OUTBOX_FAILED = "failed"
+"""The operator refused a call Punto owes it (a credit, a rollback): an operator must look."""
+
+
 @dataclass(frozen=True, slots=True)
 class Outbox:
-    """A wallet call still to be made (seamless wallet)."""
+    """A seamless-wallet call written down (:class:`~punto.server.outbox.WalletOutbox`)."""
 
     id: int
     transaction_id: str
@@ -72,7 +101,10 @@ class Outbox:
     amount: int
     kind: str
     round_id: str | None
-    attempts: int
+    attempts: int = 0
+    state: str = OUTBOX_PENDING
+    last_error: str | None = None
+    created_at: float = 0.0
 
 
 def _table_values(config: TableConfig) -> dict[str, Any]:
@@ -221,10 +253,7 @@ class ServerStore:
             if result.rowcount == 1:
                 return True
             row = {"table_id": table_id, "owner": owner, "expires_at": now + ttl}
-            if conn.dialect.name == "postgresql":
-                stmt: Any = pg_insert(_L).values(row).on_conflict_do_nothing()
-            else:
-                stmt = sqlite_insert(_L).values(row).on_conflict_do_nothing()
+            stmt = _insert(conn, _L).values(row).on_conflict_do_nothing()
             return bool((await conn.execute(stmt)).rowcount == 1)
 
         return await self._run(unit)
@@ -339,25 +368,33 @@ class ServerStore:
         """Store (or replace) a hand's record and who bet on it."""
         text = json.dumps(record, sort_keys=True)
 
+        values = {
+            "table_id": table_id,
+            "shoe": shoe,
+            "hand": hand,
+            "opened_at": opened_at,
+            "closed_at": closed_at,
+            "status": status,
+            "record": text,
+        }
+        wanted = sorted(set(players))
+
         async def unit(conn: AsyncConnection) -> None:
-            await conn.execute(delete(_HP).where(_HP.c.game == game))
-            await conn.execute(delete(_H).where(_H.c.game == game))
+            # An upsert, not delete-then-insert: two saves of one hand at once (the table's
+            # and a supervisor's amendment) never collide on the key or deadlock.
+            stmt = _insert(conn, _H).values(game=game, **values)
+            await conn.execute(stmt.on_conflict_do_update(index_elements=[_H.c.game], set_=values))
             await conn.execute(
-                insert(_H).values(
-                    game=game,
-                    table_id=table_id,
-                    shoe=shoe,
-                    hand=hand,
-                    opened_at=opened_at,
-                    closed_at=closed_at,
-                    status=status,
-                    record=text,
-                )
+                delete(_HP).where(_HP.c.game == game, _HP.c.player_id.not_in(wanted))
             )
-            if players:
+            if wanted:
+                rows = [{"game": game, "player_id": p, "closed_at": closed_at} for p in wanted]
+                ins = _insert(conn, _HP).values(rows)
                 await conn.execute(
-                    insert(_HP),
-                    [{"game": game, "player_id": p, "closed_at": closed_at} for p in players],
+                    ins.on_conflict_do_update(
+                        index_elements=[_HP.c.game, _HP.c.player_id],
+                        set_={"closed_at": ins.excluded.closed_at},
+                    )
                 )
 
         await self._run(unit)
@@ -416,16 +453,20 @@ class ServerStore:
         game: str,
         table_id: str,
         kind: str,
+        key: str,
         author: str,
         reason: str,
         outcome: Mapping[str, Any] | None,
         corrections: Mapping[str, int],
-    ) -> dict[str, Any]:
-        """Record a correction or a void of a settled hand."""
+    ) -> tuple[dict[str, Any], bool]:
+        """Record a correction or a void of a settled hand, once per ``key`` (``void``,
+        ``correction:<id>``); the amendment recorded and whether it is this one (``False``:
+        an earlier one with the same key, returned as it was)."""
         row = {
             "game": game,
             "table_id": table_id,
             "kind": kind,
+            "key": key,
             "author": author,
             "reason": reason,
             "at": time.time(),
@@ -433,11 +474,17 @@ class ServerStore:
             "corrections": json.dumps(dict(corrections), sort_keys=True),
         }
 
-        async def unit(conn: AsyncConnection) -> None:
-            await conn.execute(insert(_AM).values(**row))
+        async def unit(conn: AsyncConnection) -> tuple[dict[str, Any], bool]:
+            stmt = _insert(conn, _AM).values(row).on_conflict_do_nothing()
+            if (await conn.execute(stmt)).rowcount == 1:
+                return _amendment(row), True
+            found = (
+                await conn.execute(select(_AM).where(_AM.c.game == game, _AM.c.key == key))
+            ).first()
+            assert found is not None  # the conflict was on this key
+            return _amendment(dict(found._mapping)), False
 
-        await self._run(unit)
-        return _amendment(row)
+        return await self._run(unit)
 
     async def amendments(
         self, *, game: str | None = None, table_id: str | None = None, limit: int = 100
@@ -505,57 +552,231 @@ class ServerStore:
 
         return await self._run(unit)
 
-    # -- wallet outbox ----------------------------------------------------------------
+    # -- revoked tokens -----------------------------------------------------------------
 
-    async def add_outbox(
-        self, *, transaction_id: str, player_id: str, amount: int, kind: str, round_id: str | None
-    ) -> None:
-        """Queue a wallet call (idempotent by ``transaction_id``)."""
-        row = {
-            "transaction_id": transaction_id,
-            "player_id": player_id,
-            "amount": amount,
-            "kind": kind,
-            "round_id": round_id,
-            "attempts": 0,
-            "done": False,
-        }
+    async def revoke_token(self, token_id: str, *, user_id: str, expires_at: float) -> None:
+        """Refuse the token ``token_id`` from now on (idempotent); forget tokens that
+        have expired anyway."""
+        row = {"token_id": token_id, "user_id": user_id, "expires_at": expires_at}
 
         async def unit(conn: AsyncConnection) -> None:
-            if conn.dialect.name == "postgresql":
-                stmt: Any = pg_insert(_O).values(row).on_conflict_do_nothing()
-            else:
-                stmt = sqlite_insert(_O).values(row).on_conflict_do_nothing()
+            await conn.execute(delete(_RT).where(_RT.c.expires_at < time.time()))
+            stmt = _insert(conn, _RT).values(row).on_conflict_do_nothing()
             await conn.execute(stmt)
 
         await self._run(unit)
 
-    async def pending_outbox(self, *, limit: int = 100) -> list[Outbox]:
-        """Wallet calls not yet delivered, oldest first."""
+    async def token_revoked(self, token_id: str) -> bool:
+        """Whether the token ``token_id`` was revoked."""
 
-        async def unit(conn: AsyncConnection) -> list[Outbox]:
-            rows = await conn.execute(
-                select(_O).where(_O.c.done.is_(False)).order_by(_O.c.id).limit(limit)
-            )
-            return [
-                Outbox(
-                    r.id, r.transaction_id, r.player_id, r.amount, r.kind, r.round_id, r.attempts
-                )
-                for r in rows
-            ]
+        async def unit(conn: AsyncConnection) -> bool:
+            found = await conn.scalar(select(_RT.c.token_id).where(_RT.c.token_id == token_id))
+            return found is not None
 
         return await self._run(unit)
 
-    async def outbox_done(self, item_id: int, *, error: str | None) -> None:
-        """Mark a wallet call delivered (``error`` None) or note a failed attempt."""
+    # -- players' turns ---------------------------------------------------------------
+
+    async def take_turn(self, player_id: str, token: str, *, now: float | None = None) -> bool:
+        """Take ``player_id``'s turn (``False``: someone else holds it)."""
+        now = time.time() if now is None else now
+        row = {"player_id": player_id, "token": token, "since": now}
+
+        async def unit(conn: AsyncConnection) -> bool:
+            stmt = _insert(conn, _PT).values(row).on_conflict_do_nothing()
+            if (await conn.execute(stmt)).rowcount == 1:
+                return True
+            stale = await conn.execute(
+                update(_PT)
+                .where(_PT.c.player_id == player_id, _PT.c.since < now - TURN_STALE)
+                .values(token=token, since=now)
+            )
+            return bool(stale.rowcount == 1)
+
+        return await self._run(unit)
+
+    async def end_turn(self, player_id: str, token: str) -> None:
+        """Give the turn back."""
 
         async def unit(conn: AsyncConnection) -> None:
-            values: dict[str, Any] = {"attempts": _O.c.attempts + 1, "last_error": error}
-            if error is None:
-                values["done"] = True
-            await conn.execute(update(_O).where(_O.c.id == item_id).values(**values))
+            await conn.execute(
+                delete(_PT).where(_PT.c.player_id == player_id, _PT.c.token == token)
+            )
 
         await self._run(unit)
+
+    @contextlib.asynccontextmanager
+    async def turn(self, player_id: str, *, wait: float = 0.0) -> AsyncIterator[None]:
+        """Hold ``player_id``'s turn while their money moves in or out of a table (join,
+        deposit, withdrawal), across processes; :class:`ConflictError` when another move
+        of theirs does not end within ``wait`` seconds."""
+        token = secrets.token_hex(16)
+        deadline = time.monotonic() + wait
+        while not await self.take_turn(player_id, token):
+            if time.monotonic() >= deadline:
+                raise ConflictError(
+                    f"{player_id}'s money is being moved right now (a join, deposit or "
+                    "withdrawal): try again"
+                )
+            await asyncio.sleep(0.02)
+        try:
+            yield
+        finally:
+            await self.end_turn(player_id, token)
+
+    # -- wallet outbox ----------------------------------------------------------------
+
+    async def outbox_add(self, items: Sequence[Outbox], *, hold: float) -> None:
+        """Write wallet calls down before they are made (idempotent by transaction id);
+        the retry loop leaves them alone for ``hold`` seconds (the call is in flight)."""
+        now = time.time()
+        rows = [
+            {
+                "transaction_id": i.transaction_id,
+                "player_id": i.player_id,
+                "amount": i.amount,
+                "kind": i.kind,
+                "round_id": i.round_id,
+                "attempts": 0,
+                "state": OUTBOX_PENDING,
+                "next_attempt_at": now + hold,
+                "created_at": now,
+                "updated_at": now,
+            }
+            for i in items
+        ]
+
+        async def unit(conn: AsyncConnection) -> None:
+            if not rows:
+                return
+            stmt = _insert(conn, _O).values(rows).on_conflict_do_nothing()
+            await conn.execute(stmt)
+
+        await self._run(unit)
+
+    async def outbox_due(self, *, now: float, hold: float, limit: int = 100) -> list[Outbox]:
+        """Pending wallet calls whose time has come, oldest first; each is put off by
+        ``hold`` seconds so that two processes rarely send the same call at once."""
+
+        async def unit(conn: AsyncConnection) -> list[Outbox]:
+            rows = await conn.execute(
+                select(_O)
+                .where(_O.c.state == OUTBOX_PENDING, _O.c.next_attempt_at <= now)
+                .order_by(_O.c.id)
+                .limit(limit)
+            )
+            due = [_outbox(r) for r in rows]
+            if due:
+                await conn.execute(
+                    update(_O)
+                    .where(_O.c.id.in_([d.id for d in due]))
+                    .values(next_attempt_at=now + hold)
+                )
+            return due
+
+        return await self._run(unit)
+
+    async def outbox_items(self, *, states: Iterable[str] | None = None) -> list[Outbox]:
+        """Every wallet call written down (of ``states``), oldest first."""
+
+        async def unit(conn: AsyncConnection) -> list[Outbox]:
+            query = select(_O).order_by(_O.c.id)
+            if states is not None:
+                query = query.where(_O.c.state.in_(list(states)))
+            return [_outbox(r) for r in await conn.execute(query)]
+
+        return await self._run(unit)
+
+    async def stakes_not_debited(self, *, limit: int = 1000) -> list[tuple[str, str, int]]:
+        """Stakes the ledger funded from the operator (seamless) whose debit the outbox
+        does not show as taken (no row, rolled back, refused or failed): ``(confirmation
+        id, player, amount)`` — money in the books the operator never gave."""
+        key = func.substr(_LTX.c.idempotency_key, len("stake:") + 1)
+
+        async def unit(conn: AsyncConnection) -> list[tuple[str, str, int]]:
+            rows = await conn.execute(
+                select(key, _LTX.c.player_id, _LEN.c.amount)
+                .join(_LEN, _LEN.c.transaction_id == _LTX.c.id)
+                .outerjoin(_O, _O.c.transaction_id == key)
+                .where(
+                    _LTX.c.kind == "stake",
+                    _LEN.c.account_code.like("operator:%"),
+                    or_(
+                        _O.c.id.is_(None),
+                        _O.c.kind == "rollback",
+                        _O.c.state.in_([OUTBOX_REFUSED, OUTBOX_FAILED]),
+                    ),
+                )
+                .order_by(_LTX.c.seq)
+                .limit(limit)
+            )
+            return [(str(r[0]), str(r[1]), -int(r[2])) for r in rows]
+
+        return await self._run(unit)
+
+    async def outbox_item(self, transaction_id: str) -> Outbox | None:
+        """The wallet call ``transaction_id``, if written down."""
+
+        async def unit(conn: AsyncConnection) -> Outbox | None:
+            row = (
+                await conn.execute(select(_O).where(_O.c.transaction_id == transaction_id))
+            ).first()
+            return None if row is None else _outbox(row)
+
+        return await self._run(unit)
+
+    async def outbox_update(
+        self,
+        transaction_id: str,
+        *,
+        state: str,
+        kind: str | None = None,
+        error: str | None = None,
+        attempted: bool = True,
+        next_attempt_at: float = 0.0,
+    ) -> None:
+        """Note an attempt's result (or turn a stake into its rollback: ``kind``)."""
+        values: dict[str, Any] = {
+            "state": state,
+            "last_error": error,
+            "next_attempt_at": next_attempt_at,
+            "updated_at": time.time(),
+        }
+        if attempted:
+            values["attempts"] = _O.c.attempts + 1
+        if kind is not None:
+            values["kind"] = kind
+
+        async def unit(conn: AsyncConnection) -> None:
+            await conn.execute(
+                update(_O).where(_O.c.transaction_id == transaction_id).values(**values)
+            )
+
+        await self._run(unit)
+
+
+_LTX = cast(Table, TransactionRow.__table__)
+_LEN = cast(Table, EntryRow.__table__)
+
+
+def _insert(conn: AsyncConnection, table: Table) -> Any:
+    """An ``INSERT`` of the connection's dialect (with ``ON CONFLICT`` clauses)."""
+    return (pg_insert if conn.dialect.name == "postgresql" else sqlite_insert)(table)
+
+
+def _outbox(row: Any) -> Outbox:
+    return Outbox(
+        id=row.id,
+        transaction_id=row.transaction_id,
+        player_id=row.player_id,
+        amount=int(row.amount),
+        kind=row.kind,
+        round_id=row.round_id,
+        attempts=row.attempts,
+        state=row.state,
+        last_error=row.last_error,
+        created_at=float(row.created_at),
+    )
 
 
 def _amendment(row: Mapping[str, Any]) -> dict[str, Any]:

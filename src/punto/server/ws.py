@@ -15,16 +15,39 @@ import json
 import logging
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from punto.errors import AuthError, NotFoundError, PuntoError, UnavailableError
+from punto.errors import (
+    AuthError,
+    ForbiddenError,
+    NotFoundError,
+    ProtocolError,
+    PuntoError,
+    UnavailableError,
+)
 from punto.server.auth import ANONYMOUS, Actor, Role
 from punto.server.hub import Connection
 from punto.server.node import Node
-from punto.server.protocol import Ping, Resync, Roads, error_message, parse_command
+from punto.server.protocol import (
+    Ping,
+    Resync,
+    Roads,
+    control_character,
+    decode_json,
+    error_message,
+    parse_command,
+)
 
-__all__ = ["CLOSE_EXPIRED", "CLOSE_NO_TABLE", "CLOSE_SLOW", "table_socket"]
+__all__ = [
+    "CLOSE_EXPIRED",
+    "CLOSE_NO_TABLE",
+    "CLOSE_ORIGIN",
+    "CLOSE_SLOW",
+    "origin_allowed",
+    "table_socket",
+]
 
 _LOG = logging.getLogger("punto.server.ws")
 
@@ -32,6 +55,8 @@ CLOSE_EXPIRED = 4401
 """The token is invalid or expired."""
 CLOSE_NO_TABLE = 4404
 """No such table."""
+CLOSE_ORIGIN = 4403
+"""The page's origin is not allowed to connect."""
 CLOSE_SLOW = 4408
 """The client reads too slowly (its queue is full): reconnect for a new snapshot."""
 CLOSE_GOING_AWAY = 1001
@@ -53,32 +78,71 @@ async def _writer(websocket: WebSocket, conn: Connection, node: Node) -> None:
             node.metrics.ws_messages.labels("out").inc()
     except (WebSocketDisconnect, RuntimeError, OSError):
         return
-    code = CLOSE_SLOW if conn.slow else CLOSE_GOING_AWAY
-    reason = "too slow: reconnect" if conn.slow else "server shutting down"
+    code, reason = CLOSE_GOING_AWAY, "server shutting down"
+    if conn.slow:
+        code, reason = CLOSE_SLOW, "too slow: reconnect"
+    elif conn in node.ended:
+        code, reason = CLOSE_EXPIRED, "the session was ended: log in again"
     with contextlib.suppress(Exception):
         if websocket.application_state is WebSocketState.CONNECTED:
             await websocket.close(code=code, reason=reason)
 
 
+async def _refuse(websocket: WebSocket, code: int, error: PuntoError) -> None:
+    """Accept, say why in a typed ``error`` message, and close with ``code`` (closing
+    before accepting would reach the client as a bare HTTP 403)."""
+    await websocket.accept()
+    with contextlib.suppress(Exception):
+        await websocket.send_text(_dumps(error_message(error)))
+        await websocket.close(code=code, reason=str(error)[:120])
+
+
+def origin_allowed(origin: str, *, host: str, allowed: tuple[str, ...]) -> bool:
+    """Whether a browser page at ``origin`` may connect: the server's own origin (its
+    ``Host``) or one of the configured ``allowed`` origins (``*``: any).
+
+    >>> origin_allowed("https://punto.example", host="punto.example", allowed=())
+    True
+    >>> origin_allowed("https://evil.example", host="punto.example", allowed=())
+    False
+    >>> origin_allowed("https://app.example", host="punto.example", allowed=("https://app.example",))
+    True
+    """
+    if "*" in allowed or origin.rstrip("/") in allowed:
+        return True
+    return urlsplit(origin).netloc.lower() == host.lower() != ""
+
+
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """Serve one client of one table until it goes."""
     node: Node = websocket.app.state.node
+    origin = websocket.headers.get("origin")
+    if origin is not None and not origin_allowed(
+        origin, host=websocket.headers.get("host", ""), allowed=node.settings.allowed_origins
+    ):
+        error = ForbiddenError(f"connections from {origin[:80]} are not allowed")
+        await _refuse(websocket, CLOSE_ORIGIN, error)
+        return
     token = websocket.query_params.get("token")
     try:
-        actor = node.signer.verify(token) if token else ANONYMOUS
+        actor = await node.authenticate(token) if token else ANONYMOUS
     except AuthError as exc:
-        await websocket.close(code=CLOSE_EXPIRED, reason=str(exc)[:120])
+        await _refuse(websocket, CLOSE_EXPIRED, exc)
         return
     try:
+        if control_character(table_id) is not None:
+            raise NotFoundError("no such table")
         config = await node.config(table_id)
-    except NotFoundError:
-        await websocket.close(code=CLOSE_NO_TABLE, reason=f"no table {table_id}"[:120])
+    except NotFoundError as exc:
+        await _refuse(websocket, CLOSE_NO_TABLE, exc)
         return
     if not config.enabled or node.shutting_down:
-        await websocket.close(code=CLOSE_GOING_AWAY, reason="table closed")
+        await _refuse(websocket, CLOSE_GOING_AWAY, UnavailableError("the table is closed"))
         return
     await websocket.accept()
     conn = node.hub.connect(table_id, actor)
+    if actor.token_id is not None:
+        node.sessions.setdefault(actor.token_id, set()).add(conn)
 
     def too_slow(slow: Connection) -> None:
         node.metrics.slow_consumers.inc()
@@ -96,6 +160,11 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     finally:
         node.metrics.ws_connections.dec()
         node.hub.disconnect(conn)
+        if actor.token_id is not None:
+            left = node.sessions.get(actor.token_id, set())
+            left.discard(conn)
+            if not left:
+                node.sessions.pop(actor.token_id, None)
         if player is not None:
             with contextlib.suppress(Exception):
                 await node.connected(table_id, player, connected=False)
@@ -103,15 +172,21 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await asyncio.wait_for(writer, 2.0)
         if not writer.done():
             writer.cancel()
+        node.ended.discard(conn)
 
 
-async def _send_snapshot(node: Node, conn: Connection, table_id: str, actor: Actor) -> None:
+async def _send_snapshot(
+    node: Node, conn: Connection, table_id: str, actor: Actor, request_id: str | None = None
+) -> None:
+    """A new snapshot (the answer to ``resync``: it carries the request's id)."""
     conn.restart()
     try:
         snapshot = await node.snapshot(table_id, actor)
     except PuntoError as exc:
-        conn.start(_dumps(error_message(exc)), seq=-1)
+        conn.start(_dumps(error_message(exc, request_id)), seq=-1)
         return
+    if request_id is not None:
+        snapshot = {**snapshot, "request_id": request_id}
     conn.start(_dumps(snapshot), seq=int(snapshot["seq"]))
 
 
@@ -125,22 +200,31 @@ async def _read(
             await websocket.close(code=CLOSE_EXPIRED, reason="token expired")
             return
         try:
-            text = await asyncio.wait_for(websocket.receive_text(), timeout)
+            frame = await asyncio.wait_for(websocket.receive(), timeout)
         except TimeoutError:
             continue  # the expiry check above closes it
-        except (WebSocketDisconnect, RuntimeError, KeyError):
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if frame["type"] == "websocket.disconnect":
             return
         node.metrics.ws_messages.labels("in").inc()
-        request_id = _request_id(text)
+        request_id = None
         try:
-            command = parse_command(text)
+            text = frame.get("text")
+            if text is None:
+                raise ProtocolError("frames are JSON text, not binary")
+            data = decode_json(text, texts=False)  # size and nesting checked before parsing
+            request_id = _request_id(data)
+            if not isinstance(data, dict):
+                raise ProtocolError("a message must be a JSON object")
+            command = parse_command(data)  # and every text field
             if isinstance(command, Ping):
                 conn.send(
                     _dumps({"type": "pong", "request_id": command.request_id, "time": time.time()})
                 )
                 continue
             if isinstance(command, Resync):
-                await _send_snapshot(node, conn, table_id, actor)
+                await _send_snapshot(node, conn, table_id, actor, command.request_id)
                 continue
             if isinstance(command, Roads):
                 roads = await node.roads(table_id, svg=command.format == "svg")
@@ -161,12 +245,8 @@ async def _read(
             conn.send(_dumps(error_message(RuntimeError("internal"), request_id)))
 
 
-def _request_id(text: str) -> str | None:
-    """The ``request_id`` of a message, even a malformed one, to echo in the error."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return None
+def _request_id(data: object) -> str | None:
+    """The ``request_id`` of a decoded message, even a malformed one, to echo in the error."""
     if isinstance(data, dict):
         rid = data.get("request_id")
         if isinstance(rid, str) and len(rid) <= 64:

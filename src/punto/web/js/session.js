@@ -3,6 +3,38 @@ const KEY = "punto.session";
 const listeners = new Set();
 
 let session = load();
+let renewTimer = null;
+scheduleRenewal();
+
+/** Renew the token half-way through its life (POST /api/auth/renew). */
+function scheduleRenewal() {
+  window.clearTimeout(renewTimer);
+  if (!session) return;
+  const left = session.expires_at * 1000 - Date.now();
+  renewTimer = window.setTimeout(renew, Math.max(5000, left / 2));
+}
+
+async function renew() {
+  if (!session) return;
+  try {
+    const response = await fetch("/api/auth/renew", {
+      method: "POST",
+      headers: { Accept: "application/json", Authorization: `Bearer ${session.token}` },
+    });
+    if (response.ok) {
+      login(await response.json());
+      return;
+    }
+    if (response.status === 401) {
+      logout();
+      return;
+    }
+  } catch {
+    /* the network is down: try again soon */
+  }
+  window.clearTimeout(renewTimer);
+  renewTimer = window.setTimeout(renew, 30000);
+}
 
 function load() {
   try {
@@ -38,10 +70,19 @@ export function login(data) {
     expires_at: data.expires_at,
   };
   window.localStorage.setItem(KEY, JSON.stringify(session));
+  scheduleRenewal();
   for (const fn of listeners) fn(session);
 }
 
 export function logout() {
+  if (session && session.expires_at * 1000 > Date.now()) {
+    // End the session on the server too (the token is refused from now on).
+    fetch("/api/auth/logout", {
+      method: "POST",
+      headers: { Accept: "application/json", Authorization: `Bearer ${session.token}` },
+    }).catch(() => {});
+  }
+  window.clearTimeout(renewTimer);
   session = null;
   window.localStorage.removeItem(KEY);
   for (const fn of listeners) fn(null);

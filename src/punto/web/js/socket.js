@@ -26,6 +26,7 @@ export class TableSocket {
   connect() {
     const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
     const auth = token();
+    this.usedToken = auth;
     const url = `${scheme}//${window.location.host}/ws/tables/${encodeURIComponent(this.tableId)}${auth ? `?token=${encodeURIComponent(auth)}` : ""}`;
     this.onStatus("connecting");
     const ws = new WebSocket(url);
@@ -48,12 +49,13 @@ export class TableSocket {
       return;
     }
     const waiting = msg.request_id ? this.pending.get(msg.request_id) : null;
-    if (waiting && (msg.type === "ok" || msg.type === "error" || msg.type === "pong" || msg.type === "roads")) {
+    const answers = ["ok", "error", "pong", "roads", "snapshot"];
+    if (waiting && answers.includes(msg.type)) {
       this.pending.delete(msg.request_id);
       window.clearTimeout(waiting.timer);
       if (msg.type === "error") waiting.reject(new ApiError(msg.error, msg.message, 0, msg.params || null));
       else waiting.resolve(msg);
-      if (msg.type !== "roads") return;
+      if (msg.type !== "roads" && msg.type !== "snapshot") return;
     }
     this.onMessage(msg);
   }
@@ -66,10 +68,11 @@ export class TableSocket {
     }
     this.pending.clear();
     if (this.closed) return;
-    if (event.code === CLOSE_EXPIRED) {
+    if (event.code === CLOSE_EXPIRED && !(token() && token() !== this.usedToken)) {
       this.onStatus("expired", event.reason);
       return;
     }
+    // A token renewed meanwhile (session.js) reconnects with the new one.
     if (event.code === CLOSE_NO_TABLE) {
       this.onStatus("no_table", event.reason);
       return;
@@ -81,7 +84,7 @@ export class TableSocket {
     }, delay);
   }
 
-  /** Send a message; resolves with the `ok` (or `pong`/`roads`), rejects with an ApiError. */
+  /** Send a message; resolves with the `ok` (or `pong`/`roads`/`snapshot`), rejects with an ApiError. */
   send(type, fields = {}) {
     return new Promise((resolve, reject) => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {

@@ -1,0 +1,219 @@
+"""The durable wallet outbox: a seamless-wallet call the operator does not answer is
+written down and retried until it does, and ``punto ledger check --operator`` lists it
+until then (the operator's money is never lost track of)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+
+from ledger_support import BACKENDS, ledger_database
+from punto.bets import Bet
+from punto.cli import main
+from punto.ledger.model import Account
+from punto.ledger.operator_ref import ReferenceOperator, create_app
+from punto.ledger.store import LedgerStore
+from punto.ledger.wallet import RetryPolicy, SeamlessWallet
+from punto.server.migrate import upgrade_async
+from punto.server.outbox import WalletOutbox, reconcile
+from punto.server.storage import Outbox, ServerStore
+from server_support import RunningServer, TableClient, free_port, server_on
+
+pytestmark = pytest.mark.asyncio
+
+
+@contextlib.asynccontextmanager
+async def operator_serving(operator: ReferenceOperator) -> AsyncIterator[str]:
+    """The reference operator on a real loopback port; yields its wallet root."""
+    port = free_port()
+    config = uvicorn.Config(create_app(operator), host="127.0.0.1", port=port, log_level="error")
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    try:
+        await until(lambda: server.started, "the operator did not start")
+        yield f"http://127.0.0.1:{port}/wallet"
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 30)
+
+
+async def until(condition: Callable[[], bool], message: str, timeout: float = 30.0) -> None:
+    """Wait (polling) until ``condition`` holds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(message)
+        await asyncio.sleep(0.02)
+
+
+async def check_operator(url: str, wallet_url: str) -> tuple[int, str]:
+    """``punto ledger check --operator`` (in a thread: it runs its own event loop)."""
+    out = io.StringIO()
+
+    def run() -> int:
+        with contextlib.redirect_stdout(out):
+            return main(["ledger", "check", "--operator", "--database-url", url,
+                         "--wallet-url", wallet_url, "--json"])  # fmt: skip
+
+    status = await asyncio.to_thread(run)
+    return status, out.getvalue()
+
+
+async def _confirm_one_bet(table: TableClient) -> dict[str, object]:
+    """Put 1000 on Player and confirm; the confirm's answer."""
+    while True:
+        await table.betting_open()
+        await table.request({"type": "add_chip", "bet": "player"})
+        answer = await table.request({"type": "confirm"})
+        if answer["type"] == "error" and answer["error"] == "betting":
+            continue
+        return answer
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_debit_the_operator_took_but_did_not_answer_is_rolled_back_in_the_end(
+    backend: str, tmp_path: Path
+) -> None:
+    """Issue finding 1: the operator applies a debit but answers 500, the rollback fails
+    too. The rollback is kept and retried until the operator answers; ``ledger check
+    --operator`` fails until then."""
+    operator = ReferenceOperator({"ann": 100_000})
+    async with operator_serving(operator) as wallet_url:
+        wallet = SeamlessWallet(wallet_url, retry=RetryPolicy(attempts=2, base_delay=0.01))
+        async with server_on(
+            backend,
+            tmp_path,
+            wallet_of=wallet,
+            wallet="seamless",
+            wallet_url=wallet_url,
+            outbox_seconds=0.05,
+            outbox_max_delay=0.2,
+        ) as server:
+            url = server.node.settings.database_url
+            token = await server.token("ann")
+            async with TableClient.connect(server, "online-1", token) as table:
+                await table.ok({"type": "join"})
+                await table.ok({"type": "sit", "seat": 1, "tier": "low"})
+                await table.ok({"type": "choose_chip", "chip": 1000})
+                operator.fail("debit", applied=True)
+                operator.fail("rollback")
+                answer = await _confirm_one_bet(table)
+                assert answer["type"] == "error"
+                assert answer["error"] == "wallet_unavailable", answer
+                assert operator.balances["ann"] == 99_000  # the operator kept it, for now
+                assert server.node.runners["online-1"].table.bets("ann") == {}
+
+                status, out = await check_operator(url, wallet_url)
+                report = json.loads(out)
+                assert status == 1
+                assert report["operator"]["problems"][0].startswith("pending: rollback")
+
+                operator.heal()
+                await until(lambda: operator.balances["ann"] == 100_000, "rollback not retried")
+                await until_no_pending(server)
+                status, out = await check_operator(url, wallet_url)
+                assert status == 0, out
+
+                # A credit the operator does not take now is sent until it does.
+                operator.fail("credit", applied=True)
+                answer = await _confirm_one_bet(table)
+                assert answer["type"] == "ok", answer
+                settled = await table.next_of("hand_settled", timeout=40)
+                returned = settled["event"]["results"][0]["returned"]
+                if returned:
+                    status, out = await check_operator(url, wallet_url)
+                    assert status == 1
+                    assert "pending: credit" in json.loads(out)["operator"]["problems"][0]
+                operator.heal()
+                await until(
+                    lambda: operator.balances["ann"] == 99_000 + returned, "credit not retried"
+                )
+                await until_no_pending(server)
+            status, out = await check_operator(url, wallet_url)
+            assert status == 0, out
+        await wallet.aclose()
+
+
+async def until_no_pending(server: RunningServer) -> None:
+    """Wait until the outbox has nothing pending."""
+    deadline = time.monotonic() + 30
+    while await server.node.bank.outbox.pending():
+        if time.monotonic() > deadline:
+            raise TimeoutError("wallet calls still pending")
+        await asyncio.sleep(0.05)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_stake_lost_track_of_is_rolled_back_unless_the_ledger_has_it(
+    backend: str, tmp_path: Path
+) -> None:
+    """A process stopped between the operator's debit and the ledger's stake: the retry
+    loop finds the written-down debit, sees no stake in the ledger and rolls it back; a
+    reconciliation shows nothing left."""
+    operator = ReferenceOperator({"ann": 10_000})
+    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
+    wallet = SeamlessWallet("http://operator/wallet", client=client)
+    async with ledger_database(backend, tmp_path) as url:
+        await upgrade_async(url)
+        async with LedgerStore.open(url) as ledger:
+            store = ServerStore(ledger.engine)
+            outbox = WalletOutbox(store, wallet, ledger, hold=0.0)
+            await store.outbox_add([Outbox(0, "c-1", "ann", 2_500, "stake", "r-1")], hold=0.0)
+            await wallet.debit("ann", 2_500, transaction_id="c-1")  # then the process died
+            assert operator.balances["ann"] == 7_500
+            assert not (await reconcile(store, wallet)).ok
+            assert await outbox.deliver() == 1
+            await outbox.deliver()  # the rollback it became
+            assert operator.balances["ann"] == 10_000
+            found = await reconcile(store, wallet)
+            assert found.ok, found.problems
+            assert found.checked == 1
+    await client.aclose()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_stake_in_the_ledger_without_a_debit_at_the_operator_is_a_disagreement(
+    backend: str, tmp_path: Path
+) -> None:
+    """The books hold a stake funded by the operator whose debit was rolled back (the
+    stake was recorded after all): the reconciliation says so."""
+    operator = ReferenceOperator({"ann": 10_000})
+    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
+    wallet = SeamlessWallet("http://operator/wallet", client=client)
+    async with ledger_database(backend, tmp_path) as url:
+        await upgrade_async(url)
+        async with LedgerStore.open(url) as ledger:
+            store = ServerStore(ledger.engine)
+            outbox = WalletOutbox(store, wallet, ledger, hold=0.0)
+            await outbox.stake("ann", 1_000, transaction_id="c-2", round_id="r-2")
+            await ledger.open_round("r-2", table_id="t")
+            bets = {Bet.BANKER: 1_000}
+            funding = Account.operator("default")
+            await ledger.confirm_bets("r-2", "ann", bets, confirmation_id="c-2", funding=funding)
+            await outbox.staked("c-2")
+            assert (await reconcile(store, wallet)).ok
+            await outbox.roll_back("c-2", error="a stake that was thought lost")
+            found = await reconcile(store, wallet)
+            assert not found.ok
+            assert "the ledger holds a stake c-2 of 1000 for ann" in found.problems[0]
+    await client.aclose()
+
+
+async def test_check_operator_needs_the_operators_address(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("PUNTO_WALLET_URL", raising=False)
+    url = f"sqlite:///{tmp_path / 'books.sqlite3'}"
+    status = await asyncio.to_thread(main, ["ledger", "check", "--operator", "--database-url", url])
+    assert status == 2
+    assert "--wallet-url" in capsys.readouterr().out
