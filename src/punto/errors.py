@@ -66,7 +66,12 @@ class CardError(PuntoError):
 
 
 class RulesError(PuntoError):
-    """A rules setting out of its allowed range."""
+    """A rules setting out of its allowed range; ``field`` names the setting when one is
+    to blame (a rules document's key, e.g. ``decks``), so a form can point at it."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class PresetError(RulesError):
