@@ -70,7 +70,8 @@ def test_a_stacked_shoe_raises_the_alarm() -> None:
     assert report.alarm
     assert "outcomes:player_pair" in report.reasons
     pairs = next(o for o in report.outcomes if o.name == "player_pair")
-    assert pairs.observed is not None and pairs.observed > pairs.expected
+    assert pairs.observed is not None
+    assert pairs.observed > pairs.expected
     assert report.threshold == pytest.approx(0.01 / (len(report.bets) + 4))
 
 
@@ -87,8 +88,11 @@ def test_a_short_payout_is_outside_the_band() -> None:
     report = drift_report(hands, expectations(rules))
     tie = next(b for b in report.bets if b.bet is Bet.TIE)
     assert tie.outside_band
-    assert tie.observed_rtp is not None and tie.band is not None and tie.observed_rtp < tie.band[0]
-    assert report.alarm and "rtp:tie" in report.reasons
+    assert tie.observed_rtp is not None
+    assert tie.band is not None
+    assert tie.observed_rtp < tie.band[0]
+    assert report.alarm
+    assert "rtp:tie" in report.reasons
 
 
 def test_too_few_hands_are_not_tested() -> None:
@@ -105,6 +109,7 @@ def test_observed_rtp_is_returned_over_staked() -> None:
     report = drift_report([hand], expectations(rules))
     banker = report.bets[0]
     assert (banker.staked, banker.returned, banker.observed_rtp) == (1000, 1950, 1.95)
-    assert banker.band is not None and banker.band[0] < banker.exact_rtp < banker.band[1]
+    assert banker.band is not None
+    assert banker.band[0] < banker.exact_rtp < banker.band[1]
     with pytest.raises(ValueError, match="significance"):
         drift_report([], expectations(rules), significance=1.5)

@@ -28,6 +28,7 @@ __all__ = [
     "IncompleteCoupError",
     "InsufficientFundsError",
     "LedgerError",
+    "NegativeEdgeError",
     "NotFoundError",
     "PaytableError",
     "PhaseError",
@@ -76,6 +77,15 @@ class RulesError(PuntoError):
 
 class PresetError(RulesError):
     """An unknown rules preset name."""
+
+
+class NegativeEdgeError(RulesError):
+    """Rules under which an offered bet favours the player (a negative house edge), sent
+    without the operator's explicit confirmation; ``bets`` names them."""
+
+    def __init__(self, message: str, *, bets: tuple[str, ...]) -> None:
+        super().__init__(message, field="paytables")
+        self.bets = bets
 
 
 class ShoeError(PuntoError):

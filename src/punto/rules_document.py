@@ -45,6 +45,7 @@ __all__ = [
     "DOCUMENT_FIELDS",
     "compose",
     "load_rules",
+    "overrides_of",
     "rules_from_document",
     "rules_to_document",
     "tier_from_document",
@@ -261,6 +262,17 @@ def compose(base: str, overrides: Mapping[str, Any] | None = None) -> Rules:
         raise PresetError(str(exc), field="preset") from None
     changes = _settings(_mapping("overrides", overrides or {}))
     return start.replace(**changes)
+
+
+def overrides_of(base: str, rules: Rules) -> dict[str, Any]:
+    """The settings of ``rules`` that differ from the preset ``base``, as document keys
+    and values: ``compose(base, overrides_of(base, rules)) == rules``.
+
+    >>> overrides_of("macau", preset("macau").replace(demo_hands=2))
+    {'demo_hands': 2}
+    """
+    start = rules_to_document(preset(base))
+    return {k: v for k, v in rules_to_document(rules).items() if start[k] != v}
 
 
 def load_rules(text: str) -> Rules:
