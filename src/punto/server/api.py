@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from punto.bets import Bet
 from punto.cards import Card, parse_cards
 from punto.coup import coup_of_hands
 from punto.errors import (
@@ -27,6 +28,7 @@ from punto.errors import (
 from punto.ledger.model import Account
 from punto.limits import LimitTier
 from punto.outcome import Outcome
+from punto.paytables import paytables_for
 from punto.rules import PRESETS, Rules
 from punto.rules_document import compose, overrides_of, rules_from_document, rules_to_document
 from punto.server.auth import ANONYMOUS, Actor, Role, check_password, require_role
@@ -43,6 +45,7 @@ from punto.server.reports import daily_report, player_transactions
 from punto.server.tables import TableConfig, tiers_from_json
 from punto.shoe import ShoeReveal, verify_commitment
 from punto.table import FAULTS, Viewer
+from punto.tie_options import TIE_POLICIES
 
 __all__ = ["router"]
 
@@ -489,7 +492,8 @@ def _tiers(items: list[TierBody] | None) -> tuple[LimitTier, ...] | None:
 
 @router.get("/api/admin/presets", tags=["administration"])
 async def presets(actor: ActorDep) -> dict[str, Any]:
-    """Every rules preset, with its rules document."""
+    """Every rules preset with its rules document, every paytable of every bet and the
+    tie policies (what a rules editor offers)."""
     require_role(actor, Role.ADMIN, action="list presets")
     return {
         "presets": [
@@ -502,7 +506,9 @@ async def presets(actor: ActorDep) -> dict[str, Any]:
                 "document": rules_to_document(r),
             }
             for r in PRESETS.values()
-        ]
+        ],
+        "paytables": {bet.value: paytables_for(bet) for bet in Bet},
+        "tie_policies": list(TIE_POLICIES),
     }
 
 
