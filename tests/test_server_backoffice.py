@@ -21,7 +21,7 @@ from punto.coup import deal_coup
 from punto.dealing import HandDealt, ShoeDealer
 from punto.outcome import Outcome
 from punto.rules import Rules, preset
-from punto.server.backoffice import check_drift
+from punto.server.backoffice import check_drift, rules_of_hand
 from punto.server.protocol import outcome_json
 from punto.server.storage import ServerStore
 from punto.settlement import settle
@@ -314,6 +314,28 @@ async def test_drift_and_shoe_audit_alarms_reach_the_supervisors(
             assert answer.status_code in (400, 404), bad
         player = await _headers(server, "bob")
         assert (await http.get("/api/supervisor/alarms", headers=player)).status_code == 403
+
+        # A correction settles a hand again by the rules it was dealt under, not the new ones.
+        tie9 = {"paytables": {"player": "player", "banker": "banker_commission", "tie": "tie_9"}}
+        answer = await http.put(
+            "/api/admin/tables/fair-1/rules", json={"overrides": tie9}, headers=admin
+        )
+        assert answer.json()["rules_version"] == 2
+        old = await rules_of_hand(store, "fair-1-1-1", "fair-1")
+        assert old.paytables[Bet.TIE] == "tie_8"
+        await store.save_hand(
+            game="fair-1-2-1",
+            table_id="fair-1",
+            shoe=2,
+            hand=1,
+            opened_at=time.time(),
+            closed_at=time.time(),
+            status="settled",
+            players=[],
+            record={**_record(preset("macau"), _fair(1, 9)[0], "fair-1-2-1"), "rules_version": 2},
+        )
+        assert (await rules_of_hand(store, "fair-1-2-1", "fair-1")).paytables[Bet.TIE] == "tie_9"
+        assert (await rules_of_hand(store, "fair-1-9-9", "fair-1")).paytables[Bet.TIE] == "tie_9"
 
         # A shoe whose reveal does not match its commitment.
         await store.shoe_opened("fair-1", 7, cards=416, commitment="0" * 64, at=time.time())

@@ -36,6 +36,7 @@ __all__ = [
     "negative_edge_bets",
     "observed_hand",
     "rows_csv",
+    "rules_of_hand",
 ]
 
 
@@ -95,6 +96,21 @@ async def _documents(store: ServerStore, table_id: str) -> dict[int, str]:
         config.rules_version, json.dumps(rules_to_document(config.table_rules()), sort_keys=True)
     )
     return docs
+
+
+async def rules_of_hand(store: ServerStore, game: str, table_id: str) -> Rules:
+    """The rules a stored hand was dealt under (its record's rules version), for settling
+    it again after a correction: a paytable changed since must not reprice it. The
+    table's current rules when the hand or its version is not on record."""
+    record = await store.hand(game)
+    config = await store.table(table_id)
+    version = None if record is None else record.get("rules_version")
+    if version is None or version == config.rules_version:
+        return config.table_rules()
+    docs = await _documents(store, table_id)
+    if version not in docs:
+        return config.table_rules()
+    return rules_from_document(json.loads(docs[version]))
 
 
 async def drift_json(

@@ -31,7 +31,7 @@ from punto.outcome import Outcome, Side
 from punto.roads import RoadBoard, RoadResult
 from punto.roads_render import render_svg, roads_dict
 from punto.server.auth import Actor, Role
-from punto.server.backoffice import check_drift
+from punto.server.backoffice import check_drift, rules_of_hand
 from punto.server.commands import BETWEEN, TableCommands
 from punto.server.protocol import (
     Command,
@@ -664,7 +664,8 @@ class TableRunner(TableCommands):
         async with self._lock:
             bank = self._s.bank
             bets = await bank.round_bets(str(game))
-            settlements = settle_players(self.table.rules, outcome, bets)
+            rules = await rules_of_hand(self._s.store, str(game), self.id)
+            settlements = settle_players(rules, outcome, bets)
             on_table = self.table.can_report_fault(
                 Fault.O_SETTLEMENT_ERROR, game=game, outcome=outcome, detail=reason
             )
