@@ -73,7 +73,7 @@ export function driftReport() {
         found.reports.length ? null : h("p", { class: "hint" }, t("report.none")),
         found.reports.map((r) => h("section", { class: "panel" },
           h("h4", {}, t("drift.version", { version: r.rules_version, hands: r.hands, threshold: pValue(r.threshold) })),
-          h("table", { class: "data" },
+          r.bets.length === 0 ? h("p", { class: "hint" }, t("drift.no_wagers")) : h("table", { class: "data" },
             h("caption", {}, t("drift.bets")),
             h("thead", {}, h("tr", {}, ["drift.bet", "drift.wagers", "report.turnover", "drift.observed_rtp", "drift.exact_rtp", "drift.band", "drift.p_value"].map((k) => h("th", { scope: "col" }, t(k))))),
             h("tbody", {}, r.bets.map((b) => h("tr", { class: b.outside_band ? "edge-negative" : "" },

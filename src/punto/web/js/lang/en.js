@@ -688,4 +688,5 @@ export default {
   "alarm.audit_detail": "The revealed order does not match the shoe's commitment",
   "alarm.scope.shoe": "this shoe",
   "alarm.scope.day": "the day",
+  "drift.no_wagers": "No wagers in these hands: only the outcome frequencies are tested.",
 };

@@ -688,4 +688,5 @@ export default {
   "alarm.audit_detail": "公布的牌序与牌靴承诺不符",
   "alarm.scope.shoe": "本靴",
   "alarm.scope.day": "当日",
+  "drift.no_wagers": "这些牌局没有投注：只检验结果频率。",
 };
