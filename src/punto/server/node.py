@@ -32,6 +32,7 @@ from punto.ledger.store import LedgerStore, RoundStatus, create_engine
 from punto.ledger.wallet import InternalWallet, SeamlessWallet, Wallet
 from punto.outcome import Outcome
 from punto.server.auth import Actor, Role, TokenSigner, hash_password
+from punto.server.backoffice import rules_of_hand
 from punto.server.bank import Bank
 from punto.server.bus import Bus, LocalBus, RedisBus
 from punto.server.config import Settings
@@ -633,8 +634,7 @@ class Node:
         reason: str,
         correction_id: str,
     ) -> dict[str, Any]:
-        config = await self.store.table(number.table)
-        rules = config.settings(betting_seconds=None).rules
+        rules = await rules_of_hand(self.store, str(number), number.table)
         bets = await self.bank.round_bets(str(number))
         moved, posted = await self.bank.correct(
             str(number),
