@@ -35,11 +35,11 @@ integration: $(STAMP) chromium
 
 # The web client's browser tests drive Debian's Chromium (never a downloaded browser):
 # install the package when it is missing and we may (root with apt, as on CI); otherwise
-# those tests are skipped and say why.
+# those tests are skipped and say why. fonts-noto-cjk draws the Chinese screenshots.
 chromium:
 	@if [ ! -x $(CHROMIUM) ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null) \
 	      || echo "punto: could not install chromium: the browser tests will be skipped"; \
 	  else \
 	    echo "punto: $(CHROMIUM) is missing (apt-get install chromium): the browser tests will be skipped"; \

@@ -61,7 +61,7 @@ async function withEdgeConfirmation(send) {
   try {
     return await send(false);
   } catch (err) {
-    if (err.code !== "negative_edge" || !window.confirm(t("rules.confirm_negative", { bets: (err.bets || []).map(betName).join(", ") }))) throw err;
+    if (err.code !== "negative_edge" || !window.confirm(t("rules.confirm_negative", { bets: listOf((err.bets || []).map(betName)) }))) throw err;
     return send(true);
   }
 }

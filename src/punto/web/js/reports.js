@@ -2,8 +2,8 @@
 // table and UTC day, from the ledger.
 import { api } from "./api.js";
 import { h, fill, toast } from "./dom.js";
-import { t } from "./i18n.js";
-import { betName, errorText, money, when } from "./format.js";
+import { listOf, t } from "./i18n.js";
+import { alarmReason, betName, errorText, money, when } from "./format.js";
 
 export function dailyReport() {
   const today = new Date().toISOString().slice(0, 10);
@@ -122,7 +122,7 @@ export function alarmList() {
         h("thead", {}, h("tr", {}, ["report.table", "drift.shoe", "record.kind", "record.time", "drift.detail"].map((k) => h("th", { scope: "col" }, t(k))))),
         h("tbody", {}, alarms.map((a) => h("tr", { class: "edge-negative" },
           h("td", {}, a.table), h("td", {}, a.shoe ?? "—"), h("td", {}, t(`alarm.${a.kind}`)), h("td", {}, when(a.at)),
-          h("td", {}, a.kind === "drift" ? t("alarm.drift_detail", { scope: t(`alarm.scope.${a.detail.scope}`), reasons: a.detail.reasons.join(", ") }) : t("alarm.audit_detail"))))))
+          h("td", {}, a.kind === "drift" ? t("alarm.drift_detail", { scope: t(`alarm.scope.${a.detail.scope}`), reasons: listOf(a.detail.reasons.map(alarmReason)) }) : t("alarm.audit_detail"))))))
     : h("p", { class: "hint" }, t("alarm.none"))))
     .catch((err) => fill(box, h("p", { class: "error" }, errorText(err))));
   load();

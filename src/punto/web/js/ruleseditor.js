@@ -4,8 +4,8 @@
 // the figures of `punto edge`). Limit tiers are edited under "Limits".
 import { api } from "./api.js";
 import { h, fill } from "./dom.js";
-import { t } from "./i18n.js";
-import { betName, errorText, money, parseMoney } from "./format.js";
+import { lang, listOf, t } from "./i18n.js";
+import { betName, errorText, money, paytableName, parseMoney, presetAbout, presetName } from "./format.js";
 
 const CHOICES = {
   burn: ["none", "decks", "first_card_value"],
@@ -30,8 +30,12 @@ export function fieldName(field) {
 
 /** A refusal from the server: the field it names, translated, then the detail. */
 export function rulesErrorText(err) {
-  if (err && err.code === "rules" && err.field) return t("rules.bad_field", { field: fieldName(err.field), detail: err.message });
-  if (err && err.code === "negative_edge") return t("rules.negative_edge", { bets: (err.bets || []).map(betName).join(", ") });
+  // The server's detail is English: other languages say the setting is refused.
+  if (err && err.code === "rules" && err.field) {
+    const detail = lang() === "en" && err.message ? err.message : t("rules.bad_value");
+    return t("rules.bad_field", { field: fieldName(err.field), detail });
+  }
+  if (err && err.code === "negative_edge") return t("rules.negative_edge", { bets: listOf((err.bets || []).map(betName)) });
   return errorText(err);
 }
 
@@ -67,9 +71,9 @@ export function rulesEditor(initial = null) {
         h("caption", {}, t("rules.preview_caption", { cards: p.cards })),
         h("thead", {}, h("tr", {}, ["rules.bet", "rules.paytable", "rules.house_edge", "rules.rtp", "rules.hit_frequency", "rules.std_dev"].map((k) => h("th", { scope: "col" }, t(k))))),
         h("tbody", {}, rows.map(([bet, f]) => h("tr", { "data-bet": bet, class: f.house_edge < 0 ? "edge-negative" : "" },
-          h("th", { scope: "row" }, betName(bet)), h("td", {}, f.paytable),
+          h("th", { scope: "row" }, betName(bet)), h("td", {}, paytableName(f.paytable)),
           h("td", { "data-testid": `edge-${bet}` }, pct(f.house_edge)), h("td", {}, pct(f.rtp)), h("td", {}, pct(f.hit_frequency)), h("td", {}, f.std_dev.toFixed(4)))))),
-      p.negative_edge.length ? h("p", { class: "error", role: "alert", "data-testid": "negative-edge" }, t("rules.negative_edge", { bets: p.negative_edge.map(betName).join(", ") })) : null);
+      p.negative_edge.length ? h("p", { class: "error", role: "alert", "data-testid": "negative-edge" }, t("rules.negative_edge", { bets: listOf(p.negative_edge.map(betName)) })) : null);
   };
 
   const refresh = () => {
@@ -130,7 +134,7 @@ export function rulesEditor(initial = null) {
         refresh();
       } },
         h("option", { value: "" }, t("rules.not_offered")),
-        state.catalogue.paytables[bet].map((name) => h("option", { value: name, selected: name === offered }, name)));
+        state.catalogue.paytables[bet].map((name) => h("option", { value: name, selected: name === offered }, paytableName(name))));
       const closes = h("input", { type: "number", min: 1, step: 1, class: "narrow", value: doc.close_from_hand[bet] ?? "", placeholder: "—",
         "aria-label": t("rules.closes_of", { bet: betName(bet) }), oninput: () => {
           const next = { ...doc.close_from_hand };
@@ -147,13 +151,13 @@ export function rulesEditor(initial = null) {
       state.doc = structuredClone(base());
       render();
       refresh();
-    } }, state.catalogue.presets.map((p) => h("option", { value: p.name, selected: p.name === state.preset }, p.name)));
+    } }, state.catalogue.presets.map((p) => h("option", { value: p.name, selected: p.name === state.preset }, presetName(p.name))));
     inputs.preset = presetSelect;
 
     fill(root,
       h("div", { class: "form-grid" },
         h("label", { class: "field" }, h("span", { class: "field-label" }, t("rules.preset")), presetSelect),
-        h("p", { class: "hint" }, state.catalogue.presets.find((p) => p.name === state.preset).description),
+        h("p", { class: "hint", "data-testid": "rules-preset-about" }, presetAbout(state.catalogue.presets.find((p) => p.name === state.preset))),
         number("decks"), number("cut_min_from_end"), number("cut_max_from_end"), choice("burn", CHOICES.burn),
         number("demo_hands"), choice("last_hand", CHOICES.last_hand), choice("tie_policy", state.catalogue.tie_policies),
         choice("rounding", CHOICES.rounding), number("currency_digits"),
