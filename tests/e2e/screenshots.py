@@ -65,7 +65,7 @@ def admin_rules(browser: object, server: Server, folder: Path, errors: list[str]
                 "(el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 110)"
             )
             page.wait_for_timeout(300)
-            shots.append(save(page, folder, f"admin-rules-{size}-{language}"))
+            shots.append(save(page, folder, f"admin-rules-{size}-{language.lower()}"))
             page.context.close()
     return shots
 
