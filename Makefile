@@ -3,7 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.punto-installed
-CHROMIUM := /usr/bin/chromium
+# Debian packages of the browser tests: the browser, and CJK fonts so Chinese screenshots
+# show characters, not boxes.
+BROWSER_PACKAGES := chromium fonts-noto-cjk
 
 .PHONY: run test lint typecheck unit integration bench clean chromium
 
@@ -34,15 +36,19 @@ integration: $(STAMP) chromium
 	$(BIN)/pytest -m integration
 
 # The web client's browser tests drive Debian's Chromium (never a downloaded browser):
-# install the package when it is missing and we may (root with apt, as on CI); otherwise
-# those tests are skipped and say why.
+# install the packages when they are missing and we may (root with apt, as on CI); otherwise
+# those tests are skipped and say why. fonts-noto-cjk draws the Chinese screenshots.
 chromium:
-	@if [ ! -x $(CHROMIUM) ]; then \
+	@missing=""; \
+	for pkg in $(BROWSER_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$pkg 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$pkg"; \
+	done; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
-	      || echo "punto: could not install chromium: the browser tests will be skipped"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null) \
+	      || echo "punto: could not install$$missing: the browser tests that need them will be skipped"; \
 	  else \
-	    echo "punto: $(CHROMIUM) is missing (apt-get install chromium): the browser tests will be skipped"; \
+	    echo "punto: missing Debian packages:$$missing (apt-get install$$missing): the browser tests that need them will be skipped"; \
 	  fi; \
 	fi
 

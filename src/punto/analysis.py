@@ -62,6 +62,7 @@ from punto.tableau import (
 
 __all__ = [
     "CELLS",
+    "COUP_EVENTS",
     "MAX_RANK_COUNT",
     "MIN_CARDS",
     "Analysis",
@@ -80,6 +81,8 @@ __all__ = [
     "cell_index",
     "effect_of_removal",
     "enumerate_coups",
+    "event_holds",
+    "event_probabilities",
     "house_edges",
     "reference_enumeration",
     "tableau_arrays",
@@ -719,6 +722,43 @@ def _outcomes(enumeration: Enumeration) -> OutcomeProbabilities:
         player=Fraction(player, total),
         tie=Fraction(tie, total),
     )
+
+
+COUP_EVENTS: tuple[str, ...] = ("banker", "player", "tie", "player_pair", "banker_pair", "natural")
+"""The coup results whose frequencies a table's results are tested against."""
+
+
+def event_holds(facts: CoupFacts, event: str) -> bool:
+    """Whether one of :data:`COUP_EVENTS` happened in a coup with these facts."""
+    match event:
+        case "banker" | "player" | "tie":
+            return facts.winner.value == event
+        case "natural":
+            return facts.player_natural or facts.banker_natural
+        case _:
+            return bool(getattr(facts, event))
+
+
+_CELLS_OF_EVENT = {
+    event: np.flatnonzero(np.array([event_holds(f, event) for f in _CELL_FACTS]))
+    for event in COUP_EVENTS
+}
+
+
+def event_probabilities(composition: Composition) -> dict[str, Fraction]:
+    """Exact probability of each of :data:`COUP_EVENTS` for the next coup of
+    ``composition`` (a natural: either hand's two-card 8 or 9 [M9]).
+
+    >>> p = event_probabilities(Composition.fresh(8))
+    >>> round(float(p["tie"]), 6), round(float(p["player_pair"]), 6)
+    (0.095156, 0.074699)
+    """
+    enumeration = enumerate_coups(composition)
+    weights = enumeration.weights
+    return {
+        event: Fraction(int(weights[cells].sum()), enumeration.total)
+        for event, cells in _CELLS_OF_EVENT.items()
+    }
 
 
 @dataclass(frozen=True, slots=True)

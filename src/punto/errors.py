@@ -28,6 +28,7 @@ __all__ = [
     "IncompleteCoupError",
     "InsufficientFundsError",
     "LedgerError",
+    "NegativeEdgeError",
     "NotFoundError",
     "PaytableError",
     "PhaseError",
@@ -67,11 +68,25 @@ class CardError(PuntoError):
 
 
 class RulesError(PuntoError):
-    """A rules setting out of its allowed range."""
+    """A rules setting out of its allowed range; ``field`` names the setting when one is
+    to blame (a rules document's key, e.g. ``decks``), so a form can point at it."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class PresetError(RulesError):
     """An unknown rules preset name."""
+
+
+class NegativeEdgeError(RulesError):
+    """Rules under which an offered bet favours the player (a negative house edge), sent
+    without the operator's explicit confirmation; ``bets`` names them."""
+
+    def __init__(self, message: str, *, bets: tuple[str, ...]) -> None:
+        super().__init__(message, field="paytables")
+        self.bets = bets
 
 
 class ShoeError(PuntoError):

@@ -77,6 +77,13 @@ _LIST: list[Paytable] = [
         win=1,
         win_on_6=Fraction(1, 2),
     ),
+    _table(
+        "banker_even_money",
+        Bet.BANKER,
+        "promotion: Banker 1 to 1 with no commission at all (the player is favoured)",
+        win=1,
+        win_on_6=1,
+    ),
     _table("tie_8", Bet.TIE, "[M17] 8 to 1", win=8),
     _table("tie_9", Bet.TIE, "tie 9 to 1 (common variant)", win=9),
     _table("player_pair_11", Bet.PLAYER_PAIR, "[M17] 11 to 1", win=11),

@@ -109,7 +109,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
-            raise RulesError("a rules preset needs a name")
+            raise RulesError("a rules preset needs a name", field="name")
         self._check_types()
         # Frozen all the way down: a dict given here is copied, so changing it later
         # cannot change the table's rules.
@@ -117,47 +117,69 @@ class Rules:
         object.__setattr__(self, "close_from_hand", MappingProxyType(dict(self.close_from_hand)))
         object.__setattr__(self, "limit_tiers", tuple(self.limit_tiers))
         if not MIN_DECKS <= self.decks <= MAX_DECKS:
-            raise RulesError(f"decks must be {MIN_DECKS}-{MAX_DECKS}, not {self.decks}")
+            raise RulesError(
+                f"decks must be {MIN_DECKS}-{MAX_DECKS}, not {self.decks}", field="decks"
+            )
         if not 0 <= self.demo_hands <= MAX_DEMO_HANDS:
-            raise RulesError(f"demo hands must be 0-{MAX_DEMO_HANDS}, not {self.demo_hands}")
+            raise RulesError(
+                f"demo hands must be 0-{MAX_DEMO_HANDS}, not {self.demo_hands}", field="demo_hands"
+            )
         if self.cut_min_from_end < 0:
-            raise RulesError(f"the cut card distance cannot be negative ({self.cut_min_from_end})")
+            raise RulesError(
+                f"the cut card distance cannot be negative ({self.cut_min_from_end})",
+                field="cut_min_from_end",
+            )
         if self.cut_min_from_end > self.cut_max_from_end:
             raise RulesError(
-                f"cut card range is empty: {self.cut_min_from_end} > {self.cut_max_from_end}"
+                f"cut card range is empty: {self.cut_min_from_end} > {self.cut_max_from_end}",
+                field="cut_max_from_end",
             )
         need = self.min_cards_after_cut
         if self.cut_min_from_end < need:
             raise RulesError(
                 f"the cut card must be at least {need} cards from the end for the "
-                f"{self.last_hand.value} rule, not {self.cut_min_from_end}"
+                f"{self.last_hand.value} rule, not {self.cut_min_from_end}",
+                field="cut_min_from_end",
             )
         if not self.paytables:
-            raise RulesError("a table must offer at least one bet")
+            raise RulesError("a table must offer at least one bet", field="paytables")
         for bet, name in self.paytables.items():
             table = paytable(name)
             if table.bet is not bet and not (
                 {table.bet, bet} == {Bet.DRAGON_PLAYER, Bet.DRAGON_BANKER}
             ):
-                raise RulesError(f"paytable {name!r} is for {table.bet.value}, not {bet.value}")
+                raise RulesError(
+                    f"paytable {name!r} is for {table.bet.value}, not {bet.value}",
+                    field="paytables",
+                )
         if not self.limit_tiers:
-            raise RulesError("a table needs at least one limit tier")
+            raise RulesError("a table needs at least one limit tier", field="limit_tiers")
         names = [tier.name for tier in self.limit_tiers]
         if len(set(names)) != len(names):
-            raise RulesError(f"limit tier names must differ: {', '.join(names)}")
+            raise RulesError(
+                f"limit tier names must differ: {', '.join(names)}", field="limit_tiers"
+            )
         for bet, hand in self.close_from_hand.items():
             if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
                 raise RulesError(
-                    f"{bet.label} closes from a hand number of 1 or more, not {hand!r} [O]"
+                    f"{bet.label} closes from a hand number of 1 or more, not {hand!r} [O]",
+                    field="close_from_hand",
                 )
         if not 0 <= self.currency_digits <= 6:
-            raise RulesError(f"currency digits must be 0-6, not {self.currency_digits}")
+            raise RulesError(
+                f"currency digits must be 0-6, not {self.currency_digits}",
+                field="currency_digits",
+            )
         if self.max_imbalance is not None and self.max_imbalance <= 0:
-            raise RulesError(f"the imbalance limit must be positive, not {self.max_imbalance}")
+            raise RulesError(
+                f"the imbalance limit must be positive, not {self.max_imbalance}",
+                field="max_imbalance",
+            )
         if self.cut_max_from_end >= self.cards:
             raise RulesError(
                 f"the cut card ({self.cut_max_from_end} from the end) must be inside a shoe "
-                f"of {self.cards} cards"
+                f"of {self.cards} cards",
+                field="cut_max_from_end",
             )
 
     def _check_types(self) -> None:
@@ -180,7 +202,7 @@ class Rules:
         for name, kind in kinds:
             value = getattr(self, name)
             if not isinstance(value, kind):
-                raise RulesError(f"rules setting {name} cannot be {value!r}")
+                raise RulesError(f"rules setting {name} cannot be {value!r}", field=name)
         for name in ("decks", "cut_min_from_end", "cut_max_from_end", "demo_hands"):
             _check_whole(name, getattr(self, name))
         _check_whole("currency_digits", self.currency_digits)
@@ -191,10 +213,14 @@ class Rules:
                 raise RulesError(f"rules settings name bets by Bet, not {key!r}")
         for name in self.paytables.values():
             if not isinstance(name, str):
-                raise RulesError(f"a paytable is named by a string, not {name!r}")
+                raise RulesError(
+                    f"a paytable is named by a string, not {name!r}", field="paytables"
+                )
         for tier in self.limit_tiers:
             if not isinstance(tier, LimitTier):
-                raise RulesError(f"a limit tier must be a LimitTier, not {tier!r}")
+                raise RulesError(
+                    f"a limit tier must be a LimitTier, not {tier!r}", field="limit_tiers"
+                )
 
     @property
     def cards(self) -> int:
@@ -246,7 +272,7 @@ class Rules:
 
 def _check_whole(name: str, value: object) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"rules setting {name} must be a whole number, not {value!r}")
+        raise RulesError(f"rules setting {name} must be a whole number, not {value!r}", field=name)
 
 
 def _major(amount: int) -> int:

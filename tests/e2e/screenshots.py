@@ -1,6 +1,7 @@
 """Make the screenshots of ``docs/screenshots/``: the lobby, a table mid-hand (desktop, and
-a phone in Chinese), the squeeze, the dealer console mid-hand, and the lobby and a table in
-Traditional Chinese (desktop and phone).
+a phone in Chinese), the squeeze, the dealer console mid-hand, the lobby and a table in
+Traditional Chinese (desktop and phone), and the administration page's rules editor with
+its edge preview (phone and desktop, English, Simplified and Traditional Chinese).
 
     .venv/bin/python tests/e2e/screenshots.py [FOLDER]
 
@@ -32,6 +33,41 @@ def _deal(page: object, cards: str) -> None:
         page.get_by_test_id("card-input").fill(card)
         page.get_by_test_id("card-input").press("Enter")
         page.locator(f'.slot .card[data-card="{card}"]').first.wait_for()
+
+
+ADMIN_SIZES = {"phone": (390, 844), "desktop": (1366, 768)}
+
+
+def admin_rules(browser: object, server: Server, folder: Path, errors: list[str]) -> list[Path]:
+    """The rules editor of macau-1 with the tie paid 9 to 1 and its edge preview, at each
+    size of :data:`ADMIN_SIZES`, in English, Simplified and Traditional Chinese."""
+    from playwright.sync_api import Browser
+
+    assert isinstance(browser, Browser)
+    shots = []
+    for size, (width, height) in ADMIN_SIZES.items():
+        for language in ("en", "zh", "zh-Hant"):
+            page = new_page(browser, errors)
+            log_in(page, server, "admin")  # the header names the user at desktop width
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(server.url("/app/#/admin"))
+            page.locator(f'[data-lang="{language}"]').click()
+            page.get_by_test_id("rules-macau-1").click()
+            editor = page.locator(".panel:has([data-testid=rules-editor])").first
+            editor.get_by_test_id("edge-tie").wait_for()
+            editor.locator('select[data-paytable="tie"]').select_option("tie_9")
+            editor.locator('[data-testid="edge-tie"]:text("4.8440%")').wait_for()
+            target = editor.locator(".rules-columns" if size == "desktop" else ".edge-preview")
+            # Choosing a paytable may have scrolled the (wide) tables tab sideways; then
+            # bring the target just below the sticky header.
+            page.evaluate("document.querySelectorAll('*').forEach((e) => { e.scrollLeft = 0; })")
+            target.evaluate(
+                "(el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 110)"
+            )
+            page.wait_for_timeout(300)
+            shots.append(save(page, folder, f"admin-rules-{size}-{language.lower()}"))
+            page.context.close()
+    return shots
 
 
 def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
@@ -139,6 +175,7 @@ def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
             hant.wait_for_timeout(450)
             shots.append(save(hant, folder, f"table{suffix}-zh-hant"))
             hant.context.close()
+        shots.extend(admin_rules(browser, server, folder, errors))
         browser.close()
     if errors:
         raise RuntimeError(f"script errors in the pages: {errors}")

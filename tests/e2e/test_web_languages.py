@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 import httpx
@@ -37,9 +38,10 @@ _WORDS = """() => {
   return words;
 }"""
 
-_NOT_SENTENCES = {"Punto", "English", "VIP", "SVG", "UTC", "Enter", "demo"}
+_NOT_SENTENCES = {"Punto", "English", "VIP", "SVG", "UTC", "CSV", "Enter", "demo"}
 """Words a Chinese screen may show: the brand, the switch's own name for English, VIP, the
-SVG picture, UTC, the Enter key and the demo accounts' password suffix."""
+SVG picture, UTC, the CSV file format, the Enter key and the demo accounts' password
+suffix."""
 
 
 def _register(server: Server) -> str:
@@ -197,6 +199,38 @@ def test_no_screen_shows_english_in_a_chinese_client(
         for tab in staff.locator('[role="tab"]').all():
             tab.click()
             look(staff, f"{user}: {tab.inner_text()}")
+        if user == "sam":
+            _look_at_drift(staff, look)
+        if user == "admin":
+            _look_at_rules_editor(staff, look)
         staff.context.close()
     assert leaks == {}
     assert errors == []
+
+
+def _look_at_drift(page: Page, look: Callable[[Page, str], None]) -> None:
+    """The supervisor's observed-against-exact report of the table where a hand was
+    played (its bets' RTP rows and the outcome tests)."""
+    page.locator("#tab-s-alarms").click()
+    page.get_by_test_id("drift-table").fill("online-1")
+    page.get_by_test_id("drift-table").press("Enter")
+    page.get_by_test_id("drift-verdict").wait_for()
+    look(page, "supervisor: drift report")
+
+
+def _look_at_rules_editor(page: Page, look: Callable[[Page, str], None]) -> None:
+    """The rules editor with its edge preview: the new table's, a table's own with a
+    refused setting, and a promotional Banker flagged as negative edge."""
+    page.locator("#tab-tables").click()
+    page.get_by_test_id("edge-preview").first.wait_for()
+    look(page, "admin: new table's rules and edge preview")
+    page.get_by_test_id("rules-macau-1").click()
+    editor = page.locator(".panel:has([data-testid=rules-editor])").first
+    editor.get_by_test_id("edge-tie").wait_for()
+    editor.locator('input[data-field="decks"]').fill("13")
+    editor.locator('[data-testid="rules-error"]:not(:empty)').wait_for()
+    look(page, "admin: a refused rules setting")
+    editor.locator('input[data-field="decks"]').fill("8")
+    editor.locator('select[data-paytable="banker"]').select_option("banker_even_money")
+    editor.get_by_test_id("negative-edge").wait_for()
+    look(page, "admin: a negative edge")

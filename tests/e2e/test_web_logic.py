@@ -13,12 +13,17 @@ import pytest
 
 from e2e.pages import new_page
 from e2e.web_support import Server
+from punto.analysis import COUP_EVENTS
 from punto.bets import Bet
 from punto.cards import Card
 from punto.coup import Coup
 from punto.ledger.model import TransactionKind
-from punto.rules import PRESETS
+from punto.money import Rounding
+from punto.paytables import paytables_for
+from punto.rules import PRESETS, BurnRule, LastHandRule
+from punto.rules_document import rules_to_document
 from punto.table import FAULTS, Phase
+from punto.tie_options import TIE_POLICIES
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -95,7 +100,20 @@ def test_every_language_has_exactly_the_keys_and_placeholders_of_english(page: P
         assert wrong == {}, f"{code}: placeholders differ from English"
     # a Chinese string is Chinese: no English word left untranslated (codes such as
     # P1, 9S, VIP, SVG, UTC, Enter and the demo accounts are not sentences)
-    allowed = {"Punto", "VIP", "SVG", "UTC", "RTP", "Enter", "demo", "ann", "bob", "cleo", "dev"}
+    allowed = {
+        "Punto",
+        "VIP",
+        "SVG",
+        "UTC",
+        "RTP",
+        "CSV",
+        "Enter",
+        "demo",
+        "ann",
+        "bob",
+        "cleo",
+        "dev",
+    }
     allowed |= {"dana", "lin", "sam", "admin", "a", "z"}
     for code in ("zh", "zh-Hant"):
         words = {
@@ -147,6 +165,12 @@ def test_every_string_the_code_uses_exists(page: Page) -> None:
         + [f"guide.phase.{p}" for p in ("waiting", "shoe_start", "betting_open", "settled")]
         + [f"kind.{k}" for k in ("normal", "vip", "bid_squeeze")]
         + [f"reading.{r}" for r in ("dealer", "largest_bettor", "button", "bid", "owner")]
+        + [f"rules.f.{key}" for key in rules_to_document(PRESETS["macau"])]
+        + [f"rules.burn.{r.value}" for r in BurnRule]
+        + [f"rules.last_hand.{r.value}" for r in LastHandRule]
+        + [f"rules.rounding.{r.value}" for r in Rounding]
+        + [f"rules.tie_policy.{name}" for name in TIE_POLICIES]
+        + [f"drift.event.{event}" for event in COUP_EVENTS]
     )
     assert set(families) - en == set()
 
@@ -261,3 +285,35 @@ def test_the_servers_reasons_are_translated(page: Page) -> None:
         assert english == [], code
     assert got["zh-Hant"][reasons.index("void of macau-1-001-002")] == "作廢牌局 macau-1-001-002"
     assert got["en"][-1] == "left the table"
+
+
+def test_paytables_and_alarm_reasons_are_said_in_every_language(page: Page) -> None:
+    """The rules editor's paytables and a drift alarm's reasons (drift.py: ``rtp:<bet>``,
+    ``outcomes:<event>``) are words of the language, never the server's names."""
+    names = [name for bet in Bet for name in paytables_for(bet)]
+    reasons = [f"rtp:{bet.value}" for bet in Bet] + ["outcomes:banker_player_tie"]
+    reasons += [f"outcomes:{event}" for event in COUP_EVENTS[3:]]
+    got = cast(
+        dict[str, list[str]],
+        page.evaluate(
+            """async ([names, reasons]) => {
+                 const i18n = await import('/app/js/i18n.js');
+                 const { alarmReason, paytableName } = await import('/app/js/format.js');
+                 const out = {};
+                 for (const code of ['zh', 'zh-Hant', 'en']) {
+                   i18n.setLang(code);
+                   out[code] = [...names.map(paytableName), ...reasons.map(alarmReason)];
+                 }
+                 i18n.setLang('en');
+                 return out;
+               }""",
+            [names, reasons],
+        ),
+    )
+    for code in ("zh", "zh-Hant"):
+        assert [text for text in got[code] if re.search(r"[A-Za-z]{2,}", text)] == [], code
+    assert got["zh-Hant"][names.index("tie_8")] == "1 賠 8"
+    assert got["zh"][names.index("tiger_pair_4_20_100")] == "1 赔 4/20/100"
+    assert got["en"][names.index("banker_commission")] == "0.95 to 1 (5% commission)"
+    chi_square = len(names) + reasons.index("outcomes:banker_player_tie")
+    assert got["zh-Hant"][chi_square] == "莊、閒、和頻率"

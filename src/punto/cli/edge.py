@@ -18,7 +18,8 @@ import argparse
 from punto.analysis import Analysis, Composition, EffectOfRemoval, analyze, effect_of_removal
 from punto.cards import RANKS, parse_cards
 from punto.cli.output import write_json
-from punto.rules import preset, preset_names
+from punto.cli.rules import RULES_HELP
+from punto.rules_document import load_rules
 
 __all__ = ["register", "run"]
 
@@ -37,8 +38,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--rules",
         default=DEFAULT_RULES,
-        metavar="NAME",
-        help=f"preset (default {DEFAULT_RULES}): {', '.join(preset_names())}",
+        metavar="NAME|FILE.json",
+        help=f"{RULES_HELP} (default {DEFAULT_RULES})",
     )
     shoe = parser.add_mutually_exclusive_group()
     shoe.add_argument("--decks", type=int, metavar="N", help="a fresh shoe of N decks (1-12)")
@@ -66,7 +67,7 @@ def composition_of(args: argparse.Namespace, decks: int) -> Composition:
 
 def run(args: argparse.Namespace) -> int:
     """Analyse and print."""
-    rules = preset(args.rules)
+    rules = load_rules(args.rules)
     shoe = composition_of(args, rules.decks)
     result = analyze(rules, shoe)
     eor = effect_of_removal(rules, shoe) if args.eor else None

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from punto.bets import TIGER_BETS, Bet, parse_bet
 from punto.cli.bets_arg import parse_stake
 from punto.cli.output import describe_outcome, odds_text
+from punto.cli.rules import RULES_HELP
 from punto.cli.settle import settlement_lines
 from punto.coup import Coup
 from punto.dealing import ShoeDealer
@@ -25,7 +26,8 @@ from punto.limits import check_bets
 from punto.money import format_amount, parse_amount, show_amount
 from punto.roads import RoadBoard, RoadResult
 from punto.roads_render import render_text
-from punto.rules import Rules, preset, preset_names
+from punto.rules import Rules
+from punto.rules_document import load_rules
 from punto.settlement import refund, settle
 
 __all__ = ["Game", "register", "run"]
@@ -52,9 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Play baccarat at a terminal table: every bet of the preset, its limits, "
         "the coup dealt card by card.",
     )
-    parser.add_argument(
-        "--rules", default="macau", metavar="NAME", help=f"preset: {', '.join(preset_names())}"
-    )
+    parser.add_argument("--rules", default="macau", metavar="NAME|FILE.json", help=RULES_HELP)
     parser.add_argument("--balance", default="10000", help="starting balance (default 10000)")
     parser.add_argument("--tier", default="low", help="limit tier (default low)")
     parser.add_argument("--seed", type=int, help="seed for reproducible shoes")
@@ -232,7 +232,7 @@ class Game:
 
 def run(args: argparse.Namespace) -> int:
     """The interactive loop on standard input/output."""
-    rules = preset(args.rules)
+    rules = load_rules(args.rules)
     game = Game(
         rules=rules,
         balance=parse_amount(args.balance, digits=rules.currency_digits),

@@ -14,11 +14,13 @@ from punto.bets import Bet
 from punto.cards import iter_cards
 from punto.cli.bets_arg import parse_bet_list
 from punto.cli.output import answer_lines, describe_outcome, number, write_json
+from punto.cli.rules import RULES_HELP
 from punto.coup import deal_coup
 from punto.errors import BetError
 from punto.limits import check_bets
 from punto.money import show_amount
-from punto.rules import Rules, preset, preset_names
+from punto.rules import Rules
+from punto.rules_document import load_rules
 from punto.settlement import Settlement, settle
 
 __all__ = ["register", "run"]
@@ -33,9 +35,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "With no cards, read one coup per line from standard input.",
     )
     parser.add_argument("--json", action="store_true", help="answer in JSON (JSON Lines)")
-    parser.add_argument(
-        "--rules", required=True, metavar="NAME", help=f"preset: {', '.join(preset_names())}"
-    )
+    parser.add_argument("--rules", required=True, metavar="NAME|FILE.json", help=RULES_HELP)
     parser.add_argument(
         "--bets", required=True, metavar="NAME=AMOUNT[,...]", help="e.g. banker=100,tie=10"
     )
@@ -54,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Settle and print."""
-    rules = preset(args.rules)
+    rules = load_rules(args.rules)
     bets = parse_bet_list(args.bets, digits=rules.currency_digits)
     if args.tier is not None:
         hand = 1 if args.hand is None else args.hand

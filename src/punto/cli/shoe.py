@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from punto.cli.output import describe_outcome, write_json
+from punto.cli.rules import RULES_HELP
 from punto.dealing import (
     CardsBurned,
     CutCardOut,
@@ -22,7 +23,7 @@ from punto.dealing import (
 from punto.errors import ShoeError
 from punto.roads import RoadBoard, RoadResult
 from punto.roads_render import render_text, roads_dict
-from punto.rules import preset, preset_names
+from punto.rules_document import load_rules
 
 __all__ = ["register", "run"]
 
@@ -39,9 +40,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "every hand, the cut card, the last hand and the commitment reveal.",
     )
     parser.add_argument("--json", action="store_true", help="answer in JSON")
-    parser.add_argument(
-        "--rules", required=True, metavar="NAME", help=f"preset: {', '.join(preset_names())}"
-    )
+    parser.add_argument("--rules", required=True, metavar="NAME|FILE.json", help=RULES_HELP)
     parser.add_argument("--seed", type=int, help="seed for a reproducible shoe")
     parser.add_argument(
         "--hands",
@@ -54,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Deal the shoe and print it."""
-    rules = preset(args.rules)
+    rules = load_rules(args.rules)
     hands = args.hands
     if hands is not None and hands < 1:
         raise ShoeError(f"--hands must be 1 or more, not {hands}")

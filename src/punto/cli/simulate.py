@@ -17,9 +17,11 @@ import argparse
 import sys
 
 from punto.cli.output import write_json
+from punto.cli.rules import RULES_HELP
 from punto.errors import SimulationError
 from punto.money import parse_amount, show_amount
-from punto.rules import Rules, preset, preset_names
+from punto.rules import Rules
+from punto.rules_document import load_rules
 from punto.simulation import SimulationResult, progress_bar, simulate
 from punto.strategies import BettingSystem, Pattern, Progression, SystemResult, evaluate
 
@@ -38,9 +40,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "bet's observed return with a 95% confidence interval beside the exact value.",
     )
     parser.add_argument("--json", action="store_true", help="answer in JSON")
-    parser.add_argument(
-        "--rules", required=True, metavar="NAME", help=f"preset: {', '.join(preset_names())}"
-    )
+    parser.add_argument("--rules", required=True, metavar="NAME|FILE.json", help=RULES_HELP)
     parser.add_argument("--hands", type=int, metavar="N", help="hands to deal")
     parser.add_argument("--seed", type=int, metavar="S", help="seed for a reproducible run")
     parser.add_argument("--workers", type=int, default=1, metavar="W", help="threads (default 1)")
@@ -81,7 +81,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Simulate and print."""
-    rules = preset(args.rules)
+    rules = load_rules(args.rules)
     if args.strategy is not None:
         # Refused rather than ignored: a user would read the answer as theirs.
         if args.hands is not None:

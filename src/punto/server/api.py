@@ -12,27 +12,40 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
 
+from punto.bets import Bet
 from punto.cards import Card, parse_cards
 from punto.coup import coup_of_hands
 from punto.errors import (
     AmountError,
     AuthError,
     ForbiddenError,
+    NegativeEdgeError,
     NotFoundError,
     ProtocolError,
     PuntoError,
+    RulesError,
 )
 from punto.ledger.model import Account
 from punto.limits import LimitTier
 from punto.outcome import Outcome
-from punto.rules import PRESETS
+from punto.paytables import paytables_for
+from punto.rules import PRESETS, Rules
+from punto.rules_document import compose, overrides_of, rules_from_document, rules_to_document
 from punto.server.auth import ANONYMOUS, Actor, Role, require_role
+from punto.server.backoffice import (
+    drift_csv,
+    drift_json,
+    edge_preview,
+    negative_edge_bets,
+    rows_csv,
+)
 from punto.server.node import Node
 from punto.server.protocol import parse_command
 from punto.server.reports import daily_report, player_transactions
 from punto.server.tables import TableConfig, tiers_from_json
 from punto.shoe import ShoeReveal, verify_commitment
 from punto.table import FAULTS, Viewer
+from punto.tie_options import TIE_POLICIES
 
 __all__ = ["router"]
 
@@ -103,12 +116,28 @@ class TierBody(_Body):
     bet_limits: dict[str, tuple[StrictInt, StrictInt]] = {}
 
 
+class RulesBody(_Body):
+    """A table's rules: a ``preset`` plus ``overrides`` of any rules document key, or a
+    whole ``document`` (``preset`` then names its starting point);
+    ``confirm_negative_edge`` opens a table whose rules favour the player on purpose."""
+
+    preset: Annotated[str | None, Field(min_length=1, max_length=64)] = None
+    overrides: dict[str, Any] | None = None
+    document: dict[str, Any] | None = None
+    confirm_negative_edge: bool = False
+
+
 class TableBody(_Body):
-    """A table configuration (``POST /api/admin/tables``)."""
+    """A table configuration (``POST /api/admin/tables``): ``rules`` (or ``preset``) names
+    the preset, ``overrides`` / ``document`` compose the rules as in :class:`RulesBody`."""
 
     id: Annotated[str, Field(min_length=1, max_length=40)]
     name: Annotated[str, Field(min_length=1, max_length=100)]
-    rules: Annotated[str, Field(min_length=1, max_length=64)]
+    rules: Annotated[str | None, Field(min_length=1, max_length=64)] = None
+    preset: Annotated[str | None, Field(min_length=1, max_length=64)] = None
+    overrides: dict[str, Any] | None = None
+    document: dict[str, Any] | None = None
+    confirm_negative_edge: bool = False
     kind: Literal["normal", "vip", "bid_squeeze"] = "normal"
     dealing: Literal["rng", "live"] = "rng"
     reading: Literal["dealer", "largest_bettor", "button", "owner", "bid"] | None = None
@@ -367,6 +396,8 @@ async def shoes(
             "closed_at": row["closed_at"],
             "hands": row["hands"],
             "reason": row["reason"],
+            "rules_version": row["rules_version"],
+            "audit": {None: None, True: "verified", False: "failed"}[row["verified"]],
             "reveal": None,
         }
         if row["reveal_order"] is not None and row["reveal_salt"] is not None:
@@ -433,6 +464,51 @@ async def report_daily(
     return {"days": await daily_report(node.engine, day=day, table=table_id)}
 
 
+@router.get("/api/reports/daily.csv", tags=["reports"])
+async def report_daily_csv(
+    actor: ActorDep,
+    node: NodeDep,
+    date_: Annotated[str | None, Query(alias="date")] = None,
+    table_id: Annotated[str | None, Query(alias="table")] = None,
+) -> Response:
+    """The daily report as CSV."""
+    days = (await report_daily(actor, node, date_, table_id))["days"]
+    return Response(rows_csv(days), media_type="text/csv; charset=utf-8")
+
+
+def _day(text: str | None) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ProtocolError(f"date must be YYYY-MM-DD, not {text!r}") from None
+
+
+@router.get("/api/reports/drift", tags=["reports"], response_model=None)
+async def report_drift(
+    actor: ActorDep,
+    node: NodeDep,
+    table_id: Annotated[str, Query(alias="table", min_length=1, max_length=40)],
+    shoe: Annotated[int | None, Query(ge=1)] = None,
+    date_: Annotated[str | None, Query(alias="date")] = None,
+    format: Literal["json", "csv"] = "json",
+) -> dict[str, Any] | Response:
+    """Observed against exact for a table's shoe or UTC day (default: today): each bet's
+    observed RTP with its 99% band, and the outcome frequency tests."""
+    require_role(actor, Role.SUPERVISOR, Role.ADMIN, action="read reports")
+    await node.config(table_id)
+    day = _day(date_)
+    if shoe is None and day is None:
+        day = datetime.now(UTC).date()
+    if shoe is not None and day is not None:
+        raise ProtocolError("ask for one shoe or one day, not both")
+    found = await drift_json(node.store, table_id, shoe=shoe, day=day)
+    if format == "csv":
+        return Response(drift_csv(found), media_type="text/csv; charset=utf-8")
+    return found
+
+
 # -- administration ------------------------------------------------------------------------
 
 
@@ -444,7 +520,8 @@ def _tiers(items: list[TierBody] | None) -> tuple[LimitTier, ...] | None:
 
 @router.get("/api/admin/presets", tags=["administration"])
 async def presets(actor: ActorDep) -> dict[str, Any]:
-    """Every rules preset."""
+    """Every rules preset with its rules document, every paytable of every bet and the
+    tie policies (what a rules editor offers)."""
     require_role(actor, Role.ADMIN, action="list presets")
     return {
         "presets": [
@@ -454,10 +531,72 @@ async def presets(actor: ActorDep) -> dict[str, Any]:
                 "decks": r.decks,
                 "bets": [b.value for b in r.offered_bets],
                 "tiers": [t.name for t in r.limit_tiers],
+                "document": rules_to_document(r),
             }
             for r in PRESETS.values()
-        ]
+        ],
+        "paytables": {bet.value: paytables_for(bet) for bet in Bet},
+        "tie_policies": list(TIE_POLICIES),
     }
+
+
+def _rules_refusal(exc: RulesError) -> JSONResponse:
+    """A refused rules setting: 400 naming the document key to blame (``field``); a bet
+    favouring the player without the confirmation: 409 naming the bets."""
+    body: dict[str, Any] = {
+        "type": "error",
+        "error": "rules",
+        "message": str(exc),
+        "field": exc.field,
+        "request_id": None,
+    }
+    if isinstance(exc, NegativeEdgeError):
+        body.update(error="negative_edge", bets=list(exc.bets))
+        return JSONResponse(body, status_code=409)
+    return JSONResponse(body, status_code=400)
+
+
+def _composed(
+    preset: str | None, overrides: dict[str, Any] | None, document: dict[str, Any] | None
+) -> tuple[str, dict[str, Any], Rules]:
+    """The preset, the overrides that really differ from it, and the rules they make."""
+    if document is not None:
+        if overrides:
+            raise ProtocolError("send either overrides of a preset or a whole document")
+        rules = rules_from_document(document)
+        named = document.get("name")
+        base = preset or (named if isinstance(named, str) and named in PRESETS else "macau")
+    else:
+        if preset is None:
+            raise RulesError("name the preset the rules start from", field="preset")
+        base = preset
+        rules = compose(base, overrides)
+    changes = overrides_of(base, rules)
+    return base, changes, compose(base, changes)
+
+
+def _check_edge(rules: Rules, *, confirmed: bool) -> None:
+    """Refuse rules under which a bet favours the player, unless confirmed on purpose."""
+    favoured = negative_edge_bets(rules)
+    if favoured and not confirmed:
+        names = ", ".join(b.label for b in favoured)
+        raise NegativeEdgeError(
+            f"the house edge of {names} is negative for a fresh shoe: confirm to open the "
+            "table with these rules on purpose",
+            bets=tuple(b.value for b in favoured),
+        )
+
+
+@router.post("/api/admin/rules/preview", tags=["administration"], response_model=None)
+async def rules_preview(body: RulesBody, actor: ActorDep) -> dict[str, Any] | JSONResponse:
+    """The exact house edge, RTP, hit frequency and standard deviation of every offered
+    bet for a fresh shoe under rules being composed (``punto edge --json``'s figures)."""
+    require_role(actor, Role.ADMIN, action="preview rules")
+    try:
+        base, changes, rules = _composed(body.preset, body.overrides, body.document)
+    except RulesError as exc:
+        return _rules_refusal(exc)
+    return {"preset": base, "overrides": changes, **edge_preview(rules)}
 
 
 @router.get("/api/admin/tables", tags=["administration"])
@@ -467,15 +606,60 @@ async def admin_tables(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
     return {"tables": [t.to_json() for t in await node.store.tables()]}
 
 
-@router.post("/api/admin/tables", tags=["administration"], status_code=201)
-async def admin_create_table(body: TableBody, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+@router.post("/api/admin/tables", tags=["administration"], status_code=201, response_model=None)
+async def admin_create_table(
+    body: TableBody, actor: ActorDep, node: NodeDep
+) -> dict[str, Any] | JSONResponse:
     """Open a new table."""
     require_role(actor, Role.ADMIN, action="create tables")
+    if body.rules and body.preset and body.rules != body.preset:
+        raise ProtocolError("rules and preset name the same preset: send one")
+    data = body.model_dump(exclude={"preset", "document", "confirm_negative_edge"})
     try:
-        config = TableConfig.from_json(body.model_dump())
+        base, data["overrides"], _ = _composed(
+            body.preset or body.rules, body.overrides, body.document
+        )
+        data["rules"] = base
+        config = TableConfig.from_json(data)
+        _check_edge(config.table_rules(), confirmed=body.confirm_negative_edge)
+    except RulesError as exc:
+        return _rules_refusal(exc)
     except PuntoError as exc:
         raise ProtocolError(str(exc)) from None
     return (await node.create_table(config)).to_json()
+
+
+@router.put("/api/admin/tables/{table_id}/rules", tags=["administration"], response_model=None)
+async def admin_table_rules(
+    table_id: str, body: RulesBody, actor: ActorDep, node: NodeDep
+) -> dict[str, Any] | JSONResponse:
+    """New rules for a table: a new rules version, dealt from the next shoe on."""
+    require_role(actor, Role.ADMIN, action="change tables")
+    config = await node.store.table(table_id)
+    try:
+        base, changes, _ = _composed(body.preset or config.rules, body.overrides, body.document)
+        changed = config.replace(rules=base, overrides=changes)
+        _check_edge(changed.table_rules(), confirmed=body.confirm_negative_edge)
+    except RulesError as exc:
+        return _rules_refusal(exc)
+    if changed.table_rules() == config.table_rules():
+        return config.to_json()
+    changed = changed.replace(rules_version=config.rules_version + 1)
+    return (await node.update_table(changed)).to_json()
+
+
+@router.get("/api/admin/tables/{table_id}/rules", tags=["administration"])
+async def admin_table_rules_versions(
+    table_id: str, actor: ActorDep, node: NodeDep
+) -> dict[str, Any]:
+    """Every version of a table's rules, oldest first."""
+    require_role(actor, Role.ADMIN, Role.SUPERVISOR, action="read a table's rules")
+    config = await node.store.table(table_id)
+    return {
+        "table": table_id,
+        "rules_version": config.rules_version,
+        "versions": await node.store.rules_versions(table_id),
+    }
 
 
 @router.patch("/api/admin/tables/{table_id}", tags=["administration"])
@@ -646,6 +830,18 @@ async def void(game: str, body: VoidBody, actor: ActorDep, node: NodeDep) -> dic
     require_role(actor, Role.SUPERVISOR, action="void a hand")
     assert actor.user_id is not None
     return await node.void_hand(game, author=actor.user_id, reason=body.reason)
+
+
+@router.get("/api/supervisor/alarms", tags=["supervision"])
+async def alarms(
+    actor: ActorDep,
+    node: NodeDep,
+    table_id: Annotated[str | None, Query(alias="table")] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> dict[str, Any]:
+    """Drift and shoe-audit alarms, newest first."""
+    require_role(actor, Role.SUPERVISOR, Role.ADMIN, action="read alarms")
+    return {"alarms": await node.store.alarms(table_id=table_id, limit=limit)}
 
 
 @router.get("/api/supervisor/amendments", tags=["supervision"])

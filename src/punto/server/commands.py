@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from punto.bets import MAIN_BETS, Bet
 from punto.cards import Card
@@ -60,6 +61,9 @@ from punto.server.protocol import (
 )
 from punto.server.services import DEALER_ROSTER, Services
 from punto.table import Dealing, Fault, Phase, Table
+
+if TYPE_CHECKING:
+    from punto.server.tables import TableConfig
 
 __all__ = ["BETWEEN", "TableCommands"]
 
@@ -123,6 +127,7 @@ class TableCommands:
     _wallets: dict[str, int]
     _pause_after_hand: str | None
     _pending_limits: tuple[LimitTier, ...] | None
+    _pending_rules: TableConfig | None
     _pending_betting_seconds: float | None
 
     async def _countdown(self, now: float, *, force: bool = False) -> None:
@@ -142,6 +147,15 @@ class TableCommands:
         if self._pending_betting_seconds is not None:
             table.settings = table.settings.replace(betting_seconds=self._pending_betting_seconds)
             self._pending_betting_seconds = None
+        pending = self._pending_rules
+        if pending is not None:
+            rules = pending.table_rules()
+            if table.can_change_rules(rules, version=pending.rules_version):
+                # The whole configuration's rules, limits included: they replace any
+                # limit change still waiting.
+                table.change_rules(rules, version=pending.rules_version)
+                self._pending_rules = None
+                self._pending_limits = None
 
     async def _dispatch(self, actor: Actor, command: Command) -> None:
         role = actor.role

@@ -43,6 +43,7 @@ from punto.server.auth import (
     check_password,
     hash_password,
 )
+from punto.server.backoffice import rules_of_hand
 from punto.server.bank import Bank
 from punto.server.bus import Bus, LocalBus, RedisBus
 from punto.server.config import Settings
@@ -768,8 +769,7 @@ class Node:
             done = await self._corrected(str(number), correction_id)
             if done is not None:
                 return done
-            config = await self.store.table(number.table)
-            rules = config.settings(betting_seconds=None).rules
+            rules = await rules_of_hand(self.store, str(number), number.table)
             bets = await self.bank.round_bets(str(number))
             async with self._players_turns(str(number)):
                 moved, posted = await self.bank.correct(

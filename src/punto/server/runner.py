@@ -31,6 +31,7 @@ from punto.outcome import Outcome, Side
 from punto.roads import RoadBoard, RoadResult
 from punto.roads_render import render_svg, roads_dict
 from punto.server.auth import Actor, Role
+from punto.server.backoffice import check_drift, rules_of_hand
 from punto.server.commands import BETWEEN, TableCommands
 from punto.server.protocol import (
     Command,
@@ -62,6 +63,7 @@ from punto.table.events import (
     OpenCardsRequested,
     PlayerJoined,
     PlayerLeft,
+    RulesChanged,
     ShoeClosed,
     ShoeOpened,
     TableClosed,
@@ -113,6 +115,7 @@ class TableRunner(TableCommands):
         self._next_countdown = 0.0
         self._pending_limits: tuple[LimitTier, ...] | None = None
         self._pending_betting_seconds: float | None = None
+        self._pending_rules: TableConfig | None = None
         self._pause_after_hand: str | None = None
         self._stopping = False
         self._closing_reason: str | None = None
@@ -299,6 +302,9 @@ class TableRunner(TableCommands):
             if phase in (Phase.WAITING, Phase.SHOE_END):
                 table.start_shoe()
                 return 0.0
+            if phase is Phase.SHOE_START and table.can_deal_demo_hand():
+                table.deal_demo_hand()  # the rules' demonstration hands, unbet [M2]
+                return 0.0 if fast else s.card_delay
             if phase in (Phase.SHOE_START, Phase.SETTLED):
                 if table.blank_owed:
                     table.start_blank_hand()
@@ -441,6 +447,7 @@ class TableRunner(TableCommands):
                     cards=event.cards,
                     commitment=event.commitment,
                     at=event.at,
+                    rules_version=self.table.settings.rules_version,
                 )
                 return True
             case ShoeClosed():
@@ -454,6 +461,9 @@ class TableRunner(TableCommands):
                     order=None if reveal is None else reveal.order_text,
                     salt=None if reveal is None else reveal.salt,
                 )
+                await check_drift(s.store, self.id, shoe=event.shoe, at=event.at)
+            case RulesChanged():
+                self._resnap.update(self.table.seats.participants)
             case BettingOpened():
                 self._hand_start = index
                 self._holders.clear()
@@ -570,6 +580,7 @@ class TableRunner(TableCommands):
         record = records[-1]
         data = hand_record_json(record)
         data["dealer"] = self.table.dealer
+        data["rules_version"] = self.table.settings.rules_version
         data["events"] = [event_json(e) for e in events if getattr(e, "game", game) == game]
         status = await self._s.bank.status(str(game))
         players = sorted(set(record.bets) | set(record.results))
@@ -609,9 +620,12 @@ class TableRunner(TableCommands):
     # -- administration and supervision ---------------------------------------------------
 
     async def reconfigure(self, config: TableConfig) -> None:
-        """New limits or betting time take effect between hands [S14]."""
+        """New limits or betting time take effect between hands [S14]; new rules (a new
+        rules version) from the next shoe."""
         async with self._lock:
             self.config = config
+            if config.rules_version != self.table.settings.rules_version:
+                self._pending_rules = config
             limits = config.limits or config.settings(betting_seconds=None).rules.limit_tiers
             if tuple(limits) != tuple(self.table.rules.limit_tiers):
                 self._pending_limits = tuple(limits)
@@ -650,7 +664,8 @@ class TableRunner(TableCommands):
         async with self._lock:
             bank = self._s.bank
             bets = await bank.round_bets(str(game))
-            settlements = settle_players(self.table.rules, outcome, bets)
+            rules = await rules_of_hand(self._s.store, str(game), self.id)
+            settlements = settle_players(rules, outcome, bets)
             on_table = self.table.can_report_fault(
                 Fault.O_SETTLEMENT_ERROR, game=game, outcome=outcome, detail=reason
             )

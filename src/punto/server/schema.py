@@ -23,6 +23,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
     "VERSION_TABLE",
+    "AlarmRow",
     "AmendmentRow",
     "Base",
     "HandPlayerRow",
@@ -34,6 +35,7 @@ __all__ = [
     "RevokedTokenRow",
     "ShoeRow",
     "TableRow",
+    "TableRulesRow",
     "UserRow",
 ]
 
@@ -83,6 +85,9 @@ class TableRow(Base):
     vip_min_balance: Mapped[int] = mapped_column(BigInteger)
     limits: Mapped[str | None] = mapped_column(Text)
     enabled: Mapped[bool] = mapped_column(Boolean)
+    overrides: Mapped[str | None] = mapped_column(Text)
+    """Rules document keys that differ from the preset (JSON)."""
+    rules_version: Mapped[int] = mapped_column(Integer, server_default="1")
     last_shoe: Mapped[int] = mapped_column(Integer, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
@@ -112,6 +117,36 @@ class ShoeRow(Base):
     reason: Mapped[str | None] = mapped_column(Text)
     reveal_order: Mapped[str | None] = mapped_column(Text)
     reveal_salt: Mapped[str | None] = mapped_column(String(128))
+    rules_version: Mapped[int | None] = mapped_column(Integer)
+    verified: Mapped[bool | None] = mapped_column(Boolean)
+    """The reveal checked against the commitment when the shoe closed (``None``: live)."""
+
+
+class TableRulesRow(Base):
+    """Every version of a table's rules: the preset, the overrides and the whole document."""
+
+    __tablename__ = "server_table_rules"
+
+    table_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    preset: Mapped[str] = mapped_column(String(64))
+    overrides: Mapped[str] = mapped_column(Text)
+    document: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class AlarmRow(Base):
+    """An alarm for the supervisors: results drifting from the exact figures, or a shoe
+    whose reveal does not match its commitment."""
+
+    __tablename__ = "server_alarms"
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(40), index=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    shoe: Mapped[int | None] = mapped_column(Integer)
+    at: Mapped[float] = mapped_column(Float)
+    detail: Mapped[str] = mapped_column(Text)
 
 
 class HandRow(Base):

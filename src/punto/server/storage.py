@@ -22,10 +22,12 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from punto.cards import parse_cards
 from punto.errors import ConflictError, NotFoundError
 from punto.ledger.tables import EntryRow, TransactionRow
 from punto.server.auth import Role
 from punto.server.schema import (
+    AlarmRow,
     AmendmentRow,
     HandPlayerRow,
     HandRow,
@@ -36,9 +38,11 @@ from punto.server.schema import (
     RevokedTokenRow,
     ShoeRow,
     TableRow,
+    TableRulesRow,
     UserRow,
 )
 from punto.server.tables import TableConfig, tiers_to_json
+from punto.shoe import ShoeReveal, verify_commitment
 
 __all__ = [
     "OUTBOX_DONE",
@@ -62,6 +66,8 @@ _P = cast(Table, PresenceRow.__table__)
 _O = cast(Table, OutboxRow.__table__)
 _PT = cast(Table, PlayerTurnRow.__table__)
 _RT = cast(Table, RevokedTokenRow.__table__)
+_R = cast(Table, TableRulesRow.__table__)
+_AL = cast(Table, AlarmRow.__table__)
 
 TURN_STALE = 30.0
 """Seconds after which a player's turn left by a stopped process is taken over."""
@@ -119,6 +125,19 @@ def _table_values(config: TableConfig) -> dict[str, Any]:
         "vip_min_balance": config.vip_min_balance,
         "limits": tiers_to_json(config.limits),
         "enabled": config.enabled,
+        "overrides": json.dumps(dict(config.overrides), sort_keys=True),
+        "rules_version": config.rules_version,
+    }
+
+
+def _rules_version_values(config: TableConfig) -> dict[str, Any]:
+    return {
+        "table_id": config.id,
+        "version": config.rules_version,
+        "preset": config.rules,
+        "overrides": json.dumps(dict(config.overrides), sort_keys=True),
+        "document": json.dumps(config.to_json()["document"], sort_keys=True),
+        "at": time.time(),
     }
 
 
@@ -182,6 +201,7 @@ class ServerStore:
 
         async def unit(conn: AsyncConnection) -> None:
             await conn.execute(insert(_TB).values(id=config.id, **_table_values(config)))
+            await conn.execute(insert(_R).values(**_rules_version_values(config)))
 
         try:
             await self._run(unit)
@@ -198,6 +218,13 @@ class ServerStore:
             )
             if result.rowcount != 1:
                 raise NotFoundError(f"no table {config.id!r}")
+            known = await conn.scalar(
+                select(_R.c.version).where(
+                    _R.c.table_id == config.id, _R.c.version == config.rules_version
+                )
+            )
+            if known is None:
+                await conn.execute(insert(_R).values(**_rules_version_values(config)))
 
         await self._run(unit)
         return config
@@ -301,14 +328,26 @@ class ServerStore:
     # -- shoes ----------------------------------------------------------------------
 
     async def shoe_opened(
-        self, table_id: str, shoe: int, *, cards: int, commitment: str | None, at: float
+        self,
+        table_id: str,
+        shoe: int,
+        *,
+        cards: int,
+        commitment: str | None,
+        at: float,
+        rules_version: int | None = None,
     ) -> None:
-        """Record a shoe's commitment (and the table's last shoe number)."""
+        """Record a shoe's commitment and rules version (and the table's last shoe)."""
 
         async def unit(conn: AsyncConnection) -> None:
             await conn.execute(
                 insert(_S).values(
-                    table_id=table_id, shoe=shoe, cards=cards, commitment=commitment, opened_at=at
+                    table_id=table_id,
+                    shoe=shoe,
+                    cards=cards,
+                    commitment=commitment,
+                    opened_at=at,
+                    rules_version=rules_version,
                 )
             )
             await conn.execute(update(_TB).where(_TB.c.id == table_id).values(last_shoe=shoe))
@@ -325,19 +364,42 @@ class ServerStore:
         reason: str,
         order: str | None,
         salt: str | None,
-    ) -> None:
-        """Record a shoe's end and reveal."""
+    ) -> bool | None:
+        """Record a shoe's end and reveal, and audit it: the reveal is checked against the
+        commitment stored when the shoe opened; a mismatch (or a reveal missing) raises a
+        ``shoe_audit`` alarm. Returns the audit (``None``: a live shoe, nothing to check)."""
 
-        async def unit(conn: AsyncConnection) -> None:
+        async def unit(conn: AsyncConnection) -> bool | None:
+            commitment = await conn.scalar(
+                select(_S.c.commitment).where(_S.c.table_id == table_id, _S.c.shoe == shoe)
+            )
+            verified = _audit(commitment, order, salt)
             await conn.execute(
                 update(_S)
                 .where(_S.c.table_id == table_id, _S.c.shoe == shoe)
                 .values(
-                    closed_at=at, hands=hands, reason=reason, reveal_order=order, reveal_salt=salt
+                    closed_at=at,
+                    hands=hands,
+                    reason=reason,
+                    reveal_order=order,
+                    reveal_salt=salt,
+                    verified=verified,
                 )
             )
+            if verified is False:
+                detail = {"commitment": commitment, "reveal_present": order is not None}
+                await conn.execute(
+                    insert(_AL).values(
+                        table_id=table_id,
+                        kind="shoe_audit",
+                        shoe=shoe,
+                        at=at,
+                        detail=json.dumps(detail, sort_keys=True),
+                    )
+                )
+            return verified
 
-        await self._run(unit)
+        return await self._run(unit)
 
     async def shoes(self, table_id: str, *, limit: int = 10) -> list[dict[str, Any]]:
         """The table's latest shoes, newest first."""
@@ -754,6 +816,103 @@ class ServerStore:
 
         await self._run(unit)
 
+    # -- back office: rules versions, alarms, hands for the statistics ------------------
+
+    async def rules_versions(self, table_id: str) -> list[dict[str, Any]]:
+        """Every version of a table's rules, oldest first."""
+
+        async def unit(conn: AsyncConnection) -> list[dict[str, Any]]:
+            rows = await conn.execute(
+                select(_R).where(_R.c.table_id == table_id).order_by(_R.c.version)
+            )
+            return [
+                {
+                    "version": r.version,
+                    "preset": r.preset,
+                    "overrides": json.loads(r.overrides),
+                    "document": json.loads(r.document),
+                    "at": r.at,
+                }
+                for r in rows
+            ]
+
+        return await self._run(unit)
+
+    async def add_alarm(
+        self, table_id: str, *, kind: str, shoe: int | None, at: float, detail: Mapping[str, Any]
+    ) -> None:
+        """Raise an alarm for the supervisors."""
+
+        async def unit(conn: AsyncConnection) -> None:
+            await conn.execute(
+                insert(_AL).values(
+                    table_id=table_id,
+                    kind=kind,
+                    shoe=shoe,
+                    at=at,
+                    detail=json.dumps(detail, sort_keys=True),
+                )
+            )
+
+        await self._run(unit)
+
+    async def alarms(
+        self, *, table_id: str | None = None, limit: int = 100
+    ) -> list[dict[str, Any]]:
+        """Alarms, newest first."""
+
+        async def unit(conn: AsyncConnection) -> list[dict[str, Any]]:
+            query = select(_AL).order_by(_AL.c.id.desc()).limit(limit)
+            if table_id is not None:
+                query = query.where(_AL.c.table_id == table_id)
+            return [
+                {
+                    "id": r.id,
+                    "table": r.table_id,
+                    "kind": r.kind,
+                    "shoe": r.shoe,
+                    "at": r.at,
+                    "detail": json.loads(r.detail),
+                }
+                for r in await conn.execute(query)
+            ]
+
+        return await self._run(unit)
+
+    async def hand_records(
+        self,
+        table_id: str,
+        *,
+        shoe: int | None = None,
+        since: float | None = None,
+        until: float | None = None,
+    ) -> list[dict[str, Any]]:
+        """A table's settled hand records in dealing order (one shoe, or a time range)."""
+
+        async def unit(conn: AsyncConnection) -> list[dict[str, Any]]:
+            query = select(_H.c.record, _H.c.status).where(_H.c.table_id == table_id)
+            if shoe is not None:
+                query = query.where(_H.c.shoe == shoe)
+            if since is not None:
+                query = query.where(_H.c.closed_at >= since)
+            if until is not None:
+                query = query.where(_H.c.closed_at < until)
+            rows = await conn.execute(query.order_by(_H.c.shoe, _H.c.hand))
+            return [json.loads(r.record) | {"status": r.status} for r in rows]
+
+        return await self._run(unit)
+
+    async def shoe(self, table_id: str, shoe: int) -> dict[str, Any] | None:
+        """One shoe's row (commitment, reveal, audit, rules version)."""
+
+        async def unit(conn: AsyncConnection) -> dict[str, Any] | None:
+            row = (
+                await conn.execute(select(_S).where(_S.c.table_id == table_id, _S.c.shoe == shoe))
+            ).first()
+            return None if row is None else dict(row._mapping)
+
+        return await self._run(unit)
+
 
 _LTX = cast(Table, TransactionRow.__table__)
 _LEN = cast(Table, EntryRow.__table__)
@@ -777,6 +936,19 @@ def _outbox(row: Any) -> Outbox:
         last_error=row.last_error,
         created_at=float(row.created_at),
     )
+
+
+def _audit(commitment: str | None, order: str | None, salt: str | None) -> bool | None:
+    """Whether a closed shoe's reveal matches its commitment (``None``: no commitment, a
+    live shoe)."""
+    if commitment is None:
+        return None
+    if order is None or salt is None:
+        return False
+    try:
+        return verify_commitment(commitment, ShoeReveal(tuple(parse_cards(order)), salt))
+    except ValueError:
+        return False
 
 
 def _amendment(row: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """Table configurations: what an administrator sets for a table, and the demo set.
 
-A :class:`TableConfig` names a rules preset, a kind, where the cards come from and the
-limits; :meth:`TableConfig.settings` turns it into the pure table's
+A :class:`TableConfig` names a rules preset (the starting point), the administrator's
+overrides of any rules setting (rules document keys, :mod:`punto.rules_document`) and
+their version, a kind, where the cards come from and the limits;
+:meth:`TableConfig.settings` turns it into the pure table's
 :class:`~punto.table.TableSettings`.
 
 >>> config = TableConfig(id="macau-1", name="Macau 1", rules="macau")
@@ -24,7 +26,8 @@ from typing import Any
 from punto.bets import Bet
 from punto.errors import ProtocolError
 from punto.limits import LimitTier
-from punto.rules import preset
+from punto.rules import Rules
+from punto.rules_document import compose, rules_to_document
 from punto.server.protocol import tier_json
 from punto.table.kinds import Dealing, TableKind, TableSettings
 from punto.table.squeeze import Reading
@@ -49,6 +52,11 @@ class TableConfig:
     vip_min_balance: int = 0
     limits: tuple[LimitTier, ...] | None = None
     enabled: bool = True
+    overrides: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    """Rules settings that differ from the preset (rules document keys and values)."""
+    rules_version: int = 1
+    """Counts the changes of the rules (preset or overrides); a change applies from the
+    next shoe."""
 
     def __post_init__(self) -> None:
         if not _ID.match(self.id):
@@ -56,13 +64,21 @@ class TableConfig:
                 f"a table id is 1-40 characters of a-z 0-9 _ -, starting with a letter or "
                 f"digit, not {self.id!r}"
             )
+        object.__setattr__(self, "overrides", MappingProxyType(dict(self.overrides)))
+        if isinstance(self.rules_version, bool) or not isinstance(self.rules_version, int):
+            raise ProtocolError(f"a rules version is a whole number, not {self.rules_version!r}")
         self.settings(betting_seconds=None)  # validates the rest (RulesError)
+
+    def table_rules(self) -> Rules:
+        """The rules this configuration deals: the preset, its overrides, the limits."""
+        rules = compose(self.rules, self.overrides)
+        if self.limits is not None:
+            rules = rules.replace(limit_tiers=self.limits)
+        return rules
 
     def settings(self, *, betting_seconds: float | None) -> TableSettings:
         """The pure table's settings (``betting_seconds`` overrides the table's own)."""
-        rules = preset(self.rules)
-        if self.limits is not None:
-            rules = rules.replace(limit_tiers=self.limits)
+        rules = self.table_rules()
         return TableSettings(
             table_id=self.id,
             rules=rules,
@@ -72,6 +88,7 @@ class TableConfig:
             seats=self.seats,
             betting_seconds=betting_seconds or self.betting_seconds,
             vip_min_balance=self.vip_min_balance,
+            rules_version=self.rules_version,
         )
 
     def replace(self, **changes: object) -> TableConfig:
@@ -87,6 +104,11 @@ class TableConfig:
         'normal'
         """
         reading = data.get("reading")
+        overrides = data.get("overrides") or {}
+        if isinstance(overrides, str):
+            overrides = json.loads(overrides)
+        if not isinstance(overrides, Mapping):
+            raise ProtocolError(f"rules overrides must be an object, not {overrides!r}")
         return cls(
             id=str(data["id"]),
             name=str(data["name"]),
@@ -99,6 +121,8 @@ class TableConfig:
             vip_min_balance=int(data.get("vip_min_balance", 0)),
             limits=tiers_from_json(data.get("limits")),
             enabled=bool(data.get("enabled", True)),
+            overrides=overrides,
+            rules_version=int(data.get("rules_version") or 1),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -115,6 +139,9 @@ class TableConfig:
             "vip_min_balance": self.vip_min_balance,
             "limits": None if self.limits is None else [tier_json(t) for t in self.limits],
             "enabled": self.enabled,
+            "overrides": dict(self.overrides),
+            "rules_version": self.rules_version,
+            "document": rules_to_document(self.table_rules()),
         }
 
 

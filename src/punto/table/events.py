@@ -69,6 +69,7 @@ __all__ = [
     "PlayerStood",
     "PlayerWatching",
     "RebetPlaced",
+    "RulesChanged",
     "ShoeClosed",
     "ShoeOpened",
     "TableClosed",
@@ -134,6 +135,17 @@ class LimitsChanged:
 
     at: float
     tiers: tuple[LimitTier, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RulesChanged:
+    """The administrator's new rules took effect, before a new shoe is opened."""
+
+    at: float
+    rules: str
+    """The rules' name (the preset they were composed from)."""
+    version: int
+    """The table's rules version from now on."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -545,6 +557,7 @@ Event = (
     | TableClosed
     | DealerChanged
     | LimitsChanged
+    | RulesChanged
     | VipSettingsChanged
     | ShoeOpened
     | CardsBurned

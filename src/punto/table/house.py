@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from punto.cards import Card
 from punto.errors import AccessError, PhaseError, TableError
 from punto.limits import LimitTier
+from punto.rules import Rules
 from punto.table.core import SHOE_IN_PLAY, TableCore
 from punto.table.events import (
     CardsBurned,
@@ -16,6 +17,7 @@ from punto.table.events import (
     DealerChanged,
     DemoHandDealt,
     LimitsChanged,
+    RulesChanged,
     ShoeClosed,
     ShoeOpened,
     TableClosed,
@@ -191,6 +193,29 @@ class House(TableCore):
         """The supervisor raises or lowers the table limits within the shoe [S14]."""
         self.settings = self.verify_set_limit_tiers(tiers)
         event = LimitsChanged(at=self._now(), tiers=tuple(tiers))
+        self._emit(event)
+        return event
+
+    def verify_change_rules(self, rules: Rules, *, version: int) -> TableSettings:
+        """Raise unless new rules may take effect now: only with no shoe in play (before
+        the first shoe or after the last one), and every seated player's limit tier must
+        still exist."""
+        require_phase(self.phase, {Phase.WAITING, Phase.SHOE_END}, "change the rules")
+        settings = self.settings.replace(rules=rules, rules_version=version)
+        names = {t.name for t in rules.limit_tiers}
+        for who in self.seats.participants.values():
+            if who.tier is not None and who.tier not in names:
+                raise TableError(f"{who.player} plays on the {who.tier} limits, which would go")
+        return settings
+
+    def can_change_rules(self, rules: Rules, *, version: int) -> bool:
+        """Whether :meth:`change_rules` would succeed."""
+        return self._can(lambda: self.verify_change_rules(rules, version=version))
+
+    def change_rules(self, rules: Rules, *, version: int) -> RulesChanged:
+        """New rules (version ``version``) for the next shoe and on."""
+        self.settings = self.verify_change_rules(rules, version=version)
+        event = RulesChanged(at=self._now(), rules=rules.name, version=version)
         self._emit(event)
         return event
 

@@ -89,6 +89,9 @@ class TableSettings:
     """Bid-squeeze: the table balance needed to sit [O]."""
     owner_shoe_change_after: int = 30
     """[O] A VIP owner may change the shoe once it has dealt this many hands."""
+    rules_version: int = 1
+    """Which version of the table's rules these are (the back office counts each change;
+    a change applies from the next shoe and every hand's record names its version)."""
 
     def __post_init__(self) -> None:
         if not self.table_id or any(ch.isspace() for ch in self.table_id):
@@ -96,7 +99,8 @@ class TableSettings:
         if not self.rules.playable:
             raise RulesError(
                 f"a play table needs 6 to 12 decks [M1]; the {self.rules.name} rules "
-                f"have {self.rules.decks}"
+                f"have {self.rules.decks}",
+                field="decks",
             )
         reading = self.reading or _DEFAULT_READING[self.kind]
         object.__setattr__(self, "reading", reading)

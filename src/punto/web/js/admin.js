@@ -6,8 +6,9 @@ import { h, fill, toast, field, formValues } from "./dom.js";
 import { has, listOf, t } from "./i18n.js";
 import { betName, errorText, money, parseMoney, presetAbout, presetName } from "./format.js";
 import { tabs } from "./tabs.js";
-import { dailyReport } from "./reports.js";
+import { dailyReport, monitoring } from "./reports.js";
 import { amendmentList } from "./supervisor.js";
+import { rulesEditor, rulesErrorText } from "./ruleseditor.js";
 
 const DIGITS = 2;
 
@@ -54,6 +55,36 @@ function limitsEditor(tableId, onSaved) {
   return box;
 }
 
+/** Send rules (create a table or change one); a bet favouring the player is asked about
+ * once and sent again with the explicit confirmation. */
+async function withEdgeConfirmation(send) {
+  try {
+    return await send(false);
+  } catch (err) {
+    if (err.code !== "negative_edge" || !window.confirm(t("rules.confirm_negative", { bets: listOf((err.bets || []).map(betName)) }))) throw err;
+    return send(true);
+  }
+}
+
+function tableRulesEditor(tb, onSaved) {
+  const editor = rulesEditor({ preset: tb.rules, overrides: tb.overrides || {} });
+  const save = async () => {
+    const rules = editor.value();
+    if (!rules) return;
+    try {
+      const saved = await withEdgeConfirmation((confirm) => api.setTableRules(tb.id, { ...rules, confirm_negative_edge: confirm }));
+      toast(t("rules.saved", { table: tb.id, version: saved.rules_version }), "ok");
+      onSaved();
+    } catch (err) {
+      toast(rulesErrorText(err), "error");
+    }
+  };
+  return h("section", { class: "panel", "aria-label": t("rules.of", { table: tb.id }) },
+    h("h3", {}, t("rules.of", { table: tb.id }), " ", h("small", { class: "hint" }, t("rules.version", { version: tb.rules_version }))),
+    editor.element,
+    h("button", { type: "button", class: "btn btn-confirm", "data-testid": "save-rules", onclick: save }, t("rules.save")));
+}
+
 function tablesTab() {
   const list = h("div", {});
   const editor = h("div", {});
@@ -65,13 +96,14 @@ function tablesTab() {
         h("tbody", {}, tables.map((tb) => {
           const secs = h("input", { type: "number", min: 1, max: 600, step: "any", value: tb.betting_seconds, "aria-label": t("admin.betting_seconds_of", { table: tb.id }), class: "narrow" });
           return h("tr", { "data-table": tb.id },
-            h("td", {}, tb.id), h("td", {}, tb.name), h("td", {}, presetName(tb.rules)), h("td", {}, t(`kind.${tb.kind}`)), h("td", {}, t(`dealing.${tb.dealing}`)), h("td", {}, tb.seats),
+            h("td", {}, tb.id), h("td", {}, tb.name), h("td", {}, presetName(tb.rules), Object.keys(tb.overrides || {}).length ? ` + ${t("rules.changes", { n: Object.keys(tb.overrides).length })}` : "", h("br"), h("small", { class: "hint" }, t("rules.version", { version: tb.rules_version }))), h("td", {}, t(`kind.${tb.kind}`)), h("td", {}, t(`dealing.${tb.dealing}`)), h("td", {}, tb.seats),
             h("td", {}, secs, h("button", { type: "button", class: "btn btn-small", onclick: async () => {
               try { await api.updateTable(tb.id, { betting_seconds: Number(secs.value) }); toast(t("admin.saved"), "ok"); } catch (err) { fail(err); }
             } }, t("admin.save"))),
             h("td", {}, tb.enabled ? t("admin.open") : t("admin.closed")),
             h("td", {},
               h("button", { type: "button", class: "btn btn-small", onclick: () => fill(editor, limitsEditor(tb.id, load)) }, t("admin.limits")),
+              h("button", { type: "button", class: "btn btn-small", "data-testid": `rules-${tb.id}`, onclick: () => fill(editor, tableRulesEditor(tb, load)) }, t("rules.edit")),
               h("button", { type: "button", class: ["btn", "btn-small", tb.enabled ? "btn-danger" : ""], onclick: async () => {
                 if (tb.enabled && !window.confirm(t("admin.sure_close", { table: tb.id }))) return;
                 try { await api.updateTable(tb.id, { enabled: !tb.enabled }); await load(); } catch (err) { fail(err); }
@@ -82,26 +114,29 @@ function tablesTab() {
     }
   };
   load();
-  const presetSelect = h("select", { name: "rules", required: true });
-  api.presets().then(({ presets }) => fill(presetSelect, presets.map((p) => h("option", { value: p.name }, presetName(p.name))))).catch(fail);
-  const create = h("form", { class: "form-grid", onsubmit: async (e) => {
+  const rules = rulesEditor();
+  const create = h("form", { class: "form-grid", "data-testid": "new-table", onsubmit: async (e) => {
     e.preventDefault();
     const v = formValues(e.target);
-    const body = { id: v.id.trim(), name: v.name.trim(), rules: v.rules, kind: v.kind, dealing: v.dealing, seats: Number(v.seats), betting_seconds: Number(v.betting_seconds) };
+    const chosen = rules.value();
+    if (!chosen) {
+      toast(t("rules.fix_first"), "error");
+      return;
+    }
+    const body = { id: v.id.trim(), name: v.name.trim(), ...chosen, kind: v.kind, dealing: v.dealing, seats: Number(v.seats), betting_seconds: Number(v.betting_seconds) };
     if (v.reading) body.reading = v.reading;
     if (v.vip_min_balance) body.vip_min_balance = parseMoney(v.vip_min_balance, DIGITS) || 0;
     try {
-      await api.createTable(body);
+      await withEdgeConfirmation((confirm) => api.createTable({ ...body, confirm_negative_edge: confirm }));
       toast(t("admin.table_created", { table: body.id }), "ok");
       e.target.reset();
       load();
     } catch (err) {
-      fail(err);
+      toast(rulesErrorText(err), "error");
     }
   } },
     field(t("admin.id"), h("input", { name: "id", required: true, pattern: "[a-z0-9][a-z0-9_\\-]{0,39}" })),
     field(t("admin.name"), h("input", { name: "name", required: true })),
-    field(t("admin.rules"), presetSelect),
     field(t("admin.kind"), h("select", { name: "kind" }, ["normal", "vip", "bid_squeeze"].map((k) => h("option", { value: k }, t(`kind.${k}`))))),
     field(t("admin.dealing"), h("select", { name: "dealing" }, ["rng", "live"].map((k) => h("option", { value: k }, t(`dealing.${k}`))))),
     field(t("admin.reading"), h("select", { name: "reading" }, h("option", { value: "" }, t("admin.default")), ["dealer", "largest_bettor", "button"].map((k) => h("option", { value: k }, t(`reading.${k}`))))),
@@ -109,7 +144,7 @@ function tablesTab() {
     field(t("admin.betting_seconds"), h("input", { name: "betting_seconds", type: "number", min: 1, max: 600, value: 15 })),
     field(t("admin.vip_min_balance"), h("input", { name: "vip_min_balance", type: "text", inputmode: "decimal", placeholder: "0" })),
     h("button", { type: "submit", class: "btn btn-confirm" }, t("admin.create_table")));
-  return h("div", {}, list, editor, h("h3", {}, t("admin.new_table")), create);
+  return h("div", {}, list, editor, h("h3", {}, t("admin.new_table")), h("section", { class: "panel" }, h("h4", {}, t("rules.title")), rules.element), create);
 }
 
 function presetsTab() {
@@ -185,6 +220,7 @@ export function mount(root) {
       { id: "users", label: t("admin.users"), render: usersTab },
       { id: "wallet", label: t("admin.wallet"), render: walletTab },
       { id: "reports", label: t("report.title"), render: dailyReport },
+      { id: "alarms", label: t("alarm.title"), render: monitoring },
       { id: "amendments", label: t("super.amendments"), render: amendmentList },
     ], { label: t("admin.title") })));
   return { unmount() {} };

@@ -11,8 +11,8 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
-  const headers = { Accept: "application/json" };
+async function request(method, path, body, accept = "application/json") {
+  const headers = { Accept: accept };
   const auth = token();
   if (auth) headers.Authorization = `Bearer ${auth}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -30,7 +30,11 @@ async function request(method, path, body) {
   const data = type.includes("json") ? await response.json() : await response.text();
   if (!response.ok) {
     const code = data && data.error ? data.error : `http_${response.status}`;
-    throw new ApiError(code, data && data.message ? data.message : response.statusText, response.status, (data && data.params) || null);
+    const error = new ApiError(code, data && data.message ? data.message : response.statusText, response.status, (data && data.params) || null);
+    // A refused rules setting names its field; a negative edge names its bets.
+    if (data && data.field) error.field = data.field;
+    if (data && data.bets) error.bets = data.bets;
+    throw error;
   }
   return data;
 }
@@ -59,6 +63,12 @@ export const api = {
   adminTables: () => request("GET", "/api/admin/tables"),
   createTable: (config) => request("POST", "/api/admin/tables", config),
   updateTable: (id, patch) => request("PATCH", `/api/admin/tables/${encodeURIComponent(id)}`, patch),
+  previewRules: (rules) => request("POST", "/api/admin/rules/preview", rules),
+  tableRules: (id) => request("GET", `/api/admin/tables/${encodeURIComponent(id)}/rules`),
+  setTableRules: (id, rules) => request("PUT", `/api/admin/tables/${encodeURIComponent(id)}/rules`, rules),
+  alarms: (table) => request("GET", `/api/supervisor/alarms${query({ table })}`),
+  driftReport: (params) => request("GET", `/api/reports/drift${query(params)}`),
+  csv: (path) => request("GET", path, undefined, "text/csv"),
   users: () => request("GET", "/api/admin/users"),
   createUser: (user) => request("POST", "/api/admin/users", user),
   deposit: (player, amount, transaction_id) =>

@@ -58,6 +58,7 @@ export function describeEvent(ev, digits = 2) {
     case "table_closed": return t("ev.table_closed", { reason: reasonText(ev.reason) });
     case "dealer_changed": return t("ev.dealer_changed", { dealer: ev.dealer });
     case "limits_changed": return t("ev.limits_changed");
+    case "rules_changed": return t("ev.rules_changed", { version: ev.version });
     case "vip_settings_changed": return t("ev.vip_settings_changed", { player: ev.by });
     case "shoe_opened": return t("ev.shoe_opened", { shoe: ev.shoe, cards: ev.cards });
     case "cards_burned": return t("ev.cards_burned", { count: ev.count, reason: ev.reason ? reasonText(ev.reason) : "" });

@@ -49,6 +49,22 @@ export function presetAbout(preset) {
   return has(`preset.${preset.name}.about`) ? t(`preset.${preset.name}.about`) : preset.description;
 }
 
+/** A paytable's name in the current language: what it pays ("8 to 1"), the named ones
+ * (commission, no commission, the Dragon Bonus tables) by their own key. */
+export function paytableName(name) {
+  if (has(`paytable.${name}`)) return t(`paytable.${name}`);
+  const odds = /_(\d+(?:\.\d+)?(?:_\d+)*)$/.exec(name);
+  return odds ? t("paytable.odds", { odds: odds[1].split("_").join("/") }) : name;
+}
+
+/** Why a drift alarm rose (drift.py's reasons: "rtp:<bet>" or "outcomes:<event>"). */
+export function alarmReason(reason) {
+  const [kind, what] = reason.split(":");
+  if (kind === "rtp") return t("alarm.reason.rtp", { bet: betName(what) });
+  if (kind === "outcomes" && has(`drift.event.${what}`)) return t("alarm.reason.outcomes", { outcome: t(`drift.event.${what}`) });
+  return reason;
+}
+
 export function phaseName(phase) {
   return has(`phase.${phase}`) ? t(`phase.${phase}`) : phase;
 }

@@ -6,7 +6,7 @@ import { labelValue, lang, t } from "./i18n.js";
 import { errorText, money, phaseName, when } from "./format.js";
 import { parseCard } from "./cards.js";
 import { tabs } from "./tabs.js";
-import { dailyReport } from "./reports.js";
+import { dailyReport, monitoring } from "./reports.js";
 import { handLookup } from "./records.js";
 import { faultName } from "./eventtext.js";
 
@@ -146,6 +146,7 @@ export function mount(root) {
       { id: "s-hands", label: t("super.hands"), render: handsTab },
       { id: "s-amendments", label: t("super.amendments"), render: amendmentList },
       { id: "s-reports", label: t("report.title"), render: dailyReport },
+      { id: "s-alarms", label: t("alarm.title"), render: monitoring },
     ], { label: t("super.title") })));
   return { unmount() {} };
 }
