@@ -11,14 +11,15 @@ through the ledger, and through the operator's wallet in seamless mode.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from sqlalchemy import Table, select
 
 from punto.bets import Bet
 from punto.errors import PuntoError, WalletError, WalletUnavailableError
 from punto.ledger.model import Account, Transaction, TransactionKind, settle_players
-from punto.ledger.store import LedgerStore, Recovery, RoundInfo, RoundStatus
+from punto.ledger.store import ConfirmRequest, LedgerStore, Recovery, RoundInfo, RoundStatus
 from punto.ledger.tables import AccountRow
 from punto.ledger.wallet import Wallet
 from punto.outcome import Outcome
@@ -27,10 +28,19 @@ from punto.server.protocol import outcome_from_json, outcome_json
 from punto.server.storage import ServerStore
 from punto.settlement import Settlement
 
-__all__ = ["Bank"]
+__all__ = ["Bank", "Stake"]
 
 _LOG = logging.getLogger("punto.server.bank")
 _ACCOUNTS: Table = AccountRow.__table__  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, slots=True)
+class Stake:
+    """One confirm's stakes in a group commit (:meth:`Bank.stake_many`)."""
+
+    player: str
+    bets: Mapping[Bet, int]
+    confirmation_id: str
 
 
 class Bank:
@@ -119,6 +129,47 @@ class Bank:
         if not self.seamless:
             wallet = posted.balances.get(Account.player(player).code)
         return wallet
+
+    async def debit(self, round_id: str, *, player: str, amount: int, confirmation_id: str) -> int:
+        """A seamless confirm's debit at the operator, made before the stake and never
+        under a table's lock (a slow operator delays only this player). Returns the wallet
+        balance after it; a failed call is rolled back and raises its typed error."""
+        try:
+            receipt = await self.wallet.debit(
+                player, amount, transaction_id=confirmation_id, round_id=round_id
+            )
+        except WalletUnavailableError:
+            await self._rollback(player, amount, confirmation_id)
+            raise
+        return receipt.balance
+
+    async def undo_debit(self, *, player: str, amount: int, confirmation_id: str) -> None:
+        """Give back a seamless debit whose stake the ledger or the table refused."""
+        await self._rollback(player, amount, confirmation_id)
+
+    async def stake_many(
+        self, round_id: str, *, table_id: str, stakes: Sequence[Stake]
+    ) -> list[int | PuntoError | None]:
+        """Group commit of confirms (seamless debits made before): every stake moved to
+        the round's escrow in one ledger transaction. Each answer, in order, is the
+        player's wallet balance after it (``None``: not known here) or the typed error
+        that refused it alone. A database failure raises for the whole batch."""
+        if round_id not in self._open:
+            await self.ledger.open_round(round_id, table_id=table_id)
+            self._open.add(round_id)
+        requests = [
+            ConfirmRequest(round_id, s.player, s.bets, s.confirmation_id, self.funding)
+            for s in stakes
+        ]
+        answers: list[int | PuntoError | None] = []
+        for stake, posted in zip(stakes, await self.ledger.confirm_many(requests), strict=True):
+            if isinstance(posted, PuntoError):
+                answers.append(posted)
+            elif self.seamless:
+                answers.append(None)
+            else:
+                answers.append(posted.balances.get(Account.player(stake.player).code))
+        return answers
 
     async def _rollback(self, player: str, amount: int, transaction_id: str) -> None:
         try:

@@ -31,9 +31,11 @@ from punto.outcome import Outcome, Side
 from punto.roads import RoadBoard, RoadResult
 from punto.roads_render import render_svg, roads_dict
 from punto.server.auth import Actor, Role
-from punto.server.commands import BETWEEN, TableCommands
+from punto.server.commands import BETWEEN, Confirming, TableCommands
+from punto.server.confirms import ConfirmBatcher, Pending
 from punto.server.protocol import (
     Command,
+    Confirm,
     event_json,
     event_views,
     hand_record_json,
@@ -117,6 +119,11 @@ class TableRunner(TableCommands):
         self._stopping = False
         self._closing_reason: str | None = None
         self.stopped = asyncio.Event()
+        self._confirms = ConfirmBatcher(
+            self._flush_confirms,
+            window=services.settings.confirm_window,
+            size=services.settings.confirm_batch,
+        )
 
     # -- reading ---------------------------------------------------------------------
 
@@ -239,6 +246,7 @@ class TableRunner(TableCommands):
                     self.table.close_table(reason)
                 finally:
                     await self._process()
+        await self._confirms.close()
         self.stopped.set()
 
     async def abandon(self) -> None:
@@ -250,6 +258,7 @@ class TableRunner(TableCommands):
                 self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        await self._confirms.close()
         self.stopped.set()
 
     async def _loop(self) -> None:
@@ -359,7 +368,14 @@ class TableRunner(TableCommands):
 
     async def execute(self, actor: Actor, command: Command) -> tuple[Event, ...]:
         """Apply one client command; returns the table events it produced. A refused
-        command raises its typed error and changes nothing."""
+        command raises its typed error and changes nothing. A player's confirm goes to the
+        table's group commit, without the lock (:meth:`_confirm`)."""
+        if isinstance(command, Confirm) and actor.role is Role.PLAYER:
+            if self.table.phase is Phase.CLOSED or self._stopping:
+                raise UnavailableError(f"table {self.id} is closed")
+            produced = await self._confirm(actor.player)
+            self._wake.set()
+            return produced
         async with self._lock:
             if self.table.phase is Phase.CLOSED or self._stopping:
                 raise UnavailableError(f"table {self.id} is closed")
@@ -384,6 +400,12 @@ class TableRunner(TableCommands):
             elif not connected and table.can_disconnect(player):
                 table.disconnect(player)
             await self._process()
+        self._wake.set()
+
+    async def _flush_confirms(self, batch: list[Pending[Confirming, tuple[Event, ...]]]) -> None:
+        """One batch of the group commit, under the table's lock."""
+        async with self._lock:
+            await self._stake_batch(batch)
         self._wake.set()
 
     # -- money, records and fan-out -------------------------------------------------------
