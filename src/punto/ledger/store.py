@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
+import orjson
 from sqlalchemy import (
     Row,
     Table,
@@ -461,10 +462,15 @@ class LedgerStore:
         return await self._run(unit)
 
     async def settle_round(
-        self, round_id: str, settlements: Mapping[str, Settlement]
+        self,
+        round_id: str,
+        settlements: Mapping[str, Settlement]
+        | Callable[[Mapping[str, Mapping[Bet, int]]], Mapping[str, Settlement]],
     ) -> tuple[Transaction, ...]:
         """Settle a round: one ``SETTLE`` transaction per player with confirmed bets, all
-        in one database transaction with the round's new status.
+        in one database transaction with the round's new status, with bulk statements.
+        ``settlements`` may be a function of the round's bets (read once, in the same
+        transaction), so the caller need not read them first.
 
         Idempotent: settling a settled round with the same settlements returns the
         transactions already posted (nothing is paid twice); different settlements are
@@ -476,13 +482,18 @@ class LedgerStore:
             if found.status is RoundStatus.VOIDED:
                 raise RoundStateError(f"round {round_id} was voided: it cannot be settled")
             players = await _round_bets(conn, round_id)
-            _same_players(round_id, players, settlements)
+            results = (
+                settlements({p: b.bets for p, b in players.items()})
+                if callable(settlements)
+                else settlements
+            )
+            _same_players(round_id, players, results)
             transactions = [
                 model.settlement(
                     round_id,
                     player,
                     players[player].bets,
-                    settlements[player],
+                    results[player],
                     table_id=found.table_id,
                     payee=players[player].funding,
                 )
@@ -711,12 +722,15 @@ async def _round_bets(conn: AsyncConnection, round_id: str) -> dict[str, PlayerB
         .order_by(_RB.c.id)
     )
     bets: dict[str, dict[Bet, int]] = defaultdict(dict)
-    funding: dict[str, Account] = {}
+    funding: dict[str, str] = {}
+    kinds = {b.value: b for b in Bet}
     for player, bet, stake, source in rows:
         mine = bets[player]
-        mine[Bet(bet)] = mine.get(Bet(bet), 0) + stake
-        funding[player] = Account.parse(source)
-    return {player: PlayerBets(funding[player], bets[player]) for player in bets}
+        kind = kinds[bet]
+        mine[kind] = mine.get(kind, 0) + stake
+        funding[player] = source
+    accounts = {code: Account.parse(code) for code in set(funding.values())}
+    return {player: PlayerBets(accounts[funding[player]], bets[player]) for player in bets}
 
 
 def _same_players(
@@ -762,8 +776,10 @@ async def _confirm_many(
     sources = sorted(
         {(requests[i].funding or Account.player(requests[i].player_id)).code for i, _ in todo}
     )
-    await _ensure_accounts(conn, (Account.parse(code) for code in sources))
     held = await _lock_balances(conn, sources)
+    if len(held) < len(sources):  # wallets never used before
+        await _ensure_accounts(conn, (Account.parse(c) for c in sources if c not in held))
+        held = await _lock_balances(conn, sources)
     accepted: list[tuple[int, Transaction]] = []
     batch: dict[str, Transaction] = {}
     for i, t in todo:
@@ -800,8 +816,9 @@ async def _confirm_many(
     if not accepted:
         return results
     balances = await _post_new(conn, [t for _, t in accepted])
-    await conn.execute(
-        insert(_RB),
+    await _insert(
+        conn,
+        _RB,
         [
             {
                 "round_id": requests[i].round_id,
@@ -877,7 +894,7 @@ async def _by_keys(conn: AsyncConnection, keys: Sequence[str]) -> dict[str, Tran
 
 
 def _lines_json(lines: Sequence[Line]) -> str:
-    return json.dumps([[ln.bet, ln.stake, ln.payout_class, ln.net] for ln in lines])
+    return orjson.dumps([[ln.bet, ln.stake, ln.payout_class, ln.net] for ln in lines]).decode()
 
 
 def _lines_of(text: str) -> tuple[Line, ...]:
@@ -955,8 +972,11 @@ async def _post_new(conn: AsyncConnection, fresh: Sequence[Transaction]) -> dict
     for t in fresh:
         for e in t.entries:
             deltas[e.account] += e.amount
-    await _ensure_accounts(conn, deltas)
-    held = await _lock_balances(conn, sorted(a.code for a in deltas))
+    codes = sorted(a.code for a in deltas)
+    held = await _lock_balances(conn, codes)
+    if len(held) < len(codes):  # accounts never used before
+        await _ensure_accounts(conn, (a for a in deltas if a.code not in held))
+        held = await _lock_balances(conn, codes)
     balances: dict[str, int] = {}
     for account in sorted(deltas, key=lambda a: a.code):
         delta = deltas[account]
@@ -967,8 +987,9 @@ async def _post_new(conn: AsyncConnection, fresh: Sequence[Transaction]) -> dict
                 "nothing was posted"
             )
         balances[account.code] = balance
-    await conn.execute(
-        insert(_TX),
+    await _insert(
+        conn,
+        _TX,
         [
             {
                 "id": t.id,
@@ -985,19 +1006,41 @@ async def _post_new(conn: AsyncConnection, fresh: Sequence[Transaction]) -> dict
             for t in fresh
         ],
     )
-    entry_rows = [
-        {"transaction_id": t.id, "account_code": e.account.code, "amount": e.amount}
-        for t in fresh
-        for e in t.entries
-    ]
-    if entry_rows:
-        await conn.execute(insert(_E), entry_rows)
+    await _insert(
+        conn,
+        _E,
+        [
+            {"transaction_id": t.id, "account_code": e.account.code, "amount": e.amount}
+            for t in fresh
+            for e in t.entries
+        ],
+    )
     await _add_to_balances(conn, {a.code: d for a, d in deltas.items() if d})
     return balances
 
 
 _CHUNK = 1000
 """Keys per ``IN (…)`` list (SQLite allows 32,766 parameters; PostgreSQL 32,767)."""
+
+_COPY_FROM = 50
+"""Rows from which PostgreSQL gets them by ``COPY`` rather than ``INSERT``."""
+
+
+async def _insert(conn: AsyncConnection, table: Table, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Insert ``rows`` (all with the same columns): by ``COPY`` on PostgreSQL when there
+    are many (a round's settlement), else one ``executemany``; in the caller's
+    transaction either way."""
+    if not rows:
+        return
+    if conn.dialect.name == "postgresql" and len(rows) >= _COPY_FROM:
+        columns = list(rows[0])
+        raw = await conn.get_raw_connection()
+        driver: Any = raw.driver_connection
+        await driver.copy_records_to_table(
+            table.name, records=[tuple(r[c] for c in columns) for r in rows], columns=columns
+        )
+        return
+    await conn.execute(insert(table), list(rows))
 
 
 async def _lock_balances(conn: AsyncConnection, codes: Sequence[str]) -> dict[str, int]:

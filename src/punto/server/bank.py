@@ -197,9 +197,9 @@ class Bank:
         """Settle the round from the ledger's own bets (the table's exact settlement)."""
         if round_id not in self._open:
             return
-        bets = {p: b.bets for p, b in (await self.ledger.round_bets(round_id)).items()}
-        settlements = settle_players(rules, outcome, bets)
-        posted = await self.ledger.settle_round(round_id, settlements)
+        posted = await self.ledger.settle_round(
+            round_id, lambda bets: settle_players(rules, outcome, bets)
+        )
         self._open.discard(round_id)
         await self._pay_out(posted, round_id)
 

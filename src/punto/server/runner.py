@@ -33,6 +33,7 @@ from punto.roads_render import render_svg, roads_dict
 from punto.server.auth import Actor, Role
 from punto.server.commands import BETWEEN, Confirming, TableCommands
 from punto.server.confirms import ConfirmBatcher, Pending
+from punto.server.hub import event_texts
 from punto.server.protocol import (
     Command,
     Confirm,
@@ -108,6 +109,11 @@ class TableRunner(TableCommands):
         self._confirmations: dict[str, list[tuple[str, int]]] = {}
         self._holders: dict[tuple[GameNumber, Side], str] = {}
         self._resnap: set[str] = set()
+        self._records: list[GameNumber] = []
+        """Hands whose record is saved after this step's balance messages."""
+        self._json: dict[int, dict[str, Any]] = {}
+        """The hand's events as JSON by number (made once for the fan-out, kept for the
+        hand's record)."""
         self._wallets: dict[str, int] = {}
         """Wallet balances just learnt from a stake (spares a query per confirm)."""
         self._author = "system"
@@ -438,7 +444,12 @@ class TableRunner(TableCommands):
                     else None
                 )
                 views = event_views(event, holder=holder)
-                await self._s.bus.publish({"table": self.id, "seq": start + offset, "views": views})
+                if views.get("auditor") is not None:
+                    self._json[start + offset] = views["auditor"]
+                await self._s.bus.publish(
+                    {"table": self.id, "seq": start + offset}
+                    | event_texts(self.id, start + offset, views)
+                )
             for player in self._resnap:  # a takeover: the new holder sees the held cards
                 snapshot = self.snapshot(Actor(player, Role.PLAYER), wallet=None)
                 await self._s.bus.publish({"table": self.id, "to": player, "message": snapshot})
@@ -448,6 +459,9 @@ class TableRunner(TableCommands):
                 await self._send_balances(notes, game)
             if roads_changed:
                 await self._s.bus.publish({"table": self.id, "message": self.roads_message()})
+            records, self._records = self._records, []
+            for record in records:  # the hand's record, once the players have their money
+                await self._save_hand(record)
         self._forget()
 
     async def _effect(self, index: int, event: Event, notes: dict[str, str]) -> bool:
@@ -478,6 +492,7 @@ class TableRunner(TableCommands):
                 )
             case BettingOpened():
                 self._hand_start = index
+                self._json = {}
                 self._holders.clear()
                 self._outcome = None
                 self._confirmations = {}
@@ -485,6 +500,7 @@ class TableRunner(TableCommands):
                     await self._stake_standing(str(event.game), player, bets)
             case BlankHandStarted():
                 self._hand_start = index
+                self._json = {}
                 self._holders.clear()
                 self._outcome = None
                 self._confirmations = {}
@@ -519,12 +535,12 @@ class TableRunner(TableCommands):
             case HandVoided():
                 if s.bank.round_open(str(event.game)):
                     await s.bank.void(str(event.game), author=self._author, reason=event.reason)
-                await self._save_hand(event.game)
+                self._records.append(event.game)
                 s.metrics.hands_settled.labels(self.id).inc()
             case HandResettled():
                 for player, _delta in event.corrections:
                     notes[player] = "corrected"
-                await self._save_hand(event.game)
+                self._records.append(event.game)
             case PlayerJoined():
                 notes[event.player] = "joined"
             case BalanceTransferred():
@@ -552,7 +568,7 @@ class TableRunner(TableCommands):
         s.metrics.hands_settled.labels(self.id).inc()
         for result in event.results:
             notes[result.player] = "settled"
-        await self._save_hand(event.game)
+        self._records.append(event.game)
         blank = any(isinstance(e, BlankHandStarted) for e in self._hand_events())
         if event.void_reason or blank or self._outcome is None:
             return False
@@ -592,7 +608,12 @@ class TableRunner(TableCommands):
         record = records[-1]
         data = hand_record_json(record)
         data["dealer"] = self.table.dealer
-        data["events"] = [event_json(e) for e in events if getattr(e, "game", game) == game]
+        first = self._hand_start
+        data["events"] = [
+            self._json.get(first + n) or event_json(e)
+            for n, e in enumerate(events)
+            if getattr(e, "game", game) == game
+        ]
         status = await self._s.bank.status(str(game))
         players = sorted(set(record.bets) | set(record.results))
         await self._s.store.save_hand(
