@@ -153,6 +153,10 @@ class TableCommands:
         """Run the new events' effects and fan them out (the runner does)."""
         raise NotImplementedError
 
+    def _verify_money_settled(self) -> None:
+        """Refuse while the last hand's money is pending (the runner does)."""
+        raise NotImplementedError
+
     def _apply_between_hands(self) -> None:
         """Limit and timer changes an administrator made, and a pause asked for during a
         hand, take effect between hands [S14]."""
@@ -388,6 +392,7 @@ class TableCommands:
             try:
                 if table.phase is Phase.CLOSED or self._stopping:
                     raise UnavailableError(f"table {table.settings.table_id} is closed")
+                self._verify_money_settled()
                 table.verify_confirm(c.stake.player)
                 if str(table.game) != c.round_id or dict(table.pending(c.stake.player)) != dict(
                     c.stake.bets

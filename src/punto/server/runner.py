@@ -21,6 +21,7 @@ import logging
 import random
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from punto.bets import Bet
@@ -109,6 +110,9 @@ class TableRunner(TableCommands):
         self._confirmations: dict[str, list[tuple[str, int]]] = {}
         self._holders: dict[tuple[GameNumber, Side], str] = {}
         self._resnap: set[str] = set()
+        self._pending_money: _PendingMoney | None = None
+        self._money_tries = 0
+        """Set while a money effect failed and waits for its retry (settlement pending)."""
         self._records: list[GameNumber] = []
         """Hands whose record is saved after this step's balance messages."""
         self._json: dict[int, dict[str, Any]] = {}
@@ -195,6 +199,9 @@ class TableRunner(TableCommands):
             "state": state,
             "roads": roads_dict(self.roads),
             "recent": recent,
+            "settlement_pending": self._pending_message()
+            if self._pending_money is not None
+            else None,
         }
 
     def _events_from(self, number: int) -> list[Event]:
@@ -277,7 +284,9 @@ class TableRunner(TableCommands):
             except Exception:
                 _LOG.exception("table step failed", extra={"table": self.id})
                 delay = 1.0
-            if delay is not None and delay < 0:
+            if self._pending_money is not None:  # a money effect failed: its retry is due
+                delay = max(0.0, self._pending_money.retry_at - time.monotonic())
+            elif delay is not None and delay < 0:
                 return
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
@@ -286,6 +295,8 @@ class TableRunner(TableCommands):
     async def _step(self) -> float | None:
         """One step of the house: returns how long to wait before the next (``None``:
         until woken; negative: stop)."""
+        if self._pending_money is not None:  # nothing moves on before the money
+            return await self._retry_money()
         table = self.table
         phase = table.phase
         if phase is Phase.CLOSED:
@@ -376,6 +387,7 @@ class TableRunner(TableCommands):
         """Apply one client command; returns the table events it produced. A refused
         command raises its typed error and changes nothing. A player's confirm goes to the
         table's group commit, without the lock (:meth:`_confirm`)."""
+        self._verify_money_settled()
         if isinstance(command, Confirm) and actor.role is Role.PLAYER:
             if self.table.phase is Phase.CLOSED or self._stopping:
                 raise UnavailableError(f"table {self.id} is closed")
@@ -385,6 +397,7 @@ class TableRunner(TableCommands):
         async with self._lock:
             if self.table.phase is Phase.CLOSED or self._stopping:
                 raise UnavailableError(f"table {self.id} is closed")
+            self._verify_money_settled()
             start = self.table.event_count
             self._author = actor.user_id or "anonymous"
             try:
@@ -394,6 +407,15 @@ class TableRunner(TableCommands):
             produced = tuple(self._events_from(start))
         self._wake.set()
         return produced
+
+    def _verify_money_settled(self) -> None:
+        """Refuse commands while the last hand's money is pending (money first)."""
+        if self._pending_money is not None:
+            raise UnavailableError(
+                f"table {self.id} is settling hand {self._pending_money.game}: its money "
+                "has not moved yet (the ledger or the wallet did not answer); the table "
+                "resumes by itself"
+            )
 
     async def set_connected(self, player: str, connected: bool) -> None:
         """A player's last connection closed, or a first one opened [L], [O]."""
@@ -417,25 +439,37 @@ class TableRunner(TableCommands):
     # -- money, records and fan-out -------------------------------------------------------
 
     async def _process(self) -> None:
-        """The effects of the events not yet processed, then their fan-out."""
-        while self._done < self.table.event_count:
+        """The effects of the events not yet processed, then their fan-out.
+
+        Money first: when an event's money effect fails (the ledger or the operator's
+        wallet did not answer), that event and those after it are neither fanned out nor
+        forgotten: the table is *settlement pending* (:meth:`_money_failed`) until the
+        loop retries them with success."""
+        while self._pending_money is None and self._done < self.table.event_count:
             start = self._done
             new = self._events_from(start)
-            self._done = self.table.event_count
             notes: dict[str, str] = {}
             roads_changed = False
             game: GameNumber | None = None
             for offset, event in enumerate(new):
+                before = dict(notes)
                 try:
                     changed = await self._effect(start + offset, event, notes)
-                except Exception:
-                    _LOG.exception(
-                        "event effect failed",
-                        extra={"table": self.id, "kind": type(event).__name__},
-                    )
-                    changed = False
+                except Exception as exc:
+                    if not isinstance(event, _MONEY_EVENTS):
+                        _LOG.exception(
+                            "event effect failed",
+                            extra={"table": self.id, "kind": type(event).__name__},
+                        )
+                        changed = False
+                    else:
+                        notes = before  # no word of money that has not moved
+                        new = new[:offset]
+                        self._money_failed(event, exc)
+                        break
                 roads_changed = roads_changed or changed
                 game = getattr(event, "game", None) or game
+            self._done = start + len(new)
             started = time.perf_counter()
             for offset, event in enumerate(new):
                 holder = (
@@ -462,7 +496,63 @@ class TableRunner(TableCommands):
             records, self._records = self._records, []
             for record in records:  # the hand's record, once the players have their money
                 await self._save_hand(record)
-        self._forget()
+            if self._pending_money is not None:
+                await self._s.bus.publish({"table": self.id, "message": self._pending_message()})
+        if self._pending_money is None:
+            self._forget()
+
+    def _money_failed(self, event: Event, exc: Exception) -> None:
+        """The table stops in *settlement pending*: no new hand, no command, until the
+        loop's retry (with backoff) has moved the money."""
+        tries = self._money_tries
+        delay = min(_RETRY_MAX, _RETRY_FIRST * 2**tries)
+        game = getattr(event, "game", None)
+        self._pending_money = _PendingMoney(
+            game=None if game is None else str(game),
+            reason=str(exc) if isinstance(exc, PuntoError) else "the ledger did not answer",
+            tries=tries + 1,
+            retry_at=time.monotonic() + delay,
+        )
+        self._wake.set()
+        _LOG.error(
+            "settlement pending: money effect failed",
+            exc_info=exc,
+            extra={"table": self.id, "kind": type(event).__name__, "retry_in": delay},
+        )
+
+    def _pending_message(self) -> dict[str, Any]:
+        """The ``settlement_pending`` message: whether the last hand's money is still on
+        its way (and why, and when it is tried again)."""
+        pending = self._pending_money
+        return {
+            "type": "settlement_pending",
+            "table": self.id,
+            "pending": pending is not None,
+            "game": None if pending is None else pending.game,
+            "reason": None if pending is None else pending.reason,
+            "retry_in": None
+            if pending is None
+            else round(max(0.0, pending.retry_at - time.monotonic()), 3),
+        }
+
+    async def _retry_money(self) -> float:
+        """Try the failed money effect again; the delay before the next step."""
+        pending = self._pending_money
+        assert pending is not None
+        now = time.monotonic()
+        if now < pending.retry_at:
+            return pending.retry_at - now
+        self._pending_money = None
+        self._money_tries = pending.tries
+        await self._process()
+        if self._pending_money is not None:
+            return max(0.0, self._pending_money.retry_at - time.monotonic())
+        self._money_tries = 0
+        _LOG.info("settlement done after all", extra={"table": self.id, "game": pending.game})
+        message = self._pending_message()
+        message["game"] = pending.game
+        await self._s.bus.publish({"table": self.id, "message": message})
+        return 0.0
 
     async def _effect(self, index: int, event: Event, notes: dict[str, str]) -> bool:
         """Apply one event's effect; ``True`` when the roads changed."""
@@ -707,6 +797,21 @@ class TableRunner(TableCommands):
                 )
             await self._process()
             return {"corrections": moved, "transactions": posted, "on_table": on_table}
+
+
+_MONEY_EVENTS = (HandResult, HandSettled, BetsRefunded, HandVoided)
+"""Events whose effect moves (or records for recovery) money: a failure stops the table."""
+_RETRY_FIRST = 0.5
+_RETRY_MAX = 10.0
+"""Backoff of a failed money effect's retries (seconds): 0.5, 1, 2 … up to 10."""
+
+
+@dataclass(slots=True)
+class _PendingMoney:
+    game: str | None
+    reason: str
+    tries: int
+    retry_at: float
 
 
 _KEEP_EVENTS = 2000
