@@ -339,6 +339,7 @@ async def settle_10000(url: str, *, players: int) -> tuple[str, float]:
     if runner.table.phase.value != "settled":
         await do(dealer, {"type": "settle"})
     elapsed = time.perf_counter() - started
+    await runner.abandon()
     info = await ledger.round(round_id)
     report = await ledger.check()
     await engine.dispose()

@@ -193,22 +193,42 @@ class Bank:
                 round_id, {"outcome": outcome_json(outcome), "rules": rules}
             )
 
-    async def settle(self, round_id: str, *, rules: Rules, outcome: Outcome) -> None:
-        """Settle the round from the ledger's own bets (the table's exact settlement)."""
+    async def settle(
+        self, round_id: str, *, rules: Rules, outcome: Outcome, pay: bool = True
+    ) -> tuple[Transaction, ...]:
+        """Settle the round from the ledger's own bets (the table's exact settlement), in
+        one ledger transaction; the posted settlements. ``pay=False``: the seamless
+        wallet's credits are left to the caller (:meth:`pay_out`), who makes them outside
+        the table's lock."""
         if round_id not in self._open:
-            return
+            return ()
         posted = await self.ledger.settle_round(
             round_id, lambda bets: settle_players(rules, outcome, bets)
         )
         self._open.discard(round_id)
-        await self._pay_out(posted, round_id)
+        if pay:
+            await self._pay_out(posted, round_id)
+        return posted
 
     async def void(self, round_id: str, *, author: str, reason: str) -> dict[str, int]:
         """Void the round (refunds if open; a void of a settled round moves the
         difference); what moved to each player."""
+        posted = await self.void_round(round_id, author=author, reason=reason)
+        return await self._pay_out(posted, round_id)
+
+    async def void_round(
+        self, round_id: str, *, author: str, reason: str
+    ) -> tuple[Transaction, ...]:
+        """:meth:`void` without the seamless wallet's calls (the caller makes them with
+        :meth:`pay_out`, outside the table's lock)."""
         posted = await self.ledger.void_round(round_id, author=author, reason=reason)
         self._open.discard(round_id)
-        return await self._pay_out(posted, round_id)
+        return posted
+
+    async def pay_out(self, transactions: Iterable[Transaction], round_id: str) -> None:
+        """The seamless wallet's credits (and debits) of posted transactions; a call the
+        operator does not take now is queued and retried (nothing to do internally)."""
+        await self._pay_out(transactions, round_id)
 
     async def correct(
         self,

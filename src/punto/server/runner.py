@@ -26,7 +26,7 @@ from typing import Any
 
 from punto.bets import Bet
 from punto.errors import PuntoError, UnavailableError
-from punto.ledger.model import settle_players
+from punto.ledger.model import Transaction, settle_players
 from punto.limits import LimitTier
 from punto.outcome import Outcome, Side
 from punto.roads import RoadBoard, RoadResult
@@ -112,9 +112,13 @@ class TableRunner(TableCommands):
         self._resnap: set[str] = set()
         self._pending_money: _PendingMoney | None = None
         self._money_tries = 0
+        self._payouts: list[tuple[tuple[Transaction, ...], str]] = []
+        """Posted settlements and refunds whose seamless wallet calls are still to make."""
+        self._paying: set[asyncio.Task[None]] = set()
         """Set while a money effect failed and waits for its retry (settlement pending)."""
         self._records: list[GameNumber] = []
-        """Hands whose record is saved after this step's balance messages."""
+        """Hands whose record is saved once this step's events are out (their JSON made
+        for the fan-out is reused) and before its balance messages."""
         self._json: dict[int, dict[str, Any]] = {}
         """The hand's events as JSON by number (made once for the fan-out, kept for the
         hand's record)."""
@@ -260,6 +264,7 @@ class TableRunner(TableCommands):
                 finally:
                     await self._process()
         await self._confirms.close()
+        await self._wallet_calls_done()
         self.stopped.set()
 
     async def abandon(self) -> None:
@@ -272,7 +277,14 @@ class TableRunner(TableCommands):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         await self._confirms.close()
+        await self._wallet_calls_done()
         self.stopped.set()
+
+    async def _wallet_calls_done(self) -> None:
+        """Let the operator's wallet calls under way finish (a call cut off would be
+        neither made nor queued)."""
+        if self._paying:
+            await asyncio.wait(set(self._paying), timeout=60)
 
     async def _loop(self) -> None:
         while True:
@@ -489,13 +501,13 @@ class TableRunner(TableCommands):
                 await self._s.bus.publish({"table": self.id, "to": player, "message": snapshot})
             self._resnap.clear()
             self._s.metrics.broadcast_seconds.observe(time.perf_counter() - started)
-            if notes:
+            records, self._records = self._records, []
+            for record in records:  # in the players' history before they hear of money
+                await self._save_hand(record)
+            if notes or self._payouts:
                 await self._send_balances(notes, game)
             if roads_changed:
                 await self._s.bus.publish({"table": self.id, "message": self.roads_message()})
-            records, self._records = self._records, []
-            for record in records:  # the hand's record, once the players have their money
-                await self._save_hand(record)
             if self._pending_money is not None:
                 await self._s.bus.publish({"table": self.id, "message": self._pending_message()})
         if self._pending_money is None:
@@ -621,10 +633,10 @@ class TableRunner(TableCommands):
                 for result in event.refunds:
                     notes[result.player] = "refunded"
                 if event.game is not None and s.bank.round_open(str(event.game)):
-                    await s.bank.void(str(event.game), author=self._author, reason=event.reason)
+                    await self._void(str(event.game), reason=event.reason)
             case HandVoided():
                 if s.bank.round_open(str(event.game)):
-                    await s.bank.void(str(event.game), author=self._author, reason=event.reason)
+                    await self._void(str(event.game), reason=event.reason)
                 self._records.append(event.game)
                 s.metrics.hands_settled.labels(self.id).inc()
             case HandResettled():
@@ -651,9 +663,13 @@ class TableRunner(TableCommands):
         started = time.perf_counter()
         if event.void_reason:
             if s.bank.round_open(round_id):
-                await s.bank.void(round_id, author="system", reason=event.void_reason)
+                self._author = "system"
+                await self._void(round_id, reason=event.void_reason)
         elif self._outcome is not None:
-            await s.bank.settle(round_id, rules=self.table.rules, outcome=self._outcome)
+            posted = await s.bank.settle(
+                round_id, rules=self.table.rules, outcome=self._outcome, pay=False
+            )
+            self._payouts.append((posted, round_id))
         s.metrics.settle_seconds.observe(time.perf_counter() - started)
         s.metrics.hands_settled.labels(self.id).inc()
         for result in event.results:
@@ -664,6 +680,12 @@ class TableRunner(TableCommands):
             return False
         self.roads.add(RoadResult.from_outcome(self._outcome))
         return True
+
+    async def _void(self, round_id: str, *, reason: str) -> None:
+        """Void the round in the ledger; the seamless wallet's refunds wait for
+        :meth:`_send_balances` (outside the lock)."""
+        posted = await self._s.bank.void_round(round_id, author=self._author, reason=reason)
+        self._payouts.append((posted, round_id))
 
     async def _stake_standing(self, round_id: str, player: str, bets: Mapping[Bet, int]) -> None:
         """Main bets a tie left standing [M12] are staked again on the new round (the
@@ -719,11 +741,47 @@ class TableRunner(TableCommands):
         )
 
     async def _send_balances(self, notes: Mapping[str, str], game: GameNumber | None) -> None:
+        """The ``balance`` messages of the players whose money moved. With the internal
+        wallet, now (the ledger is the wallet). With the operator's wallet, its credits
+        and balance calls are made by a task of their own, outside the table's lock: a
+        slow operator delays only its players' messages, never the table; each message
+        goes once the operator has the money."""
+        payouts, self._payouts = self._payouts, []
         known, self._wallets = self._wallets, {}
-        unknown = [p for p in notes if p not in known]
-        wallets = {**known, **(await self._s.bank.balances(unknown) if unknown else {})}
+        tables = {p: self.table.balance(p) if self.at_table(p) else None for p in notes}
+        bank = self._s.bank
+        if not bank.seamless:
+            unknown = [p for p in notes if p not in known]
+            wallets = {**known, **(await bank.balances(unknown) if unknown else {})}
+            await self._publish_balances(notes, tables, wallets, game)
+            return
+
+        async def pay_then_tell() -> None:
+            for posted, round_id in payouts:
+                await bank.pay_out(posted, round_id)
+            unknown = [p for p in notes if p not in known]
+            wallets = {**known, **(await bank.balances(unknown) if unknown else {})}
+            await self._publish_balances(notes, tables, wallets, game)
+
+        task = asyncio.create_task(pay_then_tell(), name=f"punto-payout-{self.id}")
+        self._paying.add(task)
+        task.add_done_callback(self._paid)
+
+    def _paid(self, task: asyncio.Task[None]) -> None:
+        self._paying.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            _LOG.error(
+                "balance messages not sent", exc_info=task.exception(), extra={"table": self.id}
+            )
+
+    async def _publish_balances(
+        self,
+        notes: Mapping[str, str],
+        tables: Mapping[str, int | None],
+        wallets: Mapping[str, int],
+        game: GameNumber | None,
+    ) -> None:
         for player, reason in notes.items():
-            table_balance = self.table.balance(player) if self.at_table(player) else None
             await self._s.bus.publish(
                 {
                     "table": self.id,
@@ -731,7 +789,7 @@ class TableRunner(TableCommands):
                     "message": {
                         "type": "balance",
                         "table": self.id,
-                        "table_balance": table_balance,
+                        "table_balance": tables.get(player),
                         "wallet_balance": wallets.get(player),
                         "game": None if game is None else str(game),
                         "reason": reason,
