@@ -16,9 +16,12 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from ledger_support import BACKENDS, POSTGRES_ADMIN_URL, ledger_store
 from punto.bets import Bet
+from punto.cards import parse_cards
+from punto.coup import deal_coup
 from punto.errors import InsufficientFundsError, RoundStateError
-from punto.ledger.model import Account, TransactionKind, transfer
+from punto.ledger.model import Account, TransactionKind, settle_players, transfer
 from punto.ledger.store import ConfirmRequest
+from punto.rules import preset
 from server_support import RunningServer, TableClient, server_on
 
 pytestmark = pytest.mark.asyncio
@@ -213,3 +216,45 @@ async def test_connections_cut_during_a_batch_of_confirms_lose_nothing(
             assert info.status.value == "settled"
             report = await ledger.check()
             assert report.ok, report.problems
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[1:])  # PostgreSQL only
+async def test_connections_cut_during_a_settlement_pay_once(backend: str, tmp_path: Path) -> None:
+    async with ledger_store(backend, tmp_path) as ledger:
+        players = [f"p{n}" for n in range(400)]
+        for p in players:
+            await ledger.post(transfer(TransactionKind.DEPOSIT, p, 5000, transaction_id=f"d-{p}"))
+        await ledger.open_round("g1", table_id="t")
+        answers = await ledger.confirm_many(
+            [ConfirmRequest("g1", p, {Bet.PLAYER: 1000, Bet.TIE: 1000}, f"c-{p}") for p in players]
+        )
+        assert not any(isinstance(a, Exception) for a in answers)
+        url = ledger.engine.url.render_as_string(hide_password=False)
+        stop, cuts = asyncio.Event(), list[int]()
+        cutter = asyncio.create_task(_cut(url, stop, cuts))
+        outcome = deal_coup(parse_cards("9S 8D KH 7C"))  # Player natural 9 [M9]
+        rules = preset("macau")
+        tries = 0
+        try:
+            while True:  # as the table's retry does: until the settlement is durable
+                tries += 1
+                try:
+                    await ledger.settle_round(
+                        "g1", lambda bets: settle_players(rules, outcome, bets)
+                    )
+                    break
+                except Exception:  # a cut connection, twice in a row
+                    assert tries < 50
+        finally:
+            stop.set()
+            await cutter
+        assert sum(cuts) > 0, "no connection was cut"
+        again = await ledger.settle_round("g1", lambda bets: settle_players(rules, outcome, bets))
+        assert len(again) == len(players)  # a replay returns what was posted
+        settles = [
+            t for t in await ledger.transactions(round_id="g1") if t.kind is TransactionKind.SETTLE
+        ]
+        assert len(settles) == len(players)  # each player paid once
+        report = await ledger.check()
+        assert report.ok, report.problems
