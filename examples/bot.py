@@ -193,6 +193,7 @@ class Bot:
         chip = min((c for c in table["chips"] if c >= tier["min_bet"]), default=table["chips"][-1])
         if not you["at_table"]:
             await self._must(await self.request({"type": "join"}), "join")
+        if you.get("place") not in ("seated", "watching"):  # (a drop between join and sit)
             taken = {s["seat"] for s in snapshot["state"]["seats"]}
             free = [s for s in range(1, table["seats"] + 1) if s not in taken]
             if self.args.watch or table["kind"] != "normal":
@@ -228,7 +229,10 @@ class Bot:
             await self._refused(answer)
 
     async def _refused(self, answer: dict[str, Any]) -> None:
+        if answer["error"] in ("betting", "phase", "bet_closed"):
+            return  # the countdown ended: the next hand
         if answer["error"] in _BENIGN:
+            print(f"bot: waiting: {answer['message']}", file=sys.stderr)
             return
         if answer["error"] in ("insufficient_funds", "table_balance"):
             raise BotError(f"out of money: {answer['message']}")

@@ -14,6 +14,9 @@ from types import ModuleType
 
 import pytest
 
+from punto.server.auth import Actor
+from punto.server.protocol import Command
+from punto.table.events import Event
 from server_support import RunningServer, server_on
 
 pytestmark = pytest.mark.asyncio
@@ -57,28 +60,27 @@ async def test_a_hundred_bots_started_together_at_one_table_all_finish(tmp_path:
 async def test_a_bot_whose_socket_is_dropped_reconnects_and_finishes(tmp_path: Path) -> None:
     async with server_on("sqlite", tmp_path) as server:
         hub = server.node.hub
-        dropped = 0
+        runner = server.node.runners["macau-1"]
+        execute = runner.execute
+        dropped: list[str] = []
 
-        async def dropper() -> None:
-            nonlocal dropped
-            while dropped < 2:  # drop the bot's socket twice, as a slow client's is (4408)
-                await asyncio.sleep(0.05)
+        async def dropping(actor: Actor, command: Command) -> tuple[Event, ...]:
+            """Drop the bot's socket (as a slow client's is, 4408) right after it joined
+            (before it sat down) and right after its first confirm (mid-hand)."""
+            events = await execute(actor, command)
+            if command.type in ("join", "confirm") and command.type not in dropped:
+                dropped.append(command.type)
                 for conn in list(hub._tables.get("macau-1", ())):
-                    if conn.actor.user_id and conn.actor.user_id.startswith("bot-"):
+                    if conn.actor.user_id == actor.user_id:
                         conn.slow = True
                         conn.close()
-                        dropped += 1
-                        await asyncio.sleep(1.0)
+            return events
 
-        task = asyncio.create_task(dropper())
+        runner.execute = dropping  # type: ignore[method-assign]
         out = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(out):
-                (code,) = await _bots(server, 1, hands=2)
-        finally:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
-        assert dropped >= 1
+        with contextlib.redirect_stdout(out):
+            (code,) = await _bots(server, 1, hands=2)
+        assert dropped == ["join", "confirm"]
         assert code == 0
         assert out.getvalue().split()[-1].isdigit()
 
