@@ -117,8 +117,8 @@ class TableRunner(TableCommands):
         self._paying: set[asyncio.Task[None]] = set()
         """Set while a money effect failed and waits for its retry (settlement pending)."""
         self._records: list[GameNumber] = []
-        """Hands whose record is saved once this step's events are out (their JSON made
-        for the fan-out is reused) and before its balance messages."""
+        """Hands whose record is saved once this step's effects ran and before its events
+        go out (the JSON made for the fan-out is reused for the record)."""
         self._json: dict[int, dict[str, Any]] = {}
         """The hand's events as JSON by number (made once for the fan-out, kept for the
         hand's record)."""
@@ -482,7 +482,7 @@ class TableRunner(TableCommands):
                 roads_changed = roads_changed or changed
                 game = getattr(event, "game", None) or game
             self._done = start + len(new)
-            started = time.perf_counter()
+            envelopes: list[dict[str, Any]] = []
             for offset, event in enumerate(new):
                 holder = (
                     self._holders.get((event.game, event.position.side))
@@ -492,18 +492,24 @@ class TableRunner(TableCommands):
                 views = event_views(event, holder=holder)
                 if views.get("auditor") is not None:
                     self._json[start + offset] = views["auditor"]
-                await self._s.bus.publish(
+                envelopes.append(
                     {"table": self.id, "seq": start + offset}
                     | event_texts(self.id, start + offset, views)
                 )
+            records, self._records = self._records, []
+            for record in records:  # in the players' history before they hear of the hand
+                try:
+                    await self._save_hand(record)
+                except Exception:  # a record, not money: the table goes on
+                    _LOG.exception("hand record not saved", extra={"table": self.id})
+            started = time.perf_counter()
+            for envelope in envelopes:
+                await self._s.bus.publish(envelope)
             for player in self._resnap:  # a takeover: the new holder sees the held cards
                 snapshot = self.snapshot(Actor(player, Role.PLAYER), wallet=None)
                 await self._s.bus.publish({"table": self.id, "to": player, "message": snapshot})
             self._resnap.clear()
             self._s.metrics.broadcast_seconds.observe(time.perf_counter() - started)
-            records, self._records = self._records, []
-            for record in records:  # in the players' history before they hear of money
-                await self._save_hand(record)
             if notes or self._payouts:
                 await self._send_balances(notes, game)
             if roads_changed:
