@@ -9,7 +9,9 @@
 3. **Broadcasting a table event to 5,000 clients**: 5,000 WebSocket watchers of one RNG
    table; for each card dealt, the time from the event until the last client has it.
 
-Run: ``python benchmarks/bench_server.py [--backend sqlite|postgresql|both] [--quick]``.
+Run: ``python benchmarks/bench_server.py [--backend sqlite|postgresql|both] [--quick] [--json]``
+(``--json``: after the human-readable lines, one JSON object per backend on a line of
+its own).
 PostgreSQL is the one at ``$PUNTO_TEST_POSTGRES_URL`` (default
 ``postgresql://postgres@127.0.0.1:5432/test``); its part is skipped, saying so, when no
 server answers. Each run uses a fresh database, dropped afterwards.
@@ -198,7 +200,7 @@ class _Socket:
 
 async def bets_per_second(
     base: str, *, tables: int, players: int, confirms: int, pace: float | None = None
-) -> str:
+) -> tuple[str, dict[str, float]]:
     """Confirms per second and their latency, players spread over live tables: each player
     bets again as soon as answered (the server's capacity), or after a random pause of
     ``pace`` seconds on average (latency under an offered load below capacity)."""
@@ -266,21 +268,30 @@ async def bets_per_second(
         for s in [*sockets, *dealers]:
             await s.close()
     accepted = len(latencies) - refused
-    how = "as fast as answered" if pace is None else f"one bet every {pace:g} s on average"
-    return (
+    how = (
+        "as fast as answered"
+        if pace is None
+        else f"{players / pace:,.0f} bets/s offered: one bet every {pace:g} s on average"
+    )
+    figures = {
+        "bets_per_second": accepted / elapsed,
+        "p50_ms": statistics.median(latencies) * 1000,
+        "p99_ms": _pct(latencies, 0.99) * 1000,
+    }
+    text = (
         f"bets accepted ({how}): {accepted / elapsed:,.0f}/s ({accepted} confirms by "
         f"{players} players at {tables} tables in {elapsed:.2f} s, {refused} refused); "
-        "confirm latency "
-        f"p50 {statistics.median(latencies) * 1000:.1f} ms, "
-        f"p99 {_pct(latencies, 0.99) * 1000:.1f} ms"
+        f"confirm latency p50 {figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms"
     )
+    return text, figures
 
 
 # -- 2. settling a round with 10,000 bets ------------------------------------------------
 
 
-async def settle_10000(url: str, *, players: int) -> str:
-    """Time the dealer's settle of one hand holding ``players`` × 4 bets."""
+async def settle_10000(url: str, *, players: int) -> tuple[str, float]:
+    """Time one hand holding ``players`` × 4 bets from its last card to the last balance
+    message sent (the dealer's last card, the result, the settle)."""
     await upgrade_async(url)
     engine = create_engine(url)
     ledger = LedgerStore(engine)
@@ -306,7 +317,8 @@ async def settle_10000(url: str, *, players: int) -> str:
     await do(dealer, {"type": "open_betting"})
     bets = (Bet.PLAYER, Bet.TIE, Bet.PLAYER_PAIR, Bet.BANKER_PAIR)
     setup = time.perf_counter()
-    for n in range(players):
+
+    async def bettor(n: int) -> None:
         p = Actor(f"p{n}", Role.PLAYER, f"P{n}")
         await wallet.credit(p.player, 1_000_000, transaction_id=f"bench:{n}")
         await do(p, {"type": "join"})
@@ -315,29 +327,37 @@ async def settle_10000(url: str, *, players: int) -> str:
         for bet in bets:
             await do(p, {"type": "add_chip", "bet": bet.value})
         await do(p, {"type": "confirm"})
+
+    for start in range(0, players, 500):
+        await asyncio.gather(*(bettor(n) for n in range(start, min(players, start + 500))))
     setup = time.perf_counter() - setup
     await do(dealer, {"type": "close_betting"})
-    for card in ("9S", "8D", "KH", "7C"):  # a Player natural 9 against 5 [M9]
+    for card in ("9S", "8D", "KH"):  # a Player natural 9 against 5 [M9]
         await do(dealer, {"type": "deal_card", "card": card})
     round_id = str(runner.table.game)
     started = time.perf_counter()
-    await do(dealer, {"type": "settle"})
+    await do(dealer, {"type": "deal_card", "card": "7C"})
+    if runner.table.phase.value != "settled":
+        await do(dealer, {"type": "settle"})
     elapsed = time.perf_counter() - started
+    await runner.abandon()
     info = await ledger.round(round_id)
     report = await ledger.check()
     await engine.dispose()
     assert info.status.value == "settled", info
     assert report.ok, report.problems
-    return (
-        f"settle a round of {players * 4:,} bets ({players:,} players): {elapsed:.2f} s "
-        f"(table, ledger, hand record, balance messages; confirming them took {setup:.1f} s)"
+    text = (
+        f"settle a round of {players * 4:,} bets ({players:,} players): {elapsed:.3f} s from "
+        "the last card to the last balance message (table, ledger, hand record, balance "
+        f"messages; confirming them took {setup:.1f} s)"
     )
+    return text, elapsed
 
 
 # -- 3. broadcast to 5,000 clients -------------------------------------------------------
 
 
-async def broadcast(base: str, *, clients: int, events: int) -> str:
+async def broadcast(base: str, *, clients: int, events: int) -> tuple[str, dict[str, float]]:
     """Time from each card dealt until the last of ``clients`` watchers has it."""
     url = base.replace("http", "ws") + "/ws/tables/macau-1"
     got: dict[float, list[float]] = {}
@@ -374,32 +394,48 @@ async def broadcast(base: str, *, clients: int, events: int) -> str:
     last = [max(times) - at for at, times in complete]
     median = [statistics.median(times) - at for at, times in complete]
     if not last:
-        return f"broadcast to {clients:,} clients: no event reached every client"
-    return (
+        return f"broadcast to {clients:,} clients: no event reached every client", {}
+    figures = {"p50_ms": statistics.median(last) * 1000, "max_ms": max(last) * 1000}
+    text = (
         f"broadcast one table event to {clients:,} WebSocket clients: last client after "
-        f"{statistics.median(last) * 1000:.0f} ms (median of {len(last)} events; worst "
-        f"{max(last) * 1000:.0f} ms), median client after "
+        f"{figures['p50_ms']:.0f} ms (median of {len(last)} events; worst "
+        f"{figures['max_ms']:.0f} ms), median client after "
         f"{statistics.median(median) * 1000:.0f} ms"
     )
+    return text, figures
 
 
-async def run(backend: str, quick: bool) -> None:
-    """Every measurement on one backend."""
+async def run(backend: str, quick: bool) -> dict[str, object]:
+    """Every measurement on one backend; prints them and returns the figures."""
     print(f"-- {backend}")
+    out: dict[str, object] = {"backend": backend, "quick": quick}
     players, confirms = (40, 10) if quick else (200, 20)
     async with database(backend) as url, server_process(url) as base:
-        print(await bets_per_second(base, tables=4, players=players, confirms=confirms))
+        text, figures = await bets_per_second(base, tables=4, players=players, confirms=confirms)
+        print(text)
+        out["bets_per_second"] = round(figures["bets_per_second"])
+        out["confirm_p50_ms"] = round(figures["p50_ms"], 1)
+        out["confirm_p99_ms"] = round(figures["p99_ms"], 1)
     async with database(backend) as url, server_process(url) as base:
-        print(
-            await bets_per_second(
-                base, tables=4, players=players, confirms=confirms // 2, pace=players / 50
-            )
+        offered = 1000  # bets/s offered in all, below capacity: the latency then
+        text, figures = await bets_per_second(
+            base, tables=4, players=players, confirms=confirms // 2, pace=players / offered
         )
+        print(text)
+        out["confirm_p99_ms_at_1000"] = round(figures["p99_ms"], 1)
+        out["confirm_p50_ms_at_1000"] = round(figures["p50_ms"], 1)
     async with database(backend) as url:
-        print(await settle_10000(url, players=250 if quick else 2_500))
+        text, seconds = await settle_10000(url, players=250 if quick else 2_500)
+        print(text)
+        out["settle_10000_seconds" if not quick else "settle_1000_seconds"] = round(seconds, 3)
     env: dict[str, str] = {"PUNTO_CARD_DELAY": "0.5", "PUNTO_BETTING_SECONDS": "3"}
+    clients = 500 if quick else 5_000
     async with database(backend) as url, server_process(url, **env) as base:
-        print(await broadcast(base, clients=500 if quick else 5_000, events=4 if quick else 8))
+        text, figures = await broadcast(base, clients=clients, events=4 if quick else 8)
+        print(text)
+        out[f"broadcast_{clients}_p50_ms"] = round(figures.get("p50_ms", -1.0), 1)
+        out[f"broadcast_{clients}_max_ms"] = round(figures.get("max_ms", -1.0), 1)
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -407,13 +443,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="table server benchmarks")
     parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--quick", action="store_true", help="smaller figures, faster")
+    parser.add_argument(
+        "--json", action="store_true", help="end with one JSON object per backend, a line each"
+    )
     args = parser.parse_args(argv)
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
+    results: list[dict[str, object]] = []
     for backend in backends:
         if backend == "postgresql" and not _postgres_answers():
             print(f"-- postgresql: skipped, no server answers at {urlsplit(POSTGRES).netloc}")
             continue
-        asyncio.run(run(backend, args.quick))
+        results.append(asyncio.run(run(backend, args.quick)))
+    if args.json:
+        for figures in results:
+            print(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,16 @@ wallet balance (minor units) as its last line.
     python examples/bot.py --url http://127.0.0.1:8000 --hands 5 --user ann --bet banker
 
 It speaks only the public protocol (docs/protocol.md): REST for the account, one
-WebSocket for the table.
+WebSocket for the table. It behaves as a patient person would:
+
+- a seat someone else took first (many bots starting at once all see seat 1 free) is no
+  failure: it tries the next free seat, then watches instead (a watcher bets too);
+- a dropped socket is no failure: it connects again (with a growing pause), reads the new
+  snapshot and carries on where it was — a hand it bet on and whose settlement it missed
+  is found in its bet history;
+- it exits 0 when its hands are settled, and non-zero only on a real failure (the server
+  refused the login, the table does not exist, the money ran out, the time ran out),
+  saying why on stderr.
 """
 
 from __future__ import annotations
@@ -22,6 +31,17 @@ from typing import Any
 import httpx
 import websockets
 
+RECONNECTS = 20
+"""Connections lost in a row before the bot gives up."""
+
+_BENIGN = frozenset({"betting", "phase", "bet_closed", "unavailable", "table_balance", "seat"})
+"""Refusals that are part of play (the countdown ended, the table is between hands, a seat
+was taken, the table was paused): the bot waits for the next hand."""
+
+
+class BotError(Exception):
+    """A real failure: the bot stops and says why."""
+
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """The bot's options."""
@@ -34,6 +54,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--bet", default="player", help="the bet to place (default player)")
     parser.add_argument("--chips", type=int, default=1, help="chips per hand (default 1)")
     parser.add_argument("--timeout", type=float, default=600.0, help="give up after (s)")
+    parser.add_argument("--watch", action="store_true", help="watch; do not try to sit")
     args = parser.parse_args(argv)
     if args.hands < 1 or args.chips < 1:
         parser.error("--hands and --chips must be at least 1")
@@ -49,13 +70,14 @@ async def session(http: httpx.AsyncClient, user: str | None, password: str | Non
         if answer.status_code == 200:
             return str(answer.json()["token"])
         if answer.status_code != 401:
-            answer.raise_for_status()
+            raise BotError(f"login refused ({answer.status_code}): {answer.text[:200]}")
     name = user or f"bot-{secrets.token_hex(4)}"
     answer = await http.post(
         "/api/auth/register",
         json={"username": name, "password": password or f"{name}-demo", "display_name": name},
     )
-    answer.raise_for_status()
+    if answer.status_code not in (200, 201):
+        raise BotError(f"registration refused ({answer.status_code}): {answer.text[:200]}")
     return str(answer.json()["token"])
 
 
@@ -63,91 +85,231 @@ async def pick_table(http: httpx.AsyncClient, wanted: str | None) -> str:
     """The table to play at."""
     tables = (await http.get("/api/lobby")).json()["tables"]
     if wanted is not None:
+        if not any(t["id"] == wanted for t in tables):
+            raise BotError(f"no table {wanted!r} in the lobby")
         return wanted
     for table in tables:
         if table["dealing"] == "rng" and table["kind"] == "normal":
             return str(table["id"])
-    raise SystemExit("bot: no open RNG table")
+    raise BotError("no open RNG table")
 
 
 class Bot:
-    """One player at one table."""
+    """One player at one table, across reconnections."""
 
-    def __init__(self, ws: Any, args: argparse.Namespace) -> None:
-        self.ws = ws
+    def __init__(self, args: argparse.Namespace, http: httpx.AsyncClient, token: str) -> None:
         self.args = args
+        self.http = http
+        self.token = token
         self.n = 0
-        self.settled = 0
-        self.pending: set[str] = set()
         self.player = ""
+        self.bet_on: set[str] = set()
+        """Games this bot's bets were confirmed in."""
+        self.settled: set[str] = set()
+        self.ws: Any = None
+        self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._betting: set[asyncio.Task[None]] = set()
+        self._done = asyncio.Event()
+        self._failure: BaseException | None = None
 
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send a command (answers arrive as ``ok`` / ``error`` messages)."""
+    async def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send a command and wait for its ``ok`` or ``error`` (read by :meth:`_play`)."""
         self.n += 1
-        await self.ws.send(json.dumps({**message, "request_id": f"b{self.n}"}))
+        rid = f"b{self.n}"
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._answers[rid] = future
+        await self.ws.send(json.dumps({**message, "request_id": rid}))
+        return await future
 
-    async def bet(self) -> None:
-        """Put the chips down and confirm."""
-        for _ in range(self.args.chips):
-            await self.send({"type": "add_chip", "bet": self.args.bet})
-        await self.send({"type": "confirm"})
+    async def run(self, url: str) -> None:
+        """Play until ``--hands`` hands with our bets are settled, reconnecting as needed."""
+        lost = 0
+        while len(self.settled) < self.args.hands:
+            try:
+                async with websockets.connect(url, max_size=2**24, open_timeout=60) as ws:
+                    self.ws = ws
+                    await self._play()
+                    return
+            except (OSError, websockets.ConnectionClosed, websockets.InvalidHandshake) as exc:
+                code = getattr(getattr(exc, "rcvd", None), "code", None)
+                if code in (4401, 4404):
+                    raise BotError(f"the server closed the table socket ({code})") from exc
+                lost += 1
+                if lost > RECONNECTS:
+                    raise BotError(f"lost the connection {lost} times: {exc}") from exc
+                print(f"bot: connection lost ({exc}); reconnecting", file=sys.stderr)
+                await asyncio.sleep(min(5.0, 0.2 * 2**lost) * (0.5 + secrets.randbelow(100) / 100))
+            finally:
+                for future in self._answers.values():
+                    if not future.done():
+                        future.cancel()
+                self._answers.clear()
+            await self._catch_up()
 
-    async def run(self) -> None:
-        """Play until ``--hands`` hands with our bets are settled."""
+    async def _catch_up(self) -> None:
+        """After a reconnection: the hands bet on whose settlement was missed."""
+        waiting = self.bet_on - self.settled
+        if not waiting:
+            return
+        answer = await self.http.get(
+            "/api/me/bets", headers={"Authorization": f"Bearer {self.token}"}
+        )
+        if answer.status_code == 200:
+            for record in answer.json().get("records", []):
+                if record.get("game") in waiting:  # a record: the hand is over
+                    self.settled.add(record["game"])
+
+    async def _play(self) -> None:
         snapshot = json.loads(await self.ws.recv())
         if snapshot.get("type") != "snapshot":
-            raise SystemExit(f"bot: {snapshot.get('message', snapshot)}")
+            raise BotError(f"no snapshot: {snapshot.get('message', snapshot)}")
+        self._done = asyncio.Event()
+        reader = asyncio.create_task(self._read())
+        try:
+            await self._seat(snapshot)
+            state = snapshot["state"]
+            if state["phase"] == "betting_open":
+                await self._bet(str(state["game"]))
+            done = asyncio.create_task(self._done.wait())
+            await asyncio.wait({reader, done}, return_when=asyncio.FIRST_COMPLETED)
+            done.cancel()
+            if self._failure is not None:
+                raise self._failure
+            if reader.done():
+                reader.result()  # the connection was lost: raises
+            for task in list(self._betting):
+                await task
+            await self.request({"type": "stand"})
+            await self.request({"type": "leave"})
+        finally:
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
+
+    async def _seat(self, snapshot: dict[str, Any]) -> None:
+        """Join, sit (a taken seat: the next, then watch instead) and choose a chip."""
         table, you = snapshot["table"], snapshot["you"]
         self.player = you["user_id"]
         tier = table["limits"][0]
         chip = min((c for c in table["chips"] if c >= tier["min_bet"]), default=table["chips"][-1])
         if not you["at_table"]:
-            await self.send({"type": "join"})
+            await self._must(await self.request({"type": "join"}), "join")
+        if you.get("place") not in ("seated", "watching"):  # (a drop between join and sit)
             taken = {s["seat"] for s in snapshot["state"]["seats"]}
             free = [s for s in range(1, table["seats"] + 1) if s not in taken]
-            if free and table["kind"] == "normal":
-                await self.send({"type": "sit", "seat": free[0], "tier": tier["name"]})
+            if self.args.watch or table["kind"] != "normal":
+                free = []
+            for seat in free[:3]:
+                answer = await self.request({"type": "sit", "seat": seat, "tier": tier["name"]})
+                if answer["type"] == "ok":
+                    break
             else:
-                await self.send({"type": "watch", "tier": tier["name"]})
-        await self.send({"type": "choose_chip", "chip": chip})
-        if snapshot["state"]["phase"] == "betting_open":
-            await self.bet()
-        while self.settled < self.args.hands:
-            message = json.loads(await self.ws.recv())
+                await self._must(
+                    await self.request({"type": "watch", "tier": tier["name"]}), "watch"
+                )
+        await self._must(await self.request({"type": "choose_chip", "chip": chip}), "chip")
+
+    async def _must(self, answer: dict[str, Any], what: str) -> None:
+        if answer["type"] == "error" and answer["error"] not in _BENIGN:
+            raise BotError(f"{what}: {answer['error']}: {answer['message']}")
+
+    async def _bet(self, game: str) -> None:
+        """Put the chips down and confirm (refusals of play are waited out)."""
+        if game in self.bet_on:
+            return
+        for _ in range(self.args.chips):
+            answer = await self.request({"type": "add_chip", "bet": self.args.bet})
+            if answer["type"] == "error":
+                await self._refused(answer)
+                return
+        answer = await self.request({"type": "confirm"})
+        if answer["type"] == "ok":
+            self.bet_on.add(game)
+        else:
+            await self.request({"type": "clear"})
+            await self._refused(answer)
+
+    async def _refused(self, answer: dict[str, Any]) -> None:
+        if answer["error"] in ("betting", "phase", "bet_closed"):
+            return  # the countdown ended: the next hand
+        if answer["error"] in _BENIGN:
+            print(f"bot: waiting: {answer['message']}", file=sys.stderr)
+            return
+        if answer["error"] in ("insufficient_funds", "table_balance"):
+            raise BotError(f"out of money: {answer['message']}")
+        print(f"bot: {answer['error']}: {answer['message']}", file=sys.stderr)
+
+    async def _read(self) -> None:
+        """Every message: answers to their requests, events to play by."""
+        try:
+            await self._read_all()
+        except websockets.ConnectionClosed as exc:
+            for future in self._answers.values():  # their requests fail: reconnect
+                if not future.done():
+                    future.set_exception(exc)
+            raise
+
+    def _bet_done(self, task: asyncio.Task[None]) -> None:
+        self._betting.discard(task)
+        if not task.cancelled() and isinstance(task.exception(), BotError):
+            self._failure = task.exception()
+            self._done.set()
+
+    async def _read_all(self) -> None:
+        async for raw in self.ws:
+            message = json.loads(raw)
             kind = message.get("type")
-            if kind == "error" and message.get("error") not in ("betting", "phase"):
-                print(f"bot: {message['error']}: {message['message']}", file=sys.stderr)
+            if kind in ("ok", "error") and message.get("request_id") in self._answers:
+                future = self._answers.pop(message["request_id"])
+                if not future.done():
+                    future.set_result(message)
+                continue
             if kind != "event":
                 continue
             event = message["event"]
             if event["kind"] == "betting_opened":
-                await self.bet()
+                task = asyncio.create_task(self._bet(str(event["game"])))
+                self._betting.add(task)
+                task.add_done_callback(self._bet_done)
             elif event["kind"] == "hand_settled":
                 mine = [r for r in event["results"] if r["player"] == self.player]
                 if mine:
-                    self.settled += 1
+                    self.settled.add(str(event["game"]))
                     net = mine[0]["settlement"]["total_net"]
                     print(f"hand {event['game']}: net {net}", file=sys.stderr)
-        await self.send({"type": "stand"})
-        await self.send({"type": "leave"})
-        while True:  # until the leave is answered
-            message = json.loads(await self.ws.recv())
-            if message.get("type") in ("ok", "error") and message["request_id"] == f"b{self.n}":
-                return
+                if len(self.settled) >= self.args.hands:
+                    self._done.set()
+        raise websockets.ConnectionClosedError(None, None)
 
 
-async def main(argv: Sequence[str] | None = None) -> int:
+async def play(args: argparse.Namespace) -> int:
     """Run the bot; print the final wallet balance as the last line."""
-    args = parse_args(argv)
-    async with httpx.AsyncClient(base_url=args.url.rstrip("/"), timeout=30) as http:
+    async with httpx.AsyncClient(base_url=args.url.rstrip("/"), timeout=60) as http:
         token = await session(http, args.user, args.password)
         table = await pick_table(http, args.table)
         ws_url = args.url.rstrip("/").replace("http", "ws", 1) + f"/ws/tables/{table}?token={token}"
-        async with websockets.connect(ws_url, max_size=2**24) as ws:
-            await asyncio.wait_for(Bot(ws, args).run(), args.timeout)
+        bot = Bot(args, http, token)
+        try:
+            await asyncio.wait_for(bot.run(ws_url), args.timeout)
+        except TimeoutError:
+            raise BotError(
+                f"{len(bot.settled)} of {args.hands} hands settled in {args.timeout:g} s"
+            ) from None
         me = (await http.get("/api/me", headers={"Authorization": f"Bearer {token}"})).json()
     print(me["balance"])
     return 0
+
+
+async def main(argv: Sequence[str] | None = None) -> int:
+    """The bot's exit status: 0 when its hands were played, 1 (saying why) when not."""
+    args = parse_args(argv)
+    try:
+        return await play(args)
+    except BotError as exc:
+        print(f"bot: failed: {exc}", file=sys.stderr)
+        return 1
+    except httpx.HTTPError as exc:
+        print(f"bot: failed: the server did not answer over HTTP: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

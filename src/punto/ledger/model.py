@@ -100,15 +100,14 @@ class Account:
 
     kind: AccountKind
     key: str
+    code: str = field(init=False, repr=False, compare=False)
+    """``kind:key``, the account's unique name in the store (computed once: a round's
+    settlement reads it tens of thousands of times)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.key, str) or not self.key or len(self.key) > _MAX_KEY:
             raise LedgerError(f"account key must be 1-{_MAX_KEY} characters, not {self.key!r}")
-
-    @property
-    def code(self) -> str:
-        """``kind:key``, the account's unique name in the store."""
-        return f"{self.kind.value}:{self.key}"
+        object.__setattr__(self, "code", f"{self.kind.value}:{self.key}")
 
     @classmethod
     def parse(cls, code: str) -> Account:

@@ -22,11 +22,24 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Row, Table, and_, event, func, insert, select, true, update
+import orjson
+from sqlalchemy import (
+    Row,
+    Table,
+    and_,
+    bindparam,
+    event,
+    func,
+    insert,
+    select,
+    text,
+    true,
+    update,
+)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine.interfaces import DBAPIConnection
-from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -46,6 +59,7 @@ from punto.settlement import Settlement
 __all__ = [
     "DEFAULT_DATABASE_URL",
     "CheckReport",
+    "ConfirmRequest",
     "LedgerStore",
     "PlayerBets",
     "Posted",
@@ -110,6 +124,19 @@ class Posted:
 
 
 @dataclass(frozen=True, slots=True)
+class ConfirmRequest:
+    """One confirm in a group commit (:meth:`LedgerStore.confirm_many`): ``bets`` move
+    from ``funding`` (default the player's wallet) to the round's escrow, idempotently by
+    ``confirmation_id``."""
+
+    round_id: str
+    player_id: str
+    bets: Mapping[Bet, int]
+    confirmation_id: str
+    funding: Account | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Recovery:
     """What :meth:`LedgerStore.recover` did with the rounds it found open."""
 
@@ -168,7 +195,9 @@ def create_engine(url: str | None = None) -> AsyncEngine:
     wait far less than connections polling the file lock."""
     resolved = database_url(url)
     if not resolved.startswith("sqlite"):
-        return create_async_engine(resolved, pool_size=10, max_overflow=20)
+        # pre-ping: a connection the server cut (a restart, pg_terminate_backend) is
+        # replaced before use instead of failing the next unit of work.
+        return create_async_engine(resolved, pool_size=10, max_overflow=20, pool_pre_ping=True)
     engine = create_async_engine(
         resolved, connect_args={"timeout": 30}, pool_size=1, max_overflow=0, pool_timeout=60
     )
@@ -222,7 +251,9 @@ class LedgerStore:
 
     async def _run(self, unit: Callable[[AsyncConnection], Awaitable[_T]]) -> _T:
         """Run ``unit`` in one database transaction; once more if a concurrent writer
-        inserted the same key first (the second run then sees it as a replay)."""
+        inserted the same key first (the second run then sees it as a replay) or the
+        connection was cut under it (every unit is idempotent by its keys, so a commit
+        whose answer was lost is found as a replay)."""
         for attempt in range(2):
             try:
                 async with self._engine.begin() as conn:
@@ -230,12 +261,13 @@ class LedgerStore:
             except IntegrityError as exc:
                 if attempt:
                     raise LedgerError(f"the ledger refused a write: {exc.orig}") from exc
-            except (OperationalError, ProgrammingError) as exc:
-                if _missing_schema(exc):
-                    raise LedgerError(
-                        "the ledger tables are missing: run `punto ledger migrate`"
-                    ) from exc
-                raise
+            except DBAPIError as exc:
+                if attempt or not exc.connection_invalidated:
+                    if _missing_schema(exc):
+                        raise LedgerError(
+                            "the ledger tables are missing: run `punto ledger migrate`"
+                        ) from exc
+                    raise
         raise AssertionError("unreachable")  # pragma: no cover
 
     # -- accounts and transactions ------------------------------------------------------
@@ -367,43 +399,41 @@ class LedgerStore:
         wallet) to the round's escrow, and the bets are recorded — atomically,
         idempotently by ``confirmation_id``. Raises :class:`InsufficientFundsError` when
         the wallet is short, :class:`RoundStateError` when the round is not open."""
-        transaction = model.stake(
-            round_id, player_id, bets, confirmation_id=confirmation_id, funding=funding
-        )
+        request = ConfirmRequest(round_id, player_id, bets, confirmation_id, funding)
+        (answer,) = await self.confirm_many([request])
+        if isinstance(answer, PuntoError):
+            raise answer
+        return answer
 
-        async def unit(conn: AsyncConnection) -> Posted:
-            found = await _need_round(conn, round_id, lock=True)
-            existing = await _by_key(conn, transaction.idempotency_key)
-            if existing is not None:
-                return Posted(_same(existing, transaction), replayed=True)
-            if found.status is not RoundStatus.OPEN:
-                raise RoundStateError(f"round {round_id} is {found.status.value}: no more bets")
-            source = funding or Account.player(player_id)
-            other = await conn.scalar(
-                select(_RB.c.funding)
-                .where(_RB.c.round_id == round_id, _RB.c.player_id == player_id)
-                .limit(1)
-            )
-            if other is not None and other != source.code:
-                raise LedgerError(f"{player_id}'s bets in round {round_id} are funded by {other}")
-            posted = await _post_all(conn, [transaction], fresh=True)
-            await conn.execute(
-                insert(_RB),
-                [
-                    {
-                        "round_id": round_id,
-                        "player_id": player_id,
-                        "bet": bet.value,
-                        "stake": amount,
-                        "transaction_id": transaction.id,
-                        "funding": source.code,
-                        "status": _CONFIRMED,
-                    }
-                    for bet, amount in bets.items()
-                ],
-            )
-            return posted[0]
+    async def confirm_many(self, requests: Sequence[ConfirmRequest]) -> list[Posted | PuntoError]:
+        """Group commit: many players' confirms checked and posted in **one** database
+        transaction, with bulk statements. Each request gets its own answer, in order: the
+        :class:`Posted` stake (``replayed`` for a confirmation id already posted) or the
+        typed error that refused it alone (:class:`InsufficientFundsError`,
+        :class:`RoundStateError`, :class:`IdempotencyConflictError`, …) with nothing of
+        it moved. Funds are checked request by request against the locked balances, so
+        two confirms of one player in one batch never take the wallet below zero.
+        A database failure raises for the whole batch (nothing of it is posted)."""
+        built: list[Transaction | PuntoError] = []
+        for r in requests:
+            try:
+                built.append(
+                    model.stake(
+                        r.round_id,
+                        r.player_id,
+                        r.bets,
+                        confirmation_id=r.confirmation_id,
+                        funding=r.funding,
+                    )
+                )
+            except PuntoError as exc:
+                built.append(exc)
 
+        async def unit(conn: AsyncConnection) -> list[Posted | PuntoError]:
+            return await _confirm_many(conn, requests, built)
+
+        if not any(isinstance(t, Transaction) for t in built):
+            return [t for t in built if isinstance(t, PuntoError)]
         return await self._run(unit)
 
     async def cancel_confirmation(self, confirmation_id: str, *, reason: str) -> Posted:
@@ -432,10 +462,15 @@ class LedgerStore:
         return await self._run(unit)
 
     async def settle_round(
-        self, round_id: str, settlements: Mapping[str, Settlement]
+        self,
+        round_id: str,
+        settlements: Mapping[str, Settlement]
+        | Callable[[Mapping[str, Mapping[Bet, int]]], Mapping[str, Settlement]],
     ) -> tuple[Transaction, ...]:
         """Settle a round: one ``SETTLE`` transaction per player with confirmed bets, all
-        in one database transaction with the round's new status.
+        in one database transaction with the round's new status, with bulk statements.
+        ``settlements`` may be a function of the round's bets (read once, in the same
+        transaction), so the caller need not read them first.
 
         Idempotent: settling a settled round with the same settlements returns the
         transactions already posted (nothing is paid twice); different settlements are
@@ -447,13 +482,18 @@ class LedgerStore:
             if found.status is RoundStatus.VOIDED:
                 raise RoundStateError(f"round {round_id} was voided: it cannot be settled")
             players = await _round_bets(conn, round_id)
-            _same_players(round_id, players, settlements)
+            results = (
+                settlements({p: b.bets for p, b in players.items()})
+                if callable(settlements)
+                else settlements
+            )
+            _same_players(round_id, players, results)
             transactions = [
                 model.settlement(
                     round_id,
                     player,
                     players[player].bets,
-                    settlements[player],
+                    results[player],
                     table_id=found.table_id,
                     payee=players[player].funding,
                 )
@@ -461,8 +501,9 @@ class LedgerStore:
             ]
             if found.status is RoundStatus.SETTLED:
                 replay = []
+                posted = await _by_keys(conn, [t.idempotency_key for t in transactions])
                 for transaction in transactions:
-                    existing = await _by_key(conn, transaction.idempotency_key)
+                    existing = posted.get(transaction.idempotency_key)
                     if existing is None or existing.fingerprint != transaction.fingerprint:
                         raise IdempotencyConflictError(
                             f"round {round_id} is already settled with another result; "
@@ -681,12 +722,15 @@ async def _round_bets(conn: AsyncConnection, round_id: str) -> dict[str, PlayerB
         .order_by(_RB.c.id)
     )
     bets: dict[str, dict[Bet, int]] = defaultdict(dict)
-    funding: dict[str, Account] = {}
+    funding: dict[str, str] = {}
+    kinds = {b.value: b for b in Bet}
     for player, bet, stake, source in rows:
         mine = bets[player]
-        mine[Bet(bet)] = mine.get(Bet(bet), 0) + stake
-        funding[player] = Account.parse(source)
-    return {player: PlayerBets(funding[player], bets[player]) for player in bets}
+        kind = kinds[bet]
+        mine[kind] = mine.get(kind, 0) + stake
+        funding[player] = source
+    accounts = {code: Account.parse(code) for code in set(funding.values())}
+    return {player: PlayerBets(accounts[funding[player]], bets[player]) for player in bets}
 
 
 def _same_players(
@@ -699,6 +743,101 @@ def _same_players(
             f"settlement of round {round_id} must cover exactly the players with bets; "
             f"missing: {', '.join(missing) or 'none'}, without bets: {', '.join(extra) or 'none'}"
         )
+
+
+async def _confirm_many(
+    conn: AsyncConnection,
+    requests: Sequence[ConfirmRequest],
+    built: Sequence[Transaction | PuntoError],
+) -> list[Posted | PuntoError]:
+    """The unit of :meth:`LedgerStore.confirm_many`."""
+    results: list[Posted | PuntoError] = [
+        t if isinstance(t, PuntoError) else Posted(t) for t in built
+    ]
+    todo = [(i, t) for i, t in enumerate(built) if isinstance(t, Transaction)]
+    round_ids = sorted({requests[i].round_id for i, _ in todo})
+    rounds: dict[str, RoundInfo] = {}
+    for row in await conn.execute(
+        select(_R).where(_R.c.id.in_(round_ids)).order_by(_R.c.id).with_for_update()
+    ):
+        rounds[row.id] = _round_info(row)
+    existing = await _by_keys(conn, [t.idempotency_key for _, t in todo])
+    players = sorted({requests[i].player_id for i, _ in todo})
+    funded: dict[tuple[str, str], str] = {}
+    for start in range(0, len(players), _CHUNK):
+        for round_id, player_id, source in await conn.execute(
+            select(_RB.c.round_id, _RB.c.player_id, _RB.c.funding)
+            .where(
+                _RB.c.round_id.in_(round_ids), _RB.c.player_id.in_(players[start : start + _CHUNK])
+            )
+            .distinct()
+        ):
+            funded[(round_id, player_id)] = source
+    sources = sorted(
+        {(requests[i].funding or Account.player(requests[i].player_id)).code for i, _ in todo}
+    )
+    held = await _lock_balances(conn, sources)
+    if len(held) < len(sources):  # wallets never used before
+        await _ensure_accounts(conn, (Account.parse(c) for c in sources if c not in held))
+        held = await _lock_balances(conn, sources)
+    accepted: list[tuple[int, Transaction]] = []
+    batch: dict[str, Transaction] = {}
+    for i, t in todo:
+        r = requests[i]
+        try:
+            before = existing.get(t.idempotency_key) or batch.get(t.idempotency_key)
+            if before is not None:
+                results[i] = Posted(_same(before, t), replayed=True)
+                continue
+            info = rounds.get(r.round_id)
+            if info is None:
+                raise RoundStateError(f"no round {r.round_id!r} in the ledger")
+            if info.status is not RoundStatus.OPEN:
+                raise RoundStateError(f"round {r.round_id} is {info.status.value}: no more bets")
+            source = r.funding or Account.player(r.player_id)
+            other = funded.get((r.round_id, r.player_id))
+            if other is not None and other != source.code:
+                raise LedgerError(
+                    f"{r.player_id}'s bets in round {r.round_id} are funded by {other}"
+                )
+            amount = sum(r.bets.values())
+            balance = held.get(source.code, 0)
+            if balance < amount and not source.kind.may_go_negative:
+                raise InsufficientFundsError(
+                    f"{source.code} holds {balance}, {amount} needed: nothing was posted"
+                )
+        except PuntoError as exc:
+            results[i] = exc
+            continue
+        held[source.code] = balance - amount
+        funded[(r.round_id, r.player_id)] = source.code
+        batch[t.idempotency_key] = t
+        accepted.append((i, t))
+    if not accepted:
+        return results
+    balances = await _post_new(conn, [t for _, t in accepted])
+    await _insert(
+        conn,
+        _RB,
+        [
+            {
+                "round_id": requests[i].round_id,
+                "player_id": requests[i].player_id,
+                "bet": bet.value,
+                "stake": amount,
+                "transaction_id": t.id,
+                "funding": (requests[i].funding or Account.player(requests[i].player_id)).code,
+                "status": _CONFIRMED,
+            }
+            for i, t in accepted
+            for bet, amount in requests[i].bets.items()
+        ],
+    )
+    for i, t in accepted:
+        results[i] = Posted(
+            t, balances={e.account.code: balances[e.account.code] for e in t.entries}
+        )
+    return results
 
 
 def _void_lines(bets: Mapping[Bet, int]) -> tuple[Line, ...]:
@@ -743,8 +882,19 @@ async def _by_key(conn: AsyncConnection, key: str) -> Transaction | None:
     return found[0] if found else None
 
 
+async def _by_keys(conn: AsyncConnection, keys: Sequence[str]) -> dict[str, Transaction]:
+    """The transactions already posted under any of ``keys`` (a few queries in all)."""
+    wanted = sorted(set(keys))
+    found: dict[str, Transaction] = {}
+    for start in range(0, len(wanted), _CHUNK):
+        chunk = wanted[start : start + _CHUNK]
+        for t in await _load(conn, _TX.c.idempotency_key.in_(chunk)):
+            found[t.idempotency_key] = t
+    return found
+
+
 def _lines_json(lines: Sequence[Line]) -> str:
-    return json.dumps([[ln.bet, ln.stake, ln.payout_class, ln.net] for ln in lines])
+    return orjson.dumps([[ln.bet, ln.stake, ln.payout_class, ln.net] for ln in lines]).decode()
 
 
 def _lines_of(text: str) -> tuple[Line, ...]:
@@ -790,9 +940,9 @@ async def _ensure_accounts(conn: AsyncConnection, accounts: Iterable[Account]) -
     if not rows:
         return
     if conn.dialect.name == "postgresql":
-        await conn.execute(pg_insert(_A).values(rows).on_conflict_do_nothing())
+        await conn.execute(pg_insert(_A).on_conflict_do_nothing(), rows)
     elif conn.dialect.name == "sqlite":
-        await conn.execute(sqlite_insert(_A).values(rows).on_conflict_do_nothing())
+        await conn.execute(sqlite_insert(_A).on_conflict_do_nothing(), rows)
     else:  # pragma: no cover - only SQLite and PostgreSQL are supported
         raise LedgerError(f"unsupported database {conn.dialect.name}")
 
@@ -802,11 +952,8 @@ async def _post_all(
 ) -> list[Posted]:
     """Post the transactions (replays are returned as they are; ``fresh``: the caller has
     just looked their keys up), then move the balances in one fixed order of accounts."""
-    found: list[Transaction | None] = (
-        [None] * len(transactions)
-        if fresh
-        else [await _by_key(conn, t.idempotency_key) for t in transactions]
-    )
+    known = {} if fresh else await _by_keys(conn, [t.idempotency_key for t in transactions])
+    found = [known.get(t.idempotency_key) for t in transactions]
     new = [t for t, existing in zip(transactions, found, strict=True) if existing is None]
     balances = await _post_new(conn, new) if new else {}
     return [
@@ -818,10 +965,31 @@ async def _post_all(
 
 
 async def _post_new(conn: AsyncConnection, fresh: Sequence[Transaction]) -> dict[str, int]:
-    """Insert new transactions and their entries and move the balances; the new balances."""
-    await _ensure_accounts(conn, (e.account for t in fresh for e in t.entries))
-    await conn.execute(
-        insert(_TX),
+    """Insert new transactions and their entries and move the balances with bulk
+    statements; the new balances. The accounts are locked in one fixed order (by code) and
+    checked first, so nothing is written when one would go below zero."""
+    deltas: dict[Account, int] = defaultdict(int)
+    for t in fresh:
+        for e in t.entries:
+            deltas[e.account] += e.amount
+    codes = sorted(a.code for a in deltas)
+    held = await _lock_balances(conn, codes)
+    if len(held) < len(codes):  # accounts never used before
+        await _ensure_accounts(conn, (a for a in deltas if a.code not in held))
+        held = await _lock_balances(conn, codes)
+    balances: dict[str, int] = {}
+    for account in sorted(deltas, key=lambda a: a.code):
+        delta = deltas[account]
+        balance = held.get(account.code, 0) + delta
+        if delta < 0 and balance < 0 and not account.kind.may_go_negative:
+            raise InsufficientFundsError(
+                f"{account.code} holds {held.get(account.code, 0)}, {-delta} needed: "
+                "nothing was posted"
+            )
+        balances[account.code] = balance
+    await _insert(
+        conn,
+        _TX,
         [
             {
                 "id": t.id,
@@ -838,32 +1006,81 @@ async def _post_new(conn: AsyncConnection, fresh: Sequence[Transaction]) -> dict
             for t in fresh
         ],
     )
-    entry_rows = [
-        {"transaction_id": t.id, "account_code": e.account.code, "amount": e.amount}
-        for t in fresh
-        for e in t.entries
-    ]
-    if entry_rows:
-        await conn.execute(insert(_E), entry_rows)
-    deltas: dict[Account, int] = defaultdict(int)
-    for t in fresh:
-        for e in t.entries:
-            deltas[e.account] += e.amount
-    balances: dict[str, int] = {}
-    for account in sorted(deltas, key=lambda a: a.code):
-        delta = deltas[account]
-        statement = update(_A).where(_A.c.code == account.code)
-        if delta < 0 and not account.kind.may_go_negative:
-            statement = statement.where(_A.c.balance + delta >= 0)
-        statement = statement.values(balance=_A.c.balance + delta).returning(_A.c.balance)
-        balance = (await conn.execute(statement)).scalar()
-        if balance is None:
-            held = await _balance(conn, account.code)
-            raise InsufficientFundsError(
-                f"{account.code} holds {held}, {-delta} needed: nothing was posted"
-            )
-        balances[account.code] = int(balance)
+    await _insert(
+        conn,
+        _E,
+        [
+            {"transaction_id": t.id, "account_code": e.account.code, "amount": e.amount}
+            for t in fresh
+            for e in t.entries
+        ],
+    )
+    await _add_to_balances(conn, {a.code: d for a, d in deltas.items() if d})
     return balances
+
+
+_CHUNK = 1000
+"""Keys per ``IN (…)`` list (SQLite allows 32,766 parameters; PostgreSQL 32,767)."""
+
+_COPY_FROM = 50
+"""Rows from which PostgreSQL gets them by ``COPY`` rather than ``INSERT``."""
+
+
+async def _insert(conn: AsyncConnection, table: Table, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Insert ``rows`` (all with the same columns): by ``COPY`` on PostgreSQL when there
+    are many (a round's settlement), else one ``executemany``; in the caller's
+    transaction either way."""
+    if not rows:
+        return
+    if conn.dialect.name == "postgresql" and len(rows) >= _COPY_FROM:
+        columns = list(rows[0])
+        raw = await conn.get_raw_connection()
+        driver: Any = raw.driver_connection
+        await driver.copy_records_to_table(
+            table.name, records=[tuple(r[c] for c in columns) for r in rows], columns=columns
+        )
+        return
+    await conn.execute(insert(table), list(rows))
+
+
+async def _lock_balances(conn: AsyncConnection, codes: Sequence[str]) -> dict[str, int]:
+    """The accounts' balances, their rows locked (``FOR UPDATE`` on PostgreSQL; SQLite's
+    ``BEGIN IMMEDIATE`` holds the whole database) in the order of ``codes``."""
+    held: dict[str, int] = {}
+    for start in range(0, len(codes), _CHUNK):
+        chunk = list(codes[start : start + _CHUNK])
+        rows = await conn.execute(
+            select(_A.c.code, _A.c.balance)
+            .where(_A.c.code.in_(chunk))
+            .order_by(_A.c.code)
+            .with_for_update()
+        )
+        held.update({code: int(balance) for code, balance in rows})
+    return held
+
+
+_ADD_PG = text(
+    "UPDATE ledger_accounts AS a SET balance = a.balance + v.delta "
+    "FROM unnest(CAST(:codes AS varchar[]), CAST(:deltas AS bigint[])) AS v(code, delta) "
+    "WHERE a.code = v.code"
+)
+
+
+async def _add_to_balances(conn: AsyncConnection, deltas: Mapping[str, int]) -> None:
+    """Move every balance in one statement (PostgreSQL: ``UPDATE … FROM unnest``) or one
+    prepared statement run for each account (SQLite's ``executemany``)."""
+    if not deltas:
+        return
+    codes = sorted(deltas)
+    if conn.dialect.name == "postgresql":
+        await conn.execute(_ADD_PG, {"codes": codes, "deltas": [deltas[c] for c in codes]})
+        return
+    statement = (
+        update(_A)
+        .where(_A.c.code == bindparam("b_code"))
+        .values(balance=_A.c.balance + bindparam("b_delta"))
+    )
+    await conn.execute(statement, [{"b_code": c, "b_delta": deltas[c]} for c in codes])
 
 
 async def _check(conn: AsyncConnection) -> CheckReport:

@@ -11,14 +11,15 @@ through the ledger, and through the operator's wallet in seamless mode.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from sqlalchemy import Table, select
 
 from punto.bets import Bet
 from punto.errors import PuntoError
 from punto.ledger.model import Account, Transaction, TransactionKind, settle_players
-from punto.ledger.store import LedgerStore, Recovery, RoundInfo, RoundStatus
+from punto.ledger.store import ConfirmRequest, LedgerStore, Recovery, RoundInfo, RoundStatus
 from punto.ledger.tables import AccountRow
 from punto.ledger.wallet import Wallet
 from punto.outcome import Outcome
@@ -28,9 +29,18 @@ from punto.server.protocol import outcome_from_json, outcome_json
 from punto.server.storage import ServerStore
 from punto.settlement import Settlement
 
-__all__ = ["Bank"]
+__all__ = ["Bank", "Stake"]
 
 _ACCOUNTS: Table = AccountRow.__table__  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, slots=True)
+class Stake:
+    """One confirm's stakes in a group commit (:meth:`Bank.stake_many`)."""
+
+    player: str
+    bets: Mapping[Bet, int]
+    confirmation_id: str
 
 
 class Bank:
@@ -121,6 +131,46 @@ class Bank:
             wallet = posted.balances.get(Account.player(player).code)
         return wallet
 
+    async def debit(self, round_id: str, *, player: str, amount: int, confirmation_id: str) -> int:
+        """A seamless confirm's debit at the operator, made before the stake and never
+        under a table's lock (a slow operator delays only this player), through the
+        outbox: written down first, rolled back when the operator does not answer (the
+        typed error is raised). Returns the wallet balance after it."""
+        receipt = await self.outbox.stake(
+            player, amount, transaction_id=confirmation_id, round_id=round_id
+        )
+        return receipt.balance
+
+    async def undo_debit(self, *, confirmation_id: str, error: str) -> None:
+        """Give back a seamless debit whose stake the ledger or the table refused (the
+        outbox retries the rollback until the operator answers)."""
+        await self.outbox.roll_back(confirmation_id, error=error)
+
+    async def stake_many(
+        self, round_id: str, *, table_id: str, stakes: Sequence[Stake]
+    ) -> list[int | PuntoError | None]:
+        """Group commit of confirms (seamless debits made before): every stake moved to
+        the round's escrow in one ledger transaction. Each answer, in order, is the
+        player's wallet balance after it (``None``: not known here) or the typed error
+        that refused it alone. A database failure raises for the whole batch."""
+        if round_id not in self._open:
+            await self.ledger.open_round(round_id, table_id=table_id)
+            self._open.add(round_id)
+        requests = [
+            ConfirmRequest(round_id, s.player, s.bets, s.confirmation_id, self.funding)
+            for s in stakes
+        ]
+        answers: list[int | PuntoError | None] = []
+        for stake, posted in zip(stakes, await self.ledger.confirm_many(requests), strict=True):
+            if isinstance(posted, PuntoError):
+                answers.append(posted)
+            elif self.seamless:
+                await self.outbox.staked(stake.confirmation_id)
+                answers.append(None)
+            else:
+                answers.append(posted.balances.get(Account.player(stake.player).code))
+        return answers
+
     async def cancel(self, confirmation_id: str, *, player: str, amount: int) -> None:
         """Undo a confirm (a tie's standing bets changed): the stakes go back."""
         await self.ledger.cancel_confirmation(confirmation_id, reason="standing bets changed")
@@ -134,22 +184,42 @@ class Bank:
                 round_id, {"outcome": outcome_json(outcome), "rules": rules}
             )
 
-    async def settle(self, round_id: str, *, rules: Rules, outcome: Outcome) -> None:
-        """Settle the round from the ledger's own bets (the table's exact settlement)."""
+    async def settle(
+        self, round_id: str, *, rules: Rules, outcome: Outcome, pay: bool = True
+    ) -> tuple[Transaction, ...]:
+        """Settle the round from the ledger's own bets (the table's exact settlement), in
+        one ledger transaction; the posted settlements. ``pay=False``: the seamless
+        wallet's credits are left to the caller (:meth:`pay_out`), who makes them outside
+        the table's lock."""
         if round_id not in self._open:
-            return
-        bets = {p: b.bets for p, b in (await self.ledger.round_bets(round_id)).items()}
-        settlements = settle_players(rules, outcome, bets)
-        posted = await self.ledger.settle_round(round_id, settlements)
+            return ()
+        posted = await self.ledger.settle_round(
+            round_id, lambda bets: settle_players(rules, outcome, bets)
+        )
         self._open.discard(round_id)
-        await self._pay_out(posted, round_id)
+        if pay:
+            await self._pay_out(posted, round_id)
+        return posted
 
     async def void(self, round_id: str, *, author: str, reason: str) -> dict[str, int]:
         """Void the round (refunds if open; a void of a settled round moves the
         difference); what moved to each player."""
+        posted = await self.void_round(round_id, author=author, reason=reason)
+        return await self._pay_out(posted, round_id)
+
+    async def void_round(
+        self, round_id: str, *, author: str, reason: str
+    ) -> tuple[Transaction, ...]:
+        """:meth:`void` without the seamless wallet's calls (the caller makes them with
+        :meth:`pay_out`, outside the table's lock)."""
         posted = await self.ledger.void_round(round_id, author=author, reason=reason)
         self._open.discard(round_id)
-        return await self._pay_out(posted, round_id)
+        return posted
+
+    async def pay_out(self, transactions: Iterable[Transaction], round_id: str) -> None:
+        """The seamless wallet's credits (and debits) of posted transactions; a call the
+        operator does not take now is queued and retried (nothing to do internally)."""
+        await self._pay_out(transactions, round_id)
 
     async def correct(
         self,

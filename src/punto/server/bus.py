@@ -29,6 +29,12 @@ __all__ = ["Bus", "LocalBus", "RedisBus", "RequestHandler"]
 
 _LOG = logging.getLogger("punto.server.bus")
 
+_RETRY_FIRST = 0.1
+_RETRY_MAX = 2.0
+"""Pauses between tries to reach Redis again (seconds, doubling)."""
+_PUBLISH_PATIENCE = 30.0
+"""How long a table waits for Redis to publish an event before giving up."""
+
 RequestHandler = Callable[[Mapping[str, Any]], Awaitable[dict[str, Any]]]
 """Answers a request sent to this process (a forwarded command, a snapshot …)."""
 
@@ -99,6 +105,24 @@ class RedisBus:
         await asyncio.wait_for(self._ready.wait(), timeout=10)
 
     async def _listen(self) -> None:
+        """Deliver what arrives; when Redis goes away (a restart), subscribe again with a
+        growing pause, so this process's clients keep getting their tables' events."""
+        pause = _RETRY_FIRST
+        while True:
+            try:
+                await self._listen_once()
+            except asyncio.CancelledError:
+                raise
+            except (aioredis.RedisError, OSError) as exc:
+                _LOG.warning(
+                    "redis subscription lost; subscribing again", extra={"error": str(exc)}
+                )
+                await asyncio.sleep(pause)
+                pause = min(_RETRY_MAX, pause * 2)
+            else:  # pragma: no cover - _listen_once returns only by an exception
+                return
+
+    async def _listen_once(self) -> None:
         pubsub = self._redis.pubsub()
         try:
             await pubsub.psubscribe(f"{self._prefix}:table:*")
@@ -138,11 +162,23 @@ class RedisBus:
         await self._redis.publish(f"{self._prefix}:proc:{data.get('from')}", json.dumps(answer))
 
     async def publish(self, envelope: Mapping[str, Any]) -> None:
-        """Publish on the table's channel (this process receives it too)."""
-        await self._redis.publish(
-            f"{self._prefix}:table:{envelope['table']}",
-            json.dumps(envelope, separators=(",", ":")),
-        )
+        """Publish on the table's channel (this process receives it too). While Redis is
+        away (a restart) the table waits, retrying with a growing pause, rather than lose
+        the event; after ``_PUBLISH_PATIENCE`` seconds it gives up with
+        :class:`UnavailableError`."""
+        channel = f"{self._prefix}:table:{envelope['table']}"
+        text = json.dumps(envelope, separators=(",", ":"))
+        pause, waited = _RETRY_FIRST, 0.0
+        while True:
+            try:
+                await self._redis.publish(channel, text)
+                return
+            except (aioredis.RedisError, OSError) as exc:
+                if waited >= _PUBLISH_PATIENCE:
+                    raise UnavailableError(f"redis does not answer: {exc}") from exc
+                await asyncio.sleep(pause)
+                waited += pause
+                pause = min(_RETRY_MAX, pause * 2)
 
     async def request(
         self, process: str, payload: Mapping[str, Any], *, timeout: float = 5.0

@@ -9,16 +9,20 @@ confirms them on the table; if the table refuses after all, the stake is cancell
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from punto.bets import MAIN_BETS, Bet
 from punto.cards import Card
-from punto.errors import ForbiddenError, UnavailableError
+from punto.errors import BettingError, ForbiddenError, PuntoError, UnavailableError
 from punto.limits import LimitTier
 from punto.server.auth import Actor, Role
+from punto.server.bank import Stake
+from punto.server.confirms import ConfirmBatcher, Pending
 from punto.server.protocol import (
     AddChip,
     Burn,
@@ -61,11 +65,25 @@ from punto.server.protocol import (
 )
 from punto.server.services import DEALER_ROSTER, Services
 from punto.table import Dealing, Fault, Phase, Table
+from punto.table.events import Event
 
 if TYPE_CHECKING:
     from punto.server.tables import TableConfig
 
-__all__ = ["BETWEEN", "TableCommands"]
+__all__ = ["BETWEEN", "Confirming", "TableCommands"]
+
+_LOG = logging.getLogger("punto.server.commands")
+
+
+@dataclass(frozen=True, slots=True)
+class Confirming:
+    """A confirm on its way to the ledger: its round, its stakes and (seamless) the
+    wallet balance the operator's debit left."""
+
+    round_id: str
+    stake: Stake
+    wallet: int | None = None
+
 
 BETWEEN = frozenset({Phase.SHOE_START, Phase.SETTLED, Phase.SHOE_END, Phase.WAITING})
 """Phases with no hand in progress."""
@@ -124,6 +142,8 @@ class TableCommands:
     table: Table
     _s: Services
     _confirmations: dict[str, list[tuple[str, int]]]
+    _confirms: ConfirmBatcher[Confirming, tuple[Event, ...]]
+    _stopping: bool
     _wallets: dict[str, int]
     _pause_after_hand: str | None
     _pending_limits: tuple[LimitTier, ...] | None
@@ -132,6 +152,14 @@ class TableCommands:
 
     async def _countdown(self, now: float, *, force: bool = False) -> None:
         """Send the countdown (the runner does)."""
+        raise NotImplementedError
+
+    async def _process(self) -> None:
+        """Run the new events' effects and fan them out (the runner does)."""
+        raise NotImplementedError
+
+    def _verify_money_settled(self) -> None:
+        """Refuse while the last hand's money is pending (the runner does)."""
         raise NotImplementedError
 
     def _apply_between_hands(self) -> None:
@@ -205,8 +233,8 @@ class TableCommands:
                 table.double(p)
             case Rebet():
                 table.rebet(p)
-            case Confirm():
-                await self._confirm(p)
+            case Confirm():  # pragma: no cover - the runner sends a confirm to _confirm
+                raise ForbiddenError("confirm: sent outside the table's lock")
             case ChangeTieBets(bets=bets):
                 await self._change_tie_bets(p, bets)
             case WaitForMe():
@@ -344,20 +372,103 @@ class TableCommands:
         """A new idempotency key for one stake (a retry of the same call reuses it)."""
         return f"{what}:{self._round()}:{p}:{secrets.token_hex(6)}"
 
-    async def _confirm(self, p: str) -> None:
-        """Stake in the ledger first, then confirm on the table [L]."""
+    async def _confirm(self, p: str) -> tuple[Event, ...]:
+        """[L] A confirm, outside the table's lock: checked now, staked in the ledger
+        together with the confirms that arrive with it (one transaction; see
+        :mod:`punto.server.confirms`) and only then confirmed on the table. Answered once
+        its batch is durable. A seamless debit is made first, waiting for this player's
+        operator only, and given back if the stake is refused."""
         table = self.table
         table.verify_confirm(p)
-        pending = dict(table.pending(p))
+        bets = dict(table.pending(p))
+        round_id = self._round()
         confirmation_id = self._confirmation_id(p, "confirm")
-        await self._stake(p, pending, confirmation_id)
+        amount = sum(bets.values())
+        bank = self._s.bank
+        wallet = None
+        if bank.seamless:
+            wallet = await bank.debit(
+                round_id, player=p, amount=amount, confirmation_id=confirmation_id
+            )
+        confirming = Confirming(round_id, Stake(p, bets, confirmation_id), wallet)
         try:
-            table.confirm(p)
-        except BaseException:
-            self._confirmations[p].pop()
-            await self._s.bank.cancel(confirmation_id, player=p, amount=sum(pending.values()))
+            return await self._confirms.submit(p, confirming)
+        except PuntoError as exc:
+            if bank.seamless:
+                await bank.undo_debit(
+                    confirmation_id=confirmation_id, error=f"stake not recorded: {exc}"
+                )
             raise
-        self._s.metrics.bets_confirmed.inc(len(pending))
+
+    async def _stake_batch(self, batch: list[Pending[Confirming, tuple[Event, ...]]]) -> None:
+        """Write one batch of confirms (under the table's lock): each is checked against
+        the round in memory, the good ones are staked in one ledger transaction, then
+        confirmed on the table; each is answered with its own result or typed error."""
+        table = self.table
+        good: list[Pending[Confirming, tuple[Event, ...]]] = []
+        for pending in batch:
+            c = pending.item
+            try:
+                if table.phase is Phase.CLOSED or self._stopping:
+                    raise UnavailableError(f"table {table.settings.table_id} is closed")
+                self._verify_money_settled()
+                table.verify_confirm(c.stake.player)
+                if str(table.game) != c.round_id or dict(table.pending(c.stake.player)) != dict(
+                    c.stake.bets
+                ):
+                    raise BettingError(
+                        "the bets changed while the confirm was on its way: confirm again"
+                    )
+            except PuntoError as exc:
+                pending.future.set_exception(exc)
+                continue
+            good.append(pending)
+        if not good:
+            return
+        started = time.perf_counter()
+        try:
+            answers = await self._s.bank.stake_many(
+                good[0].item.round_id,
+                table_id=table.settings.table_id,
+                stakes=[pending.item.stake for pending in good],
+            )
+        except PuntoError as exc:
+            for pending in good:
+                pending.future.set_exception(exc)
+            return
+        except Exception:
+            _LOG.exception("confirm batch not written", extra={"table": table.settings.table_id})
+            for pending in good:
+                pending.future.set_exception(
+                    UnavailableError("the ledger did not answer: nothing was staked; confirm again")
+                )
+            return
+        self._s.metrics.confirm_seconds.observe(time.perf_counter() - started)
+        done: list[tuple[Pending[Confirming, tuple[Event, ...]], Event]] = []
+        for pending, answer in zip(good, answers, strict=True):
+            c = pending.item
+            p = c.stake.player
+            if isinstance(answer, PuntoError):
+                pending.future.set_exception(answer)
+                continue
+            amount = sum(c.stake.bets.values())
+            wallet = c.wallet if answer is None else answer
+            if wallet is not None:
+                self._wallets[p] = wallet
+            try:
+                event = table.confirm(p)
+            except PuntoError as exc:  # pragma: no cover - checked above under the same lock
+                await self._s.bank.cancel(c.stake.confirmation_id, player=p, amount=amount)
+                pending.future.set_exception(exc)
+                continue
+            self._confirmations.setdefault(p, []).append((c.stake.confirmation_id, amount))
+            self._s.metrics.bets_confirmed.inc(len(c.stake.bets))
+            done.append((pending, event))
+        try:
+            await self._process()
+        finally:
+            for pending, confirmed in done:
+                pending.future.set_result((confirmed,))
 
     async def _change_tie_bets(self, p: str, bets: Mapping[Bet, int]) -> None:
         """[M12]: the round's stakes of ``p`` are replaced by a stake of the new bets."""

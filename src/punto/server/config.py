@@ -80,6 +80,11 @@ class Settings:
     browsers) are not checked."""
     ws_queue: int = 1000
     """Outgoing messages a client may have waiting before it is dropped as too slow."""
+    confirm_window: float = 0.002
+    """Group commit: how long (seconds) a table waits for more confirms before writing a
+    batch to the ledger (not at all when a full batch is waiting)."""
+    confirm_batch: int = 500
+    """Group commit: the most confirms written to the ledger in one transaction."""
     rng_seed: int | None = None
     """Seed the RNG tables' shuffles (tests only; ``None``: the system's randomness)."""
     password_cost: int = 2**14
@@ -166,9 +171,11 @@ class Settings:
             "PUNTO_LEASE_SECONDS": "lease_seconds",
             "PUNTO_OUTBOX_SECONDS": "outbox_seconds",
             "PUNTO_OUTBOX_MAX_DELAY": "outbox_max_delay",
+            "PUNTO_CONFIRM_WINDOW": "confirm_window",
         }
         ints = {
             "PUNTO_WS_QUEUE": "ws_queue",
+            "PUNTO_CONFIRM_BATCH": "confirm_batch",
             "PUNTO_RNG_SEED": "rng_seed",
             "PUNTO_DEMO_BALANCE": "demo_balance",
             "PUNTO_PASSWORD_COST": "password_cost",

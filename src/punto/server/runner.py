@@ -21,20 +21,24 @@ import logging
 import random
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from punto.bets import Bet
 from punto.errors import PuntoError, UnavailableError
-from punto.ledger.model import settle_players
+from punto.ledger.model import Transaction, settle_players
 from punto.limits import LimitTier
 from punto.outcome import Outcome, Side
 from punto.roads import RoadBoard, RoadResult
 from punto.roads_render import render_svg, roads_dict
 from punto.server.auth import Actor, Role
 from punto.server.backoffice import check_drift, rules_of_hand
-from punto.server.commands import BETWEEN, TableCommands
+from punto.server.commands import BETWEEN, Confirming, TableCommands
+from punto.server.confirms import ConfirmBatcher, Pending
+from punto.server.hub import event_texts
 from punto.server.protocol import (
     Command,
+    Confirm,
     event_json,
     event_views,
     hand_record_json,
@@ -108,6 +112,18 @@ class TableRunner(TableCommands):
         self._confirmations: dict[str, list[tuple[str, int]]] = {}
         self._holders: dict[tuple[GameNumber, Side], str] = {}
         self._resnap: set[str] = set()
+        self._pending_money: _PendingMoney | None = None
+        self._money_tries = 0
+        self._payouts: list[tuple[tuple[Transaction, ...], str]] = []
+        """Posted settlements and refunds whose seamless wallet calls are still to make."""
+        self._paying: set[asyncio.Task[None]] = set()
+        """Set while a money effect failed and waits for its retry (settlement pending)."""
+        self._records: list[GameNumber] = []
+        """Hands whose record is saved once this step's effects ran and before its events
+        go out (the JSON made for the fan-out is reused for the record)."""
+        self._json: dict[int, dict[str, Any]] = {}
+        """The hand's events as JSON by number (made once for the fan-out, kept for the
+        hand's record)."""
         self._wallets: dict[str, int] = {}
         """Wallet balances just learnt from a stake (spares a query per confirm)."""
         self._author = "system"
@@ -120,6 +136,11 @@ class TableRunner(TableCommands):
         self._stopping = False
         self._closing_reason: str | None = None
         self.stopped = asyncio.Event()
+        self._confirms = ConfirmBatcher(
+            self._flush_confirms,
+            window=services.settings.confirm_window,
+            size=services.settings.confirm_batch,
+        )
 
     # -- reading ---------------------------------------------------------------------
 
@@ -185,6 +206,9 @@ class TableRunner(TableCommands):
             "state": state,
             "roads": roads_dict(self.roads),
             "recent": recent,
+            "settlement_pending": self._pending_message()
+            if self._pending_money is not None
+            else None,
         }
 
     def _events_from(self, number: int) -> list[Event]:
@@ -242,6 +266,8 @@ class TableRunner(TableCommands):
                     self.table.close_table(reason)
                 finally:
                     await self._process()
+        await self._confirms.close()
+        await self._wallet_calls_done()
         self.stopped.set()
 
     async def abandon(self) -> None:
@@ -253,7 +279,15 @@ class TableRunner(TableCommands):
                 self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        await self._confirms.close()
+        await self._wallet_calls_done()
         self.stopped.set()
+
+    async def _wallet_calls_done(self) -> None:
+        """Let the operator's wallet calls under way finish (a call cut off would be
+        neither made nor queued)."""
+        if self._paying:
+            await asyncio.wait(set(self._paying), timeout=60)
 
     async def _loop(self) -> None:
         while True:
@@ -265,7 +299,9 @@ class TableRunner(TableCommands):
             except Exception:
                 _LOG.exception("table step failed", extra={"table": self.id})
                 delay = 1.0
-            if delay is not None and delay < 0:
+            if self._pending_money is not None:  # a money effect failed: its retry is due
+                delay = max(0.0, self._pending_money.retry_at - time.monotonic())
+            elif delay is not None and delay < 0:
                 return
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
@@ -274,6 +310,8 @@ class TableRunner(TableCommands):
     async def _step(self) -> float | None:
         """One step of the house: returns how long to wait before the next (``None``:
         until woken; negative: stop)."""
+        if self._pending_money is not None:  # nothing moves on before the money
+            return await self._retry_money()
         table = self.table
         phase = table.phase
         if phase is Phase.CLOSED:
@@ -365,10 +403,19 @@ class TableRunner(TableCommands):
 
     async def execute(self, actor: Actor, command: Command) -> tuple[Event, ...]:
         """Apply one client command; returns the table events it produced. A refused
-        command raises its typed error and changes nothing."""
+        command raises its typed error and changes nothing. A player's confirm goes to the
+        table's group commit, without the lock (:meth:`_confirm`)."""
+        self._verify_money_settled()
+        if isinstance(command, Confirm) and actor.role is Role.PLAYER:
+            if self.table.phase is Phase.CLOSED or self._stopping:
+                raise UnavailableError(f"table {self.id} is closed")
+            produced = await self._confirm(actor.player)
+            self._wake.set()
+            return produced
         async with self._lock:
             if self.table.phase is Phase.CLOSED or self._stopping:
                 raise UnavailableError(f"table {self.id} is closed")
+            self._verify_money_settled()
             start = self.table.event_count
             self._author = actor.user_id or "anonymous"
             try:
@@ -378,6 +425,15 @@ class TableRunner(TableCommands):
             produced = tuple(self._events_from(start))
         self._wake.set()
         return produced
+
+    def _verify_money_settled(self) -> None:
+        """Refuse commands while the last hand's money is pending (money first)."""
+        if self._pending_money is not None:
+            raise UnavailableError(
+                f"table {self.id} is settling hand {self._pending_money.game}: its money "
+                "has not moved yet (the ledger or the wallet did not answer); the table "
+                "resumes by itself"
+            )
 
     async def set_connected(self, player: str, connected: bool) -> None:
         """A player's last connection closed, or a first one opened [L], [O]."""
@@ -392,29 +448,47 @@ class TableRunner(TableCommands):
             await self._process()
         self._wake.set()
 
+    async def _flush_confirms(self, batch: list[Pending[Confirming, tuple[Event, ...]]]) -> None:
+        """One batch of the group commit, under the table's lock."""
+        async with self._lock:
+            await self._stake_batch(batch)
+        self._wake.set()
+
     # -- money, records and fan-out -------------------------------------------------------
 
     async def _process(self) -> None:
-        """The effects of the events not yet processed, then their fan-out."""
-        while self._done < self.table.event_count:
+        """The effects of the events not yet processed, then their fan-out.
+
+        Money first: when an event's money effect fails (the ledger or the operator's
+        wallet did not answer), that event and those after it are neither fanned out nor
+        forgotten: the table is *settlement pending* (:meth:`_money_failed`) until the
+        loop retries them with success."""
+        while self._pending_money is None and self._done < self.table.event_count:
             start = self._done
             new = self._events_from(start)
-            self._done = self.table.event_count
             notes: dict[str, str] = {}
             roads_changed = False
             game: GameNumber | None = None
             for offset, event in enumerate(new):
+                before = dict(notes)
                 try:
                     changed = await self._effect(start + offset, event, notes)
-                except Exception:
-                    _LOG.exception(
-                        "event effect failed",
-                        extra={"table": self.id, "kind": type(event).__name__},
-                    )
-                    changed = False
+                except Exception as exc:
+                    if not isinstance(event, _MONEY_EVENTS):
+                        _LOG.exception(
+                            "event effect failed",
+                            extra={"table": self.id, "kind": type(event).__name__},
+                        )
+                        changed = False
+                    else:
+                        notes = before  # no word of money that has not moved
+                        new = new[:offset]
+                        self._money_failed(event, exc)
+                        break
                 roads_changed = roads_changed or changed
                 game = getattr(event, "game", None) or game
-            started = time.perf_counter()
+            self._done = start + len(new)
+            envelopes: list[dict[str, Any]] = []
             for offset, event in enumerate(new):
                 holder = (
                     self._holders.get((event.game, event.position.side))
@@ -422,17 +496,87 @@ class TableRunner(TableCommands):
                     else None
                 )
                 views = event_views(event, holder=holder)
-                await self._s.bus.publish({"table": self.id, "seq": start + offset, "views": views})
+                if views.get("auditor") is not None:
+                    self._json[start + offset] = views["auditor"]
+                envelopes.append(
+                    {"table": self.id, "seq": start + offset}
+                    | event_texts(self.id, start + offset, views)
+                )
+            records, self._records = self._records, []
+            for record in records:  # in the players' history before they hear of the hand
+                try:
+                    await self._save_hand(record)
+                except Exception:  # a record, not money: the table goes on
+                    _LOG.exception("hand record not saved", extra={"table": self.id})
+            started = time.perf_counter()
+            for envelope in envelopes:
+                await self._s.bus.publish(envelope)
             for player in self._resnap:  # a takeover: the new holder sees the held cards
                 snapshot = self.snapshot(Actor(player, Role.PLAYER), wallet=None)
                 await self._s.bus.publish({"table": self.id, "to": player, "message": snapshot})
             self._resnap.clear()
             self._s.metrics.broadcast_seconds.observe(time.perf_counter() - started)
-            if notes:
+            if notes or self._payouts:
                 await self._send_balances(notes, game)
             if roads_changed:
                 await self._s.bus.publish({"table": self.id, "message": self.roads_message()})
-        self._forget()
+            if self._pending_money is not None:
+                await self._s.bus.publish({"table": self.id, "message": self._pending_message()})
+        if self._pending_money is None:
+            self._forget()
+
+    def _money_failed(self, event: Event, exc: Exception) -> None:
+        """The table stops in *settlement pending*: no new hand, no command, until the
+        loop's retry (with backoff) has moved the money."""
+        tries = self._money_tries
+        delay = min(_RETRY_MAX, _RETRY_FIRST * 2**tries)
+        game = getattr(event, "game", None)
+        self._pending_money = _PendingMoney(
+            game=None if game is None else str(game),
+            reason=str(exc) if isinstance(exc, PuntoError) else "the ledger did not answer",
+            tries=tries + 1,
+            retry_at=time.monotonic() + delay,
+        )
+        self._wake.set()
+        _LOG.error(
+            "settlement pending: money effect failed",
+            exc_info=exc,
+            extra={"table": self.id, "kind": type(event).__name__, "retry_in": delay},
+        )
+
+    def _pending_message(self) -> dict[str, Any]:
+        """The ``settlement_pending`` message: whether the last hand's money is still on
+        its way (and why, and when it is tried again)."""
+        pending = self._pending_money
+        return {
+            "type": "settlement_pending",
+            "table": self.id,
+            "pending": pending is not None,
+            "game": None if pending is None else pending.game,
+            "reason": None if pending is None else pending.reason,
+            "retry_in": None
+            if pending is None
+            else round(max(0.0, pending.retry_at - time.monotonic()), 3),
+        }
+
+    async def _retry_money(self) -> float:
+        """Try the failed money effect again; the delay before the next step."""
+        pending = self._pending_money
+        assert pending is not None
+        now = time.monotonic()
+        if now < pending.retry_at:
+            return pending.retry_at - now
+        self._pending_money = None
+        self._money_tries = pending.tries
+        await self._process()
+        if self._pending_money is not None:
+            return max(0.0, self._pending_money.retry_at - time.monotonic())
+        self._money_tries = 0
+        _LOG.info("settlement done after all", extra={"table": self.id, "game": pending.game})
+        message = self._pending_message()
+        message["game"] = pending.game
+        await self._s.bus.publish({"table": self.id, "message": message})
+        return 0.0
 
     async def _effect(self, index: int, event: Event, notes: dict[str, str]) -> bool:
         """Apply one event's effect; ``True`` when the roads changed."""
@@ -466,6 +610,7 @@ class TableRunner(TableCommands):
                 self._resnap.update(self.table.seats.participants)
             case BettingOpened():
                 self._hand_start = index
+                self._json = {}
                 self._holders.clear()
                 self._outcome = None
                 self._confirmations = {}
@@ -473,6 +618,7 @@ class TableRunner(TableCommands):
                     await self._stake_standing(str(event.game), player, bets)
             case BlankHandStarted():
                 self._hand_start = index
+                self._json = {}
                 self._holders.clear()
                 self._outcome = None
                 self._confirmations = {}
@@ -503,16 +649,16 @@ class TableRunner(TableCommands):
                 for result in event.refunds:
                     notes[result.player] = "refunded"
                 if event.game is not None and s.bank.round_open(str(event.game)):
-                    await s.bank.void(str(event.game), author=self._author, reason=event.reason)
+                    await self._void(str(event.game), reason=event.reason)
             case HandVoided():
                 if s.bank.round_open(str(event.game)):
-                    await s.bank.void(str(event.game), author=self._author, reason=event.reason)
-                await self._save_hand(event.game)
+                    await self._void(str(event.game), reason=event.reason)
+                self._records.append(event.game)
                 s.metrics.hands_settled.labels(self.id).inc()
             case HandResettled():
                 for player, _delta in event.corrections:
                     notes[player] = "corrected"
-                await self._save_hand(event.game)
+                self._records.append(event.game)
             case PlayerJoined():
                 notes[event.player] = "joined"
             case BalanceTransferred():
@@ -533,19 +679,29 @@ class TableRunner(TableCommands):
         started = time.perf_counter()
         if event.void_reason:
             if s.bank.round_open(round_id):
-                await s.bank.void(round_id, author="system", reason=event.void_reason)
+                self._author = "system"
+                await self._void(round_id, reason=event.void_reason)
         elif self._outcome is not None:
-            await s.bank.settle(round_id, rules=self.table.rules, outcome=self._outcome)
+            posted = await s.bank.settle(
+                round_id, rules=self.table.rules, outcome=self._outcome, pay=False
+            )
+            self._payouts.append((posted, round_id))
         s.metrics.settle_seconds.observe(time.perf_counter() - started)
         s.metrics.hands_settled.labels(self.id).inc()
         for result in event.results:
             notes[result.player] = "settled"
-        await self._save_hand(event.game)
+        self._records.append(event.game)
         blank = any(isinstance(e, BlankHandStarted) for e in self._hand_events())
         if event.void_reason or blank or self._outcome is None:
             return False
         self.roads.add(RoadResult.from_outcome(self._outcome))
         return True
+
+    async def _void(self, round_id: str, *, reason: str) -> None:
+        """Void the round in the ledger; the seamless wallet's refunds wait for
+        :meth:`_send_balances` (outside the lock)."""
+        posted = await self._s.bank.void_round(round_id, author=self._author, reason=reason)
+        self._payouts.append((posted, round_id))
 
     async def _stake_standing(self, round_id: str, player: str, bets: Mapping[Bet, int]) -> None:
         """Main bets a tie left standing [M12] are staked again on the new round (the
@@ -581,7 +737,12 @@ class TableRunner(TableCommands):
         data = hand_record_json(record)
         data["dealer"] = self.table.dealer
         data["rules_version"] = self.table.settings.rules_version
-        data["events"] = [event_json(e) for e in events if getattr(e, "game", game) == game]
+        first = self._hand_start
+        data["events"] = [
+            self._json.get(first + n) or event_json(e)
+            for n, e in enumerate(events)
+            if getattr(e, "game", game) == game
+        ]
         status = await self._s.bank.status(str(game))
         players = sorted(set(record.bets) | set(record.results))
         await self._s.store.save_hand(
@@ -597,11 +758,47 @@ class TableRunner(TableCommands):
         )
 
     async def _send_balances(self, notes: Mapping[str, str], game: GameNumber | None) -> None:
+        """The ``balance`` messages of the players whose money moved. With the internal
+        wallet, now (the ledger is the wallet). With the operator's wallet, its credits
+        and balance calls are made by a task of their own, outside the table's lock: a
+        slow operator delays only its players' messages, never the table; each message
+        goes once the operator has the money."""
+        payouts, self._payouts = self._payouts, []
         known, self._wallets = self._wallets, {}
-        unknown = [p for p in notes if p not in known]
-        wallets = {**known, **(await self._s.bank.balances(unknown) if unknown else {})}
+        tables = {p: self.table.balance(p) if self.at_table(p) else None for p in notes}
+        bank = self._s.bank
+        if not bank.seamless:
+            unknown = [p for p in notes if p not in known]
+            wallets = {**known, **(await bank.balances(unknown) if unknown else {})}
+            await self._publish_balances(notes, tables, wallets, game)
+            return
+
+        async def pay_then_tell() -> None:
+            for posted, round_id in payouts:
+                await bank.pay_out(posted, round_id)
+            unknown = [p for p in notes if p not in known]
+            wallets = {**known, **(await bank.balances(unknown) if unknown else {})}
+            await self._publish_balances(notes, tables, wallets, game)
+
+        task = asyncio.create_task(pay_then_tell(), name=f"punto-payout-{self.id}")
+        self._paying.add(task)
+        task.add_done_callback(self._paid)
+
+    def _paid(self, task: asyncio.Task[None]) -> None:
+        self._paying.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            _LOG.error(
+                "balance messages not sent", exc_info=task.exception(), extra={"table": self.id}
+            )
+
+    async def _publish_balances(
+        self,
+        notes: Mapping[str, str],
+        tables: Mapping[str, int | None],
+        wallets: Mapping[str, int],
+        game: GameNumber | None,
+    ) -> None:
         for player, reason in notes.items():
-            table_balance = self.table.balance(player) if self.at_table(player) else None
             await self._s.bus.publish(
                 {
                     "table": self.id,
@@ -609,7 +806,7 @@ class TableRunner(TableCommands):
                     "message": {
                         "type": "balance",
                         "table": self.id,
-                        "table_balance": table_balance,
+                        "table_balance": tables.get(player),
                         "wallet_balance": wallets.get(player),
                         "game": None if game is None else str(game),
                         "reason": reason,
@@ -679,6 +876,21 @@ class TableRunner(TableCommands):
                 )
             await self._process()
             return {"corrections": moved, "transactions": posted, "on_table": on_table}
+
+
+_MONEY_EVENTS = (HandResult, HandSettled, BetsRefunded, HandVoided)
+"""Events whose effect moves (or records for recovery) money: a failure stops the table."""
+_RETRY_FIRST = 0.5
+_RETRY_MAX = 10.0
+"""Backoff of a failed money effect's retries (seconds): 0.5, 1, 2 … up to 10."""
+
+
+@dataclass(slots=True)
+class _PendingMoney:
+    game: str | None
+    reason: str
+    tries: int
+    retry_at: float
 
 
 _KEEP_EVENTS = 2000

@@ -1,0 +1,94 @@
+"""The load client ``examples/bot.py`` against a real server: many bots started at the same
+moment at one table all finish (a seat taken first is watched from instead), a bot whose
+socket is dropped reconnects and carries on, and a real failure exits non-zero saying why."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.util
+import io
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from punto.server.auth import Actor
+from punto.server.protocol import Command
+from punto.table.events import Event
+from server_support import RunningServer, server_on
+
+pytestmark = pytest.mark.asyncio
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _bot_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("punto_example_bot", ROOT / "examples" / "bot.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+BOT = _bot_module()
+
+
+async def _bots(server: RunningServer, count: int, *, hands: int) -> list[int]:
+    args = ["--url", server.url, "--hands", str(hands), "--table", "macau-1", "--timeout", "120"]
+    return list(await asyncio.gather(*(BOT.main(args) for _ in range(count))))
+
+
+@pytest.mark.slow
+async def test_a_hundred_bots_started_together_at_one_table_all_finish(tmp_path: Path) -> None:
+    async with server_on("sqlite", tmp_path) as server:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            codes = await _bots(server, 100, hands=1)
+        assert codes == [0] * 100
+        balances = out.getvalue().split()
+        assert len(balances) == 100
+        assert all(b.isdigit() for b in balances)
+        report = await server.node.bank.ledger.check()
+        assert report.ok, report.problems
+
+
+@pytest.mark.slow
+async def test_a_bot_whose_socket_is_dropped_reconnects_and_finishes(tmp_path: Path) -> None:
+    async with server_on("sqlite", tmp_path) as server:
+        hub = server.node.hub
+        runner = server.node.runners["macau-1"]
+        execute = runner.execute
+        dropped: list[str] = []
+
+        async def dropping(actor: Actor, command: Command) -> tuple[Event, ...]:
+            """Drop the bot's socket (as a slow client's is, 4408) right after it joined
+            (before it sat down) and right after its first confirm (mid-hand)."""
+            events = await execute(actor, command)
+            if command.type in ("join", "confirm") and command.type not in dropped:
+                dropped.append(command.type)
+                for conn in list(hub._tables.get("macau-1", ())):
+                    if conn.actor.user_id == actor.user_id:
+                        conn.slow = True
+                        conn.close()
+            return events
+
+        runner.execute = dropping  # type: ignore[method-assign]
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            (code,) = await _bots(server, 1, hands=2)
+        assert dropped == ["join", "confirm"]
+        assert code == 0
+        assert out.getvalue().split()[-1].isdigit()
+
+
+async def test_a_real_failure_exits_non_zero_saying_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async with server_on("sqlite", tmp_path) as server:
+        code = await BOT.main(["--url", server.url, "--hands", "1", "--table", "no-such-table"])
+    assert code == 1
+    assert "no table 'no-such-table'" in capsys.readouterr().err

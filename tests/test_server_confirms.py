@@ -1,0 +1,260 @@
+"""Group-committed confirms: many confirms in one ledger transaction, each answered with
+its own result, none taking a balance below zero [L]; and a database that cuts the
+server's connections in the middle of a batch loses nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from ledger_support import BACKENDS, POSTGRES_ADMIN_URL, ledger_store
+from punto.bets import Bet
+from punto.cards import parse_cards
+from punto.coup import deal_coup
+from punto.errors import InsufficientFundsError, RoundStateError
+from punto.ledger.model import Account, TransactionKind, settle_players, transfer
+from punto.ledger.store import ConfirmRequest
+from punto.rules import preset
+from server_support import RunningServer, TableClient, server_on
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_batch_posts_the_good_confirms_and_refuses_the_bad_alone(
+    backend: str, tmp_path: Path
+) -> None:
+    async with ledger_store(backend, tmp_path) as ledger:
+        for player, amount in (("ann", 5000), ("bob", 1000)):
+            await ledger.post(
+                transfer(TransactionKind.DEPOSIT, player, amount, transaction_id=f"d-{player}")
+            )
+        await ledger.open_round("g1", table_id="t")
+        batch = [
+            ConfirmRequest("g1", "ann", {Bet.BANKER: 3000}, "c1"),
+            ConfirmRequest("g1", "bob", {Bet.PLAYER: 2000}, "c2"),  # more than bob has
+            ConfirmRequest("g1", "ann", {Bet.TIE: 2000}, "c3"),  # ann's last 2000
+            ConfirmRequest("g1", "ann", {Bet.PLAYER: 1000}, "c4"),  # nothing left
+            ConfirmRequest("g2", "bob", {Bet.PLAYER: 1000}, "c5"),  # no such round
+            ConfirmRequest("g1", "ann", {Bet.BANKER: 3000}, "c1"),  # a replay of c1
+        ]
+        answers = await ledger.confirm_many(batch)
+        assert [type(a).__name__ for a in answers] == [
+            "Posted",
+            "InsufficientFundsError",
+            "Posted",
+            "InsufficientFundsError",
+            "RoundStateError",
+            "Posted",
+        ]
+        assert isinstance(answers[1], InsufficientFundsError)
+        assert isinstance(answers[4], RoundStateError)
+        first, replay = answers[0], answers[5]
+        assert not isinstance(first, Exception)
+        assert not isinstance(replay, Exception)
+        assert replay.replayed
+        assert replay.transaction.id == first.transaction.id
+        assert await ledger.balance(Account.player("ann")) == 0
+        assert await ledger.balance(Account.player("bob")) == 1000
+        bets = await ledger.round_bets("g1")
+        assert dict(bets["ann"].bets) == {Bet.BANKER: 3000, Bet.TIE: 2000}
+        assert "bob" not in bets
+        again = await ledger.confirm_many(batch[:1])  # replayed in a later batch too
+        assert not isinstance(again[0], Exception)
+        assert again[0].replayed
+        assert (await ledger.check()).ok
+
+
+async def _register(server: RunningServer, name: str) -> str:
+    answer = await server.http.post(
+        "/api/auth/register", json={"username": name, "password": "pw-123456"}
+    )
+    answer.raise_for_status()
+    return str(answer.json()["token"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_one_player_five_connections_never_confirms_more_than_the_balance(
+    backend: str, tmp_path: Path
+) -> None:
+    balance = 20_000
+    async with server_on(
+        backend, tmp_path, betting_seconds=600.0, demo_balance=balance, confirm_window=0.005
+    ) as server:
+        dealer_token = await server.token("dana")
+        token = await _register(server, "greedy")
+        async with contextlib.AsyncExitStack() as stack:
+            dealer = await stack.enter_async_context(
+                TableClient.connect(server, "live-1", dealer_token)
+            )
+            await dealer.ok({"type": "start_shoe"})
+            await dealer.ok({"type": "open_betting"})
+            clients = [
+                await stack.enter_async_context(TableClient.connect(server, "live-1", token))
+                for _ in range(5)
+            ]
+            await clients[0].ok({"type": "join"})
+            await clients[0].ok({"type": "watch", "tier": "low"})
+            await clients[0].ok({"type": "choose_chip", "chip": 1000})
+
+            async def bettor(client: TableClient) -> list[dict[str, Any]]:
+                answers = []
+                for _ in range(20):
+                    await client.request({"type": "add_chip", "bet": "player"})
+                    answers.append(await client.request({"type": "confirm"}))
+                return answers
+
+            answers = [a for each in await asyncio.gather(*map(bettor, clients)) for a in each]
+            assert len(answers) == 100
+            errors = {a["error"] for a in answers if a["type"] == "error"}
+            assert errors
+            assert all(a.get("error") != "internal" for a in answers), errors
+            ledger = server.node.bank.ledger
+            staked = sum(
+                sum(b.bets.values())
+                for b in (
+                    await ledger.round_bets(str(server.node.runners["live-1"].table.game))
+                ).values()
+            )
+            assert 0 < staked <= balance
+            assert await ledger.balance(Account.player("greedy")) == balance - staked
+            table = server.node.runners["live-1"].table
+            assert table.balance("greedy") == balance - staked
+            assert sum(table.bets("greedy").values()) == staked
+            assert (await ledger.check()).ok
+
+
+async def _cut(url: str, stop: asyncio.Event, cuts: list[int]) -> None:
+    """Terminate the server's connections to its own test database, again and again."""
+    name = urlsplit(url).path.lstrip("/")
+    admin = create_async_engine(
+        urlsplit(POSTGRES_ADMIN_URL)._replace(scheme="postgresql+asyncpg").geturl(),
+        isolation_level="AUTOCOMMIT",
+    )
+    try:
+        async with admin.connect() as conn:
+            while not stop.is_set() and sum(1 for c in cuts if c) < 6:
+                killed = await conn.scalar(
+                    text(
+                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                        "WHERE datname = :name AND pid <> pg_backend_pid()"
+                    ),
+                    {"name": name},
+                )
+                cuts.append(int(killed or 0))
+                await asyncio.sleep(0.1)
+    finally:
+        await admin.dispose()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[1:])  # PostgreSQL only
+async def test_connections_cut_during_a_batch_of_confirms_lose_nothing(
+    backend: str, tmp_path: Path
+) -> None:
+    async with server_on(backend, tmp_path, betting_seconds=600.0) as server:
+        url = server.node.settings.database_url
+        dealer_token = await server.token("dana")
+        tokens = [await _register(server, f"cut{n}") for n in range(10)]
+        async with contextlib.AsyncExitStack() as stack:
+            dealer = await stack.enter_async_context(
+                TableClient.connect(server, "live-1", dealer_token)
+            )
+            await dealer.ok({"type": "start_shoe"})
+            await dealer.ok({"type": "open_betting"})
+            players = [
+                await stack.enter_async_context(TableClient.connect(server, "live-1", t))
+                for t in tokens
+            ]
+            for p in players:
+                await p.ok({"type": "join"})
+                await p.ok({"type": "watch", "tier": "low"})
+                await p.ok({"type": "choose_chip", "chip": 1000})
+
+            async def bettor(client: TableClient) -> list[str]:
+                outcomes = []
+                for _ in range(6):
+                    await client.request({"type": "add_chip", "bet": "banker"})
+                    answer = await client.request({"type": "confirm"})
+                    outcomes.append(answer["type"] if answer["type"] == "ok" else answer["error"])
+                    if answer["type"] == "error":
+                        await client.request({"type": "clear"})
+                return outcomes
+
+            stop, cuts = asyncio.Event(), list[int]()
+            cutter = asyncio.create_task(_cut(url, stop, cuts))
+            try:
+                outcomes = [o for each in await asyncio.gather(*map(bettor, players)) for o in each]
+            finally:
+                stop.set()
+                await cutter
+            assert sum(cuts) > 0, "no connection was cut"
+            assert "internal" not in outcomes
+            assert "ok" in outcomes
+            runner = server.node.runners["live-1"]
+            game = str(runner.table.game)
+            ledger = server.node.bank.ledger
+            bets = await ledger.round_bets(game)
+            for n in range(10):  # the ledger holds exactly what the table confirmed
+                mine = bets.get(f"cut{n}")
+                table_bets = {b: a for b, a in runner.table.bets(f"cut{n}").items() if a}
+                assert (dict(mine.bets) if mine else {}) == table_bets
+            # the table carries on by itself: the hand is dealt and settled
+            await dealer.ok({"type": "close_betting"})
+            for card in ("9S", "8D", "KH", "7C"):  # a Player natural 9 against 5 [M9]
+                await dealer.ok({"type": "deal_card", "card": card})
+            await dealer.next_of("hand_settled", timeout=30)
+            info = await ledger.round(game)
+            assert info.status.value == "settled"
+            report = await ledger.check()
+            assert report.ok, report.problems
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[1:])  # PostgreSQL only
+async def test_connections_cut_during_a_settlement_pay_once(backend: str, tmp_path: Path) -> None:
+    async with ledger_store(backend, tmp_path) as ledger:
+        players = [f"p{n}" for n in range(400)]
+        for p in players:
+            await ledger.post(transfer(TransactionKind.DEPOSIT, p, 5000, transaction_id=f"d-{p}"))
+        await ledger.open_round("g1", table_id="t")
+        answers = await ledger.confirm_many(
+            [ConfirmRequest("g1", p, {Bet.PLAYER: 1000, Bet.TIE: 1000}, f"c-{p}") for p in players]
+        )
+        assert not any(isinstance(a, Exception) for a in answers)
+        url = ledger.engine.url.render_as_string(hide_password=False)
+        stop, cuts = asyncio.Event(), list[int]()
+        cutter = asyncio.create_task(_cut(url, stop, cuts))
+        outcome = deal_coup(parse_cards("9S 8D KH 7C"))  # Player natural 9 [M9]
+        rules = preset("macau")
+        tries = 0
+        try:
+            while True:  # as the table's retry does: until the settlement is durable
+                tries += 1
+                try:
+                    await ledger.settle_round(
+                        "g1", lambda bets: settle_players(rules, outcome, bets)
+                    )
+                    break
+                except Exception:  # a cut connection, twice in a row
+                    assert tries < 50
+        finally:
+            stop.set()
+            await cutter
+        assert sum(cuts) > 0, "no connection was cut"
+        again = await ledger.settle_round("g1", lambda bets: settle_players(rules, outcome, bets))
+        assert len(again) == len(players)  # a replay returns what was posted
+        settles = [
+            t for t in await ledger.transactions(round_id="g1") if t.kind is TransactionKind.SETTLE
+        ]
+        assert len(settles) == len(players)  # each player paid once
+        report = await ledger.check()
+        assert report.ok, report.problems

@@ -1,0 +1,98 @@
+"""Money first [L]: when the ledger refuses a hand's settlement, the table stops in a
+visible *settlement pending* state (players and the dealer see it, in the snapshot and as a
+message), says nothing of the result until the money has moved, opens no new hand,
+retries with backoff and resumes by itself."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from ledger_support import BACKENDS
+from server_support import TableClient, server_on
+
+pytestmark = pytest.mark.asyncio
+
+_BLOCK = (
+    "ALTER TABLE ledger_transactions ADD CONSTRAINT punto_test_no_settle "
+    "CHECK (kind <> 'settle') NOT VALID"
+)
+_UNBLOCK = "ALTER TABLE ledger_transactions DROP CONSTRAINT punto_test_no_settle"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[1:])  # a constraint added live: PostgreSQL
+async def test_l_a_settlement_the_ledger_refuses_stops_the_table_until_it_is_posted(
+    backend: str, tmp_path: Path
+) -> None:
+    async with server_on(backend, tmp_path, betting_seconds=30.0) as server:
+        url = server.node.settings.database_url
+        engine = create_async_engine(url.replace("postgresql://", "postgresql+asyncpg://"))
+        dealer_token = await server.token("dana")
+        player_token = await server.token("cleo")
+        async with contextlib.AsyncExitStack() as stack:
+            dealer = await stack.enter_async_context(
+                TableClient.connect(server, "live-1", dealer_token)
+            )
+            player = await stack.enter_async_context(
+                TableClient.connect(server, "live-1", player_token)
+            )
+            await dealer.ok({"type": "start_shoe"})
+            await player.ok({"type": "join"})
+            await player.ok({"type": "sit", "seat": 2, "tier": "low"})
+            await player.ok({"type": "choose_chip", "chip": 1000})
+            wallet = await server.node.bank.balance("cleo")
+            await dealer.ok({"type": "open_betting"})
+            opened = await player.next_of("betting_opened")
+            game = opened["event"]["game"]
+            await player.ok({"type": "add_chip", "bet": "player"})
+            await player.ok({"type": "confirm"})
+            await dealer.ok({"type": "close_betting"})
+            for card in ("9S", "8D", "KH"):
+                await dealer.ok({"type": "deal_card", "card": card})
+            async with engine.begin() as conn:
+                await conn.execute(text(_BLOCK))
+            try:
+                await dealer.ok({"type": "deal_card", "card": "7C"})  # Player natural 9 [M9]
+                for client in (player, dealer):
+                    pending = await client.next_of("settlement_pending")
+                    assert pending["pending"] is True
+                    assert pending["game"] == game
+                    assert pending["retry_in"] >= 0
+                assert not any(  # no word of a result whose money has not moved
+                    m.get("type") == "event" and m["event"]["kind"] == "hand_settled"
+                    for m in player.received
+                )
+                assert not any(m.get("reason") == "settled" for m in player.received)
+                async with TableClient.connect(server, "live-1", player_token) as late:
+                    assert late.snapshot["settlement_pending"]["pending"] is True
+                refused = await dealer.request({"type": "open_betting"})
+                assert refused["error"] == "unavailable"
+                assert "resumes by itself" in refused["message"]
+                assert await server.node.bank.balance("cleo") == wallet - 1000
+            finally:
+                async with engine.begin() as conn:
+                    await conn.execute(text(_UNBLOCK))
+                await engine.dispose()
+            settled = await player.next_of(
+                "hand_settled", lambda m: m["event"]["game"] == game, timeout=60
+            )
+            assert settled["event"]["results"][0]["settlement"]["total_net"] == 1000
+            paid = await player.next_of("balance", lambda m: m["reason"] == "settled")
+            assert paid["wallet_balance"] == wallet + 1000
+            done = await dealer.next_of("settlement_pending", lambda m: not m["pending"])
+            assert done["game"] == game
+            await dealer.ok({"type": "open_betting"})  # the table goes on
+        assert await server.node.bank.balance("cleo") == wallet + 1000
+        report = await server.node.ledger.check()
+        assert report.ok, report.problems
+        settles = [
+            t
+            for t in await server.node.ledger.transactions(round_id=game)
+            if t.kind.value == "settle"
+        ]
+        assert len(settles) == 1  # paid once

@@ -1,0 +1,104 @@
+"""The operator's wallet failing (seamless mode): a debit answered 500 or timing out
+refuses that confirm alone with a typed error and moves nothing; a credit answered 500 is
+queued and delivered when the operator is back; the table goes on meanwhile, and the books
+check afterwards."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from ledger_support import BACKENDS
+from punto.ledger.operator_ref import ReferenceOperator, create_app
+from punto.ledger.wallet import RetryPolicy, SeamlessWallet
+from punto.server.storage import OUTBOX_PENDING
+from server_support import TableClient, server_on
+
+pytestmark = pytest.mark.asyncio
+
+
+class _Faulty(httpx.AsyncBaseTransport):
+    """The reference operator, failing the calls it is told to (``500`` or a timeout)."""
+
+    def __init__(self, operator: ReferenceOperator) -> None:
+        self._inner = httpx.ASGITransport(app=create_app(operator))
+        self.faults: dict[tuple[str, str], str] = {}
+        """(call, player or ``*``) → ``"500"`` or ``"timeout"``."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        call = request.url.path.rsplit("/", 1)[-1]
+        player = json.loads(request.content or b"{}").get("player_id", "")
+        fault = self.faults.get((call, player)) or self.faults.get((call, "*"))
+        if fault == "500":
+            return httpx.Response(500, json={"error": "internal", "message": "down"})
+        if fault == "timeout":
+            raise httpx.ReadTimeout("the operator did not answer", request=request)
+        return await self._inner.handle_async_request(request)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[:1])
+async def test_operator_500s_and_timeouts_move_nothing_twice(backend: str, tmp_path: Path) -> None:
+    operator = ReferenceOperator({"ann": 100_000, "bob": 100_000})
+    transport = _Faulty(operator)
+    client = httpx.AsyncClient(transport=transport)
+    wallet = SeamlessWallet(
+        "http://operator/wallet", client=client, retry=RetryPolicy(attempts=2, base_delay=0.01)
+    )
+    async with server_on(
+        backend,
+        tmp_path,
+        wallet_of=wallet,
+        wallet="seamless",
+        wallet_url="http://operator/wallet",
+        betting_seconds=600.0,
+    ) as server:
+        async with (
+            TableClient.connect(server, "live-1", await server.token("dana")) as console,
+            TableClient.connect(server, "live-1", await server.token("ann")) as ann,
+            TableClient.connect(server, "live-1", await server.token("bob")) as bob,
+        ):
+            await console.ok({"type": "start_shoe"})
+            for player in (ann, bob):
+                await player.ok({"type": "join"})
+                await player.ok({"type": "watch", "tier": "low"})
+                await player.ok({"type": "choose_chip", "chip": 1000})
+            await console.ok({"type": "open_betting"})
+            await bob.ok({"type": "add_chip", "bet": "banker"})
+            for fault in ("500", "timeout"):
+                transport.faults[("debit", "bob")] = fault
+                refused = await bob.request({"type": "confirm"})
+                assert refused["type"] == "error", refused
+                assert refused["error"] == "wallet_unavailable", refused
+                assert operator.balances["bob"] == 100_000  # nothing moved
+            del transport.faults[("debit", "bob")]
+            await bob.ok({"type": "confirm"})
+            await ann.ok({"type": "add_chip", "bet": "player"})
+            await ann.ok({"type": "confirm"})
+            assert operator.balances == {"ann": 99_000, "bob": 99_000}
+            transport.faults[("credit", "*")] = "500"
+            await console.ok({"type": "close_betting"})
+            for card in ("9S", "8D", "KH", "7C"):  # Player natural 9 [M9]
+                await console.ok({"type": "deal_card", "card": card})
+            await ann.next_of("hand_settled")
+            told = await ann.next_of("balance", lambda m: m["reason"] == "settled")
+            assert told["wallet_balance"] is None or told["wallet_balance"] == 99_000
+            await console.ok({"type": "open_betting"})  # the table goes on meanwhile
+            assert operator.balances["ann"] == 99_000
+            assert [
+                i.player_id for i in await server.node.store.outbox_items(states=[OUTBOX_PENDING])
+            ] == ["ann"]
+            del transport.faults[("credit", "*")]
+            deadline = time.monotonic() + 30
+            while operator.balances["ann"] != 101_000:  # delivered once the operator is back
+                assert time.monotonic() < deadline, operator.balances
+                await asyncio.sleep(0.1)
+            assert operator.balances["bob"] == 99_000
+        report = await server.node.ledger.check()
+        assert report.ok, report.problems
+    await client.aclose()
