@@ -41,6 +41,7 @@ from punto.server.protocol import (
 from punto.server.services import DEALER_ROSTER, Services, WallClock
 from punto.server.snapshot import snapshot_state, table_json, you_json
 from punto.server.tables import TableConfig
+from punto.server.truth import roads_of
 from punto.table import Dealing, Fault, Phase, Table, Viewer, hand_records
 from punto.table.events import (
     BalanceTransferred,
@@ -649,6 +650,8 @@ class TableRunner(TableCommands):
         ``hand_resettled`` (so table balances follow)."""
         async with self._lock:
             bank = self._s.bank
+            if await bank.status(str(game)) is None:  # nobody bet: the record alone
+                return {"corrections": {}, "transactions": (), "on_table": False}
             bets = await bank.round_bets(str(game))
             settlements = settle_players(self.table.rules, outcome, bets)
             on_table = self.table.can_report_fault(
@@ -664,6 +667,15 @@ class TableRunner(TableCommands):
                 )
             await self._process()
             return {"corrections": moved, "transactions": posted, "on_table": on_table}
+
+    async def refresh_roads(self) -> None:
+        """Build the current shoe's roads again from its hand records (after a
+        correction or a void: one truth per hand) and send them to everyone."""
+        async with self._lock:
+            shoe = self.table.shoe_number
+            records = await self._s.store.shoe_hands(self.id, shoe)
+            self.roads = roads_of(records)
+            await self._s.bus.publish({"table": self.id, "message": self.roads_message()})
 
 
 _KEEP_EVENTS = 2000

@@ -68,7 +68,9 @@ export function handRecordView(rec) {
 export function handLookup(initial = "") {
   const out = h("div", { class: "hand-lookup-result", "aria-live": "polite" });
   const input = h("input", { type: "text", name: "game", value: initial, placeholder: "macau-1-001-017", required: true, class: "game-input", "data-testid": "game-input" });
+  let shown = null;
   const show = async (game) => {
+    shown = game.trim();
     fill(out, h("p", { class: "hint" }, t("common.loading")));
     try {
       fill(out, handRecordView(await api.hand(game.trim())));
@@ -83,7 +85,9 @@ export function handLookup(initial = "") {
     h("button", { type: "submit", class: "btn" }, t("record.find")),
   );
   if (initial) show(initial);
-  return { element: h("section", { class: "panel", "aria-label": t("record.lookup") }, h("h2", {}, t("record.lookup")), form, out), show };
+  // a correction or a void of the hand shown: show it again (one truth per hand)
+  const refresh = (game) => { if (shown && shown === game) show(game); };
+  return { element: h("section", { class: "panel", "aria-label": t("record.lookup") }, h("h2", {}, t("record.lookup")), form, out), show, refresh };
 }
 
 /** The player's bet records, newest first; a game number opens the hand's record. */
@@ -102,9 +106,10 @@ export function betRecords(onOpen) {
           h("caption", {}, t("record.my_bets")),
           h("thead", {}, h("tr", {}, ["record.game", "record.time", "record.bets", "record.outcome", "record.net", "record.status"].map((k) => h("th", { scope: "col" }, t(k))))),
           h("tbody", {}, records.map((r) => {
-            const net = r.result ? r.result.settlement.total_net + (r.correction || 0) : null;
-            const status = r.void ? t("record.status.void") : r.correction ? t("record.corrected") : t("record.status.settled");
-            return h("tr", { "data-game": r.game },
+            // the server's net is the corrected one (after every correction and void)
+            const net = r.net === undefined || r.net === null ? null : r.net;
+            const status = r.void ? t("record.status.void") : r.amended || r.correction ? t("record.corrected") : t("record.status.settled");
+            return h("tr", { "data-game": r.game, "data-net": net === null ? "" : String(net) },
               h("td", {}, h("button", { type: "button", class: "link", onclick: () => onOpen(r.game) }, r.game)),
               h("td", {}, when(r.closed_at || r.opened_at)),
               h("td", {}, betsText(Object.values(r.bets || {})[0])),

@@ -631,4 +631,6 @@ export default {
   "reason.rolled_back": "rolled back before it arrived",
   "reason.wallet_rollback": "wallet rollback",
   "reason.standing_changed": "standing bets changed",
+  "amend.notice_correction": "Hand {game} was corrected: the roads and records show the correction.",
+  "amend.notice_void": "Hand {game} was voided: the roads and records no longer count it.",
 };

@@ -633,4 +633,6 @@ export default {
   "reason.rolled_back": "到達前已沖回",
   "reason.wallet_rollback": "錢包沖回",
   "reason.standing_changed": "和局後保留的注碼已更改",
+  "amend.notice_correction": "第 {game} 局已更正：路單和記錄已按更正顯示。",
+  "amend.notice_void": "第 {game} 局已作廢：路單和記錄不再計入。",
 };

@@ -631,4 +631,6 @@ export default {
   "reason.rolled_back": "到达前已冲回",
   "reason.wallet_rollback": "钱包冲回",
   "reason.standing_changed": "和局后保留的注已更改",
+  "amend.notice_correction": "第 {game} 局已更正：路单和记录已按更正显示。",
+  "amend.notice_void": "第 {game} 局已作废：路单和记录不再计入。",
 };
