@@ -182,9 +182,12 @@ def test_no_screen_shows_english_in_a_chinese_client(
     page.locator('[data-action="leave"]').click()
     page.locator('[data-action="watch"]').wait_for()
     page.goto(server.url("/app/#/records"))
-    page.locator(f'[data-testid="bet-records"] tr[data-game="{game}"] button').click()
+    page.locator(f'[data-testid="bet-records"] tr[data-game="{game}"] button.link').click()
     page.locator(f'article.hand-record[data-game="{game}"]').wait_for()
     look(page, "records and a hand record")
+    page.locator(f'[data-recall="{game}"]').click()
+    page.locator(f'article.recall[data-game="{game}"]').wait_for()
+    look(page, "a hand recalled")
     for user, hash_ in (("lin", "#/dealer"), ("sam", "#/supervisor"), ("admin", "#/admin")):
         staff = new_page(browser, errors, locale=locale)
         log_in(staff, server, user)

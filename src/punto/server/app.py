@@ -25,6 +25,7 @@ from punto.server.guard import InputGuard, SecurityHeaders
 from punto.server.logging import configure_logging
 from punto.server.node import Node
 from punto.server.protocol import error_code, error_message
+from punto.server.recall import router as recall_router
 from punto.server.ws import table_socket
 
 __all__ = ["HTTP_STATUS", "create_app"]
@@ -79,6 +80,7 @@ def create_app(
     app.add_middleware(InputGuard)
     app.add_middleware(SecurityHeaders)
     app.include_router(router)
+    app.include_router(recall_router)
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
 
     @app.exception_handler(PuntoError)

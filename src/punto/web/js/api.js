@@ -53,6 +53,7 @@ export const api = {
   history: (id, limit = 20) => request("GET", `/api/tables/${encodeURIComponent(id)}/history${query({ limit })}`),
   shoes: (id, limit = 10) => request("GET", `/api/tables/${encodeURIComponent(id)}/shoes${query({ limit })}`),
   hand: (game) => request("GET", `/api/hands/${encodeURIComponent(game)}`),
+  recall: (game) => request("GET", `/api/me/recall/${encodeURIComponent(game)}`),
   faults: () => request("GET", "/api/faults"),
   dailyReport: (date, table) => request("GET", `/api/reports/daily${query({ date, table })}`),
   presets: () => request("GET", "/api/admin/presets"),

@@ -6,6 +6,8 @@ import { has, labelValue, t } from "./i18n.js";
 import { betName, errorText, money, signed, when } from "./format.js";
 import { cardElement } from "./cards.js";
 import { faultName, outcomeText, reasonText } from "./eventtext.js";
+import { recallPanel } from "./recall.js";
+import { current } from "./session.js";
 
 const DIGITS = 2;
 
@@ -90,8 +92,9 @@ export function handLookup(initial = "") {
   return { element: h("section", { class: "panel", "aria-label": t("record.lookup") }, h("h2", {}, t("record.lookup")), form, out), show, refresh };
 }
 
-/** The player's bet records, newest first; a game number opens the hand's record. */
-export function betRecords(onOpen) {
+/** The player's bet records, newest first; a game number opens the hand's record, and
+ * with ``onRecall`` a button recalls the hand as it was shown (GLI-19). */
+export function betRecords(onOpen, onRecall = null) {
   const box = h("div", { class: "bet-records" }, h("p", { class: "hint" }, t("common.loading")));
   const load = async () => {
     try {
@@ -110,7 +113,8 @@ export function betRecords(onOpen) {
             const net = r.net === undefined || r.net === null ? null : r.net;
             const status = r.void ? t("record.status.void") : r.amended || r.correction ? t("record.corrected") : t("record.status.settled");
             return h("tr", { "data-game": r.game, "data-net": net === null ? "" : String(net) },
-              h("td", {}, h("button", { type: "button", class: "link", onclick: () => onOpen(r.game) }, r.game)),
+              h("td", {}, h("button", { type: "button", class: "link", onclick: () => onOpen(r.game) }, r.game),
+                onRecall ? [" ", h("button", { type: "button", class: "btn btn-ghost btn-small", "data-recall": r.game, onclick: () => onRecall(r.game) }, t("recall.open"))] : null),
               h("td", {}, when(r.closed_at || r.opened_at)),
               h("td", {}, betsText(Object.values(r.bets || {})[0])),
               h("td", {}, r.outcome ? outcomeText(r.outcome) : "—"),
@@ -129,16 +133,21 @@ export function betRecords(onOpen) {
 /** The records screen (#/records). */
 export function mount(root) {
   const lookup = handLookup();
+  const recall = recallPanel(() => current()?.user_id ?? null);
   const records = betRecords((game) => {
     lookup.element.querySelector("input").value = game;
     lookup.show(game);
     lookup.element.scrollIntoView({ behavior: "smooth" });
+  }, (game) => {
+    recall.show(game);
+    recall.element.scrollIntoView({ behavior: "smooth" });
   });
   fill(
     root,
     h("div", { class: "page" },
       h("h1", {}, t("record.title")),
       h("section", { class: "panel" }, h("div", { class: "row row-between" }, h("h2", {}, t("record.my_bets")), h("button", { type: "button", class: "btn btn-ghost", onclick: () => records.reload() }, t("common.refresh"))), records.element),
+      recall.element,
       lookup.element),
   );
   return { unmount() {} };
