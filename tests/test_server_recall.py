@@ -27,7 +27,9 @@ async def _play_hands(server: RunningServer, player: str, count: int) -> list[st
             await client.request({"type": "add_chip", "bet": "banker"})
             if (await client.request({"type": "confirm"}))["type"] != "ok":
                 continue
-            await client.next_of("hand_settled", lambda m, g=game: m["event"]["game"] == g)
+            settled = await client.next_of("hand_settled", timeout=30)
+            while settled["event"]["game"] != game:
+                settled = await client.next_of("hand_settled", timeout=30)
             games.append(game)
         await client.ok({"type": "stand"})
         await client.ok({"type": "leave"})
