@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from punto.errors import PuntoError, RateLimitedError
 from punto.server.api import router
+from punto.server.complaints import router as complaints_router
 from punto.server.config import Settings
 from punto.server.guard import InputGuard, SecurityHeaders
 from punto.server.logging import configure_logging
@@ -81,6 +82,7 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     app.include_router(router)
     app.include_router(recall_router)
+    app.include_router(complaints_router)
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
 
     @app.exception_handler(PuntoError)
