@@ -187,7 +187,7 @@ def test_no_screen_shows_english_in_a_chinese_client(
     look(page, "records and a hand record")
     page.locator(f'[data-recall="{game}"]').click()
     page.locator(f'article.recall[data-game="{game}"]').wait_for()
-    look(page, "a hand recalled")
+    look(page, "a hand recalled, with the complaint form")
     for user, hash_ in (("lin", "#/dealer"), ("sam", "#/supervisor"), ("admin", "#/admin")):
         staff = new_page(browser, errors, locale=locale)
         log_in(staff, server, user)

@@ -8,6 +8,7 @@ import { betName, errorText, money, sideName, signed, when } from "./format.js";
 import { cardElement } from "./cards.js";
 import { outcomeText, reasonText } from "./eventtext.js";
 import { roadBoard } from "./roads.js";
+import { complaintForm } from "./complaints.js";
 
 const DIGITS = 2;
 
@@ -27,7 +28,7 @@ function netText(net) {
 }
 
 /** The recall of one hand. */
-export function recallView(rec, player) {
+export function recallView(rec, player, onComplaint = () => {}) {
   const bets = Object.entries((rec.bets || {})[player] || {}).map(([b, a]) => `${betName(b)} ${money(a, DIGITS)}`).join(", ") || "—";
   const then = (rec.net_at_the_time || {})[player];
   const now = (rec.net || {})[player];
@@ -51,16 +52,17 @@ export function recallView(rec, player) {
       : null,
     h("h4", {}, t("recall.roads")),
     h("div", { class: "recall-roads", "data-testid": "recall-roads" }, roadBoard(rec.roads)),
+    complaintForm(rec, onComplaint),
   );
 }
 
 /** A panel that shows the recall of a hand the player picks from their records. */
-export function recallPanel(player) {
+export function recallPanel(player, onComplaint = () => {}) {
   const out = h("div", { class: "recall-result", "aria-live": "polite" }, h("p", { class: "hint" }, t("recall.hint")));
   const show = async (game) => {
     fill(out, h("p", { class: "hint" }, t("common.loading")));
     try {
-      fill(out, recallView(await api.recall(game), player()));
+      fill(out, recallView(await api.recall(game), player(), onComplaint));
     } catch (err) {
       fill(out, h("p", { class: "error", role: "alert" }, errorText(err)));
     }

@@ -8,6 +8,7 @@ import { cardElement } from "./cards.js";
 import { faultName, outcomeText, reasonText } from "./eventtext.js";
 import { recallPanel } from "./recall.js";
 import { current } from "./session.js";
+import { myComplaints } from "./complaints.js";
 
 const DIGITS = 2;
 
@@ -133,7 +134,8 @@ export function betRecords(onOpen, onRecall = null) {
 /** The records screen (#/records). */
 export function mount(root) {
   const lookup = handLookup();
-  const recall = recallPanel(() => current()?.user_id ?? null);
+  const complaints = myComplaints();
+  const recall = recallPanel(() => current()?.user_id ?? null, () => complaints.reload());
   const records = betRecords((game) => {
     lookup.element.querySelector("input").value = game;
     lookup.show(game);
@@ -148,6 +150,7 @@ export function mount(root) {
       h("h1", {}, t("record.title")),
       h("section", { class: "panel" }, h("div", { class: "row row-between" }, h("h2", {}, t("record.my_bets")), h("button", { type: "button", class: "btn btn-ghost", onclick: () => records.reload() }, t("common.refresh"))), records.element),
       recall.element,
+      complaints.element,
       lookup.element),
   );
   return { unmount() {} };

@@ -9,6 +9,7 @@ import { tabs } from "./tabs.js";
 import { dailyReport } from "./reports.js";
 import { handLookup } from "./records.js";
 import { faultName } from "./eventtext.js";
+import { complaintQueue } from "./complaints.js";
 
 function fail(err) {
   toast(errorText(err), "error");
@@ -146,6 +147,7 @@ export function mount(root) {
       { id: "s-hands", label: t("super.hands"), render: handsTab },
       { id: "s-amendments", label: t("super.amendments"), render: amendmentList },
       { id: "s-reports", label: t("report.title"), render: dailyReport },
+      { id: "s-complaints", label: t("complaint.queue"), render: complaintQueue },
     ], { label: t("super.title") })));
   return { unmount() {} };
 }
