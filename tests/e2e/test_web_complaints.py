@@ -4,12 +4,14 @@ the queue with the hand and voids the hand with a reason; the player sees the ou
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 
-from e2e.pages import betting_open, log_in, new_page, sit
+from e2e.pages import betting_open, log_in, new_page, save, sit
 from e2e.web_support import Server
 
 if TYPE_CHECKING:
@@ -19,10 +21,11 @@ pytestmark = pytest.mark.slow
 
 
 def test_a_complaint_is_filed_resolved_and_seen_by_the_player(
-    server: Server, browser: Browser
+    server: Server, browser: Browser, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 
+    shots = Path(os.environ.get("PUNTO_SCREENSHOTS", tmp_path))
     answer = httpx.post(
         server.url("/api/auth/register"), json={"username": "ivy", "password": "ivy-secret"}
     )
@@ -55,6 +58,8 @@ def test_a_complaint_is_filed_resolved_and_seen_by_the_player(
     expect(form).to_contain_text("Complaint sent")
     mine = player.get_by_test_id("my-complaints")
     expect(mine).to_contain_text("open: being checked")
+    form.scroll_into_view_if_needed()
+    save(player, shots, "complaint-form-en-1280")
 
     supervisor = new_page(browser, errors)
     log_in(supervisor, server, "sam")
@@ -63,6 +68,8 @@ def test_a_complaint_is_filed_resolved_and_seen_by_the_player(
     expect(item).to_contain_text("the banker's third card looked wrong")
     item.get_by_role("button", name="Open the hand").click()
     expect(item.locator(f'article.hand-record[data-game="{game}"]')).to_contain_text("ivy")
+    item.scroll_into_view_if_needed()
+    save(supervisor, shots, "complaint-queue-en-1280")
     item.get_by_test_id("complaint-action").select_option("void")
     item.get_by_test_id("complaint-reason").fill("the video shows a misdeal")
     item.get_by_role("button", name="Resolve").click()
