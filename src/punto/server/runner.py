@@ -41,7 +41,7 @@ from punto.server.protocol import (
 from punto.server.services import DEALER_ROSTER, Services, WallClock
 from punto.server.snapshot import snapshot_state, table_json, you_json
 from punto.server.tables import TableConfig
-from punto.server.truth import roads_of
+from punto.server.truth import carry_amendments, roads_of
 from punto.table import Dealing, Fault, Phase, Table, Viewer, hand_records
 from punto.table.events import (
     BalanceTransferred,
@@ -503,7 +503,7 @@ class TableRunner(TableCommands):
             case HandResettled():
                 for player, _delta in event.corrections:
                     notes[player] = "corrected"
-                await self._save_hand(event.game)
+                await self._save_hand(event.game, resettled=True)
             case PlayerJoined():
                 notes[event.player] = "joined"
             case BalanceTransferred():
@@ -563,7 +563,7 @@ class TableRunner(TableCommands):
         if seated and seated <= asked:
             table.close_betting()
 
-    async def _save_hand(self, game: GameNumber) -> None:
+    async def _save_hand(self, game: GameNumber, *, resettled: bool = False) -> None:
         events = self._hand_events()
         records = [r for r in hand_records(events) if r.game == game]
         if not records:
@@ -572,6 +572,10 @@ class TableRunner(TableCommands):
         data = hand_record_json(record)
         data["dealer"] = self.table.dealer
         data["events"] = [event_json(e) for e in events if getattr(e, "game", game) == game]
+        if resettled:  # one truth per hand: the original facts and amendments stay
+            stored = await self._s.store.hand(str(game))
+            if stored is not None:
+                data = carry_amendments(data, stored)
         status = await self._s.bank.status(str(game))
         players = sorted(set(record.bets) | set(record.results))
         await self._s.store.save_hand(

@@ -19,7 +19,7 @@ from punto.roads import RoadBoard, RoadResult
 from punto.rules import Rules
 from punto.server.protocol import outcome_from_json, outcome_json, settlement_json
 
-__all__ = ["amend_record", "cards_json", "player_net", "roads_of"]
+__all__ = ["amend_record", "cards_json", "carry_amendments", "player_net", "roads_of"]
 
 _ORIGINAL = ("cards", "outcome", "void", "void_reason", "net")
 
@@ -47,6 +47,25 @@ def player_net(record: Mapping[str, Any], player: str) -> int | None:
     return int(result["settlement"]["total_net"])
 
 
+def _original(record: Mapping[str, Any]) -> dict[str, Any]:
+    nets = {p: player_net(record, p) for p in record.get("results", {})}
+    return {
+        **{k: record.get(k) for k in _ORIGINAL if k != "net"},
+        "net": {p: n for p, n in nets.items() if n is not None},
+    }
+
+
+def carry_amendments(fresh: Mapping[str, Any], stored: Mapping[str, Any]) -> dict[str, Any]:
+    """A record the table builds again from its events (after it re-settled a hand)
+    over the ``stored`` one: the original facts and the amendments stay."""
+    out = dict(fresh)
+    out["original"] = stored.get("original") or _original(stored)
+    for key in ("amendments", "net", "amended"):
+        if key in stored:
+            out[key] = stored[key]
+    return out
+
+
 def amend_record(
     record: Mapping[str, Any],
     *,
@@ -61,11 +80,7 @@ def amend_record(
     sum). Nothing is lost: the facts before the first amendment go to ``original``."""
     out = dict(record)
     if "original" not in out:
-        nets = {p: player_net(record, p) for p in record.get("results", {})}
-        out["original"] = {
-            **{k: record.get(k) for k in _ORIGINAL if k != "net"},
-            "net": {p: n for p, n in nets.items() if n is not None},
-        }
+        out["original"] = _original(record)
     original_net: Mapping[str, int] = out["original"]["net"]
     if kind == "correction" and outcome is not None:
         out["outcome"] = outcome_json(outcome)
