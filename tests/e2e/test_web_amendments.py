@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 import httpx
 import pytest
 
-from e2e.pages import betting_open, new_page, sit
+from e2e.pages import new_page, register_and_play
 from e2e.web_support import Server
 
 if TYPE_CHECKING:
@@ -63,28 +63,11 @@ def test_corrections_and_voids_change_an_open_players_roads_and_records(
     from playwright.sync_api import expect
 
     errors: list[str] = []
-    token = httpx.post(
-        server.url("/api/auth/register"), json={"username": "gwen", "password": "gwen-secret"}
-    )
-    assert token.status_code == 201, token.text
     player = new_page(browser, errors)
-    player.goto(server.url("/app/#/login"))
-    player.get_by_test_id("username").fill("gwen")
-    player.get_by_test_id("password").fill("gwen-secret")
-    player.get_by_test_id("login-submit").click()
-    player.get_by_test_id("who").wait_for()
-    sit(player, server, TABLE, 3)
-    betting_open(player)
-    player.locator('.chip[data-chip="2500"]').click()
-    player.locator('[data-bet="player"]').click()
-    player.locator('[data-action="confirm"]').click()
-    expect(player.get_by_test_id("confirmed-player")).to_have_text("25.00")
-    game = player.get_by_test_id("info-game").inner_text()
-    expect(player.get_by_test_id("my-result")).to_be_visible(timeout=30_000)
+    game = register_and_play(player, server, "gwen", TABLE, 3, "player")
     row = player.locator(f'[data-testid="bet-records"] tr[data-game="{game}"]')
     expect(row).to_be_visible()
-    own = cast(dict[str, Any], server.get(f"/api/hands/{game}", "gwen", "gwen-secret"))
-    stake = sum(own["bets"]["gwen"].values())
+    stake = 2500
     player.locator('[data-action="stand"]').click()
 
     def quiet_hand() -> str | None:

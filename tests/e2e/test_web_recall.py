@@ -8,10 +8,9 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-import httpx
 import pytest
 
-from e2e.pages import betting_open, new_page, save, sit
+from e2e.pages import new_page, register_and_play, save
 from e2e.web_support import Server
 
 if TYPE_CHECKING:
@@ -26,25 +25,9 @@ def test_a_player_recalls_a_hand_from_their_records(
     from playwright.sync_api import expect
 
     shots = Path(os.environ.get("PUNTO_SCREENSHOTS", tmp_path))
-    answer = httpx.post(
-        server.url("/api/auth/register"), json={"username": "hana", "password": "hana-secret"}
-    )
-    assert answer.status_code == 201, answer.text
     errors: list[str] = []
     player = new_page(browser, errors)
-    player.goto(server.url("/app/#/login"))
-    player.get_by_test_id("username").fill("hana")
-    player.get_by_test_id("password").fill("hana-secret")
-    player.get_by_test_id("login-submit").click()
-    player.get_by_test_id("who").wait_for()
-    sit(player, server, "online-1", 4)
-    betting_open(player)
-    player.locator('.chip[data-chip="2500"]').click()
-    player.locator('[data-bet="banker"]').click()
-    player.locator('[data-action="confirm"]').click()
-    expect(player.get_by_test_id("confirmed-banker")).to_have_text("25.00")
-    game = player.get_by_test_id("info-game").inner_text()
-    expect(player.get_by_test_id("my-result")).to_be_visible(timeout=30_000)
+    game = register_and_play(player, server, "hana", "online-1", 4, "banker")
     player.locator('[data-action="leave"]').click()
     expect(player.locator('[data-action="watch"]')).to_be_visible()
     record = cast(dict[str, Any], server.get(f"/api/hands/{game}", "hana", "hana-secret"))
