@@ -775,25 +775,18 @@ class Node:
             config = await self.store.table(number.table)
             rules = config.settings(betting_seconds=None).rules
             bets = await self.bank.round_bets(str(number))
-            if await self.bank.status(str(number)) is None:  # nobody bet: the record alone
-                return await self._amended(
-                    number,
-                    "correction",
-                    author,
-                    reason,
-                    outcome,
-                    {},
-                    (),
-                    key=f"correction:{correction_id}",
-                )
+            nobody = await self.bank.status(str(number)) is None  # the record alone moves
             async with self._players_turns(str(number)):
-                moved, posted = await self.bank.correct(
-                    str(number),
-                    settle_players(rules, outcome, bets),
-                    correction_id=correction_id,
-                    author=author,
-                    reason=reason,
-                )
+                moved: Mapping[str, int] = {}
+                posted: Any = ()
+                if not nobody:
+                    moved, posted = await self.bank.correct(
+                        str(number),
+                        settle_players(rules, outcome, bets),
+                        correction_id=correction_id,
+                        author=author,
+                        reason=reason,
+                    )
                 return await self._amended(
                     number,
                     "correction",
