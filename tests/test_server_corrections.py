@@ -155,17 +155,29 @@ async def test_a_seated_players_table_balance_follows_corrections_voids_and_depo
                 assert runner.table.balance("cleo") == await server.node.bank.balance("cleo")
 
             await follows()
+            dealt = await server.node.store.hand(game)
+            assert dealt is not None
             body = {"player": ["9S", "KH"], "banker": ["7H", "8C"], "reason": "video"}
             corrected = await server.http.post(
                 f"/api/supervisor/hands/{game}/correct", json=body, headers=sam
             )
             assert corrected.status_code == 200, corrected.text
             await follows()  # the table re-settled the hand itself [O]
+            record = (await server.http.get(f"/api/hands/{game}", headers=sam)).json()
+            # one truth per hand: the table's own re-settlement keeps the original facts
+            assert record["original"]["outcome"] == dealt["outcome"]
+            assert record["original"]["cards"] == dealt["cards"]
+            assert [c for _p, c in record["cards"]] == ["9S", "7H", "KH", "8C"]
+            assert record["net"]["cleo"] == 1000  # Player 9 beats 5: 1:1 on 1000
             voided = await server.http.post(
                 f"/api/supervisor/hands/{game}/void", json={"reason": "misdeal"}, headers=sam
             )
             assert voided.status_code == 200, voided.text
             await follows()
+            record = (await server.node.store.hand(game)) or {}
+            assert [a["kind"] for a in record["amendments"]] == ["correction", "void"]
+            assert record["original"]["outcome"] == dealt["outcome"]
+            assert record["net"]["cleo"] == 0
             deposit = {"amount": 30_000, "transaction_id": "d-cleo"}
             await server.http.post("/api/admin/players/cleo/deposit", json=deposit, headers=admin)
             moved = await client.next_of("balance", lambda m: m["reason"] == "transferred")

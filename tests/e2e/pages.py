@@ -68,3 +68,31 @@ def save(page: Page, folder: Path, name: str) -> Path:
     path = folder / f"{name}.png"
     page.screenshot(path=str(path), full_page=False)
     return path
+
+
+def register_and_play(
+    page: Page, server: Server, user: str, table: str, seat: int, bet: str
+) -> str:
+    """Register ``user`` (password ``<user>-secret``), log in, bet 25.00 on ``bet`` at
+    ``table`` until a hand of theirs is settled, leave the seat; the game number."""
+    import httpx
+    from playwright.sync_api import expect
+
+    answer = httpx.post(
+        server.url("/api/auth/register"), json={"username": user, "password": f"{user}-secret"}
+    )
+    assert answer.status_code == 201, answer.text
+    page.goto(server.url("/app/#/login"))
+    page.get_by_test_id("username").fill(user)
+    page.get_by_test_id("password").fill(f"{user}-secret")
+    page.get_by_test_id("login-submit").click()
+    expect(page.get_by_test_id("who")).to_contain_text(user)
+    sit(page, server, table, seat)
+    betting_open(page)
+    page.locator('.chip[data-chip="2500"]').click()
+    page.locator(f'[data-bet="{bet}"]').click()
+    page.locator('[data-action="confirm"]').click()
+    expect(page.get_by_test_id(f"confirmed-{bet}")).to_have_text("25.00")
+    game = page.get_by_test_id("info-game").inner_text()
+    expect(page.get_by_test_id("my-result")).to_be_visible(timeout=30_000)
+    return game

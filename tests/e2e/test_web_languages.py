@@ -56,11 +56,16 @@ def _register(server: Server) -> str:
 
 def _data_words(server: Server) -> set[str]:
     """Words that are data, not sentences: table names and ids, usernames and display
-    names (as the server has them now)."""
+    names, and what people typed (amendment reasons, complaints and their resolutions),
+    as the server has them now."""
     tables = cast(dict[str, Any], server.get("/api/lobby"))["tables"]
     users = cast(dict[str, Any], server.get("/api/admin/users", "admin"))["users"]
+    amendments = cast(dict[str, Any], server.get("/api/supervisor/amendments", "sam"))
+    complaints = cast(dict[str, Any], server.get("/api/supervisor/complaints?state=all", "sam"))
     texts = [str(tb[k]) for tb in tables for k in ("id", "name")]
     texts += [str(u[k]) for u in users for k in ("user_id", "display_name") if u.get(k)]
+    texts += [str(a["reason"]) for a in amendments["amendments"]]
+    texts += [str(c[k]) for c in complaints["complaints"] for k in ("text", "resolution") if c[k]]
     return {w for text in texts for w in re.findall(r"[A-Za-z][A-Za-z']+", text)}
 
 
@@ -184,9 +189,12 @@ def test_no_screen_shows_english_in_a_chinese_client(
     page.locator('[data-action="leave"]').click()
     page.locator('[data-action="watch"]').wait_for()
     page.goto(server.url("/app/#/records"))
-    page.locator(f'[data-testid="bet-records"] tr[data-game="{game}"] button').click()
+    page.locator(f'[data-testid="bet-records"] tr[data-game="{game}"] button.link').click()
     page.locator(f'article.hand-record[data-game="{game}"]').wait_for()
     look(page, "records and a hand record")
+    page.locator(f'[data-recall="{game}"]').click()
+    page.locator(f'article.recall[data-game="{game}"]').wait_for()
+    look(page, "a hand recalled, with the complaint form")
     for user, hash_ in (("lin", "#/dealer"), ("sam", "#/supervisor"), ("admin", "#/admin")):
         staff = new_page(browser, errors, locale=locale)
         log_in(staff, server, user)

@@ -43,6 +43,7 @@ from punto.server.node import Node
 from punto.server.protocol import parse_command
 from punto.server.reports import daily_report, player_transactions
 from punto.server.tables import TableConfig, tiers_from_json
+from punto.server.truth import player_net
 from punto.shoe import ShoeReveal, verify_commitment
 from punto.table import FAULTS, Viewer
 from punto.tie_options import TIE_POLICIES
@@ -303,6 +304,8 @@ def _own_view(record: dict[str, Any], player: str) -> dict[str, Any]:
         out[key] = {p: v for p, v in record.get(key, {}).items() if p == player}
     out["result"] = record.get("results", {}).get(player)
     out["correction"] = record.get("corrections", {}).get(player, 0)
+    out["net"] = player_net(record, player)
+    out.pop("original", None)  # the facts before an amendment: supervisors' and auditors'
     out["amendments"] = [
         {**a, "corrections": {p: v for p, v in a.get("corrections", {}).items() if p == player}}
         for a in record.get("amendments", [])
@@ -366,7 +369,10 @@ async def history(
     """Recent hands, public part (nobody's bets)."""
     await node.config(table_id)
     hands = await node.store.hands(table_id, limit=limit)
-    public = ("game", "opened_at", "closed_at", "dealer", "cards", "outcome", "blank", "void")
+    public = (
+        *("game", "opened_at", "closed_at", "dealer", "cards", "outcome", "blank", "void"),
+        "amended",
+    )
     return {
         "hands": [
             {

@@ -20,11 +20,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from punto.errors import PuntoError, RateLimitedError
 from punto.server.api import router
+from punto.server.complaints import router as complaints_router
 from punto.server.config import Settings
 from punto.server.guard import InputGuard, SecurityHeaders
 from punto.server.logging import configure_logging
 from punto.server.node import Node
 from punto.server.protocol import error_code, error_message
+from punto.server.recall import router as recall_router
 from punto.server.ws import table_socket
 
 __all__ = ["HTTP_STATUS", "create_app"]
@@ -79,6 +81,8 @@ def create_app(
     app.add_middleware(InputGuard)
     app.add_middleware(SecurityHeaders)
     app.include_router(router)
+    app.include_router(recall_router)
+    app.include_router(complaints_router)
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
 
     @app.exception_handler(PuntoError)

@@ -64,6 +64,7 @@ from punto.server.services import DEALER_ROSTER, Services
 from punto.server.snapshot import table_json
 from punto.server.storage import ServerStore
 from punto.server.tables import DEMO_TABLES, TableConfig
+from punto.server.truth import amend_record
 from punto.table.records import GameNumber
 
 __all__ = ["DEMO_USERS", "Node"]
@@ -442,6 +443,9 @@ class Node:
             return {}
         if op == "correct":
             return await self._correct_here(runner, request)
+        if op == "refresh_roads":
+            await runner.refresh_roads()
+            return {}
         if op == "transfer":
             await runner.transfer(
                 str(request["player"]), int(request["amount"]), reason=str(request["reason"])
@@ -771,14 +775,18 @@ class Node:
                 return done
             rules = await rules_of_hand(self.store, str(number), number.table)
             bets = await self.bank.round_bets(str(number))
+            nobody = await self.bank.status(str(number)) is None  # the record alone moves
             async with self._players_turns(str(number)):
-                moved, posted = await self.bank.correct(
-                    str(number),
-                    settle_players(rules, outcome, bets),
-                    correction_id=correction_id,
-                    author=author,
-                    reason=reason,
-                )
+                moved: Mapping[str, int] = {}
+                posted: Any = ()
+                if not nobody:
+                    moved, posted = await self.bank.correct(
+                        str(number),
+                        settle_players(rules, outcome, bets),
+                        correction_id=correction_id,
+                        author=author,
+                        reason=reason,
+                    )
                 return await self._amended(
                     number,
                     "correction",
@@ -808,6 +816,8 @@ class Node:
                     "transactions": [_tx_json(tx) for tx in done],
                     "replayed": True,
                 }
+            if await self.bank.status(game) is None:  # nobody bet: the record alone
+                return await self._amended(number, "void", author, reason, None, {}, (), key="void")
             async with self._players_turns(game):
                 moved = await self.bank.void(game, author=author, reason=reason)
                 posted = tuple(
@@ -857,28 +867,7 @@ class Node:
         if not table_followed:
             for player, delta in moved.items():
                 await self.transfer(player, delta, reason=f"{kind} of {game}")
-        record = await self.store.hand(game)
-        if record is not None:
-            record.setdefault("amendments", []).append(amendment)
-            if outcome is not None:
-                record["outcome"] = outcome_json(outcome)
-            if kind == "void":
-                record["void"] = True
-                record["void_reason"] = reason
-            record["corrections"] = await self.bank.amendments(game)
-            status = await self.bank.status(game)
-            status_text = record.pop("status", "settled")
-            await self.store.save_hand(
-                game=game,
-                table_id=number.table,
-                shoe=number.shoe,
-                hand=number.hand,
-                opened_at=float(record.get("opened_at") or 0.0),
-                closed_at=record.get("closed_at"),
-                status=status_text if status is None else status.value,
-                record=record,
-                players=sorted(set(record.get("bets", {})) | set(record.get("results", {}))),
-            )
+        await self._amend_record(number, amendment, kind, reason, outcome)
         for player in moved:
             wallet = None
             with contextlib.suppress(PuntoError):
@@ -898,6 +887,60 @@ class Node:
                 }
             )
         return answer
+
+    async def _amend_record(
+        self,
+        number: GameNumber,
+        amendment: Mapping[str, Any],
+        kind: str,
+        reason: str,
+        outcome: Outcome | None,
+    ) -> None:
+        """One truth per hand: the record shows the amended hand (the original kept in
+        it), the table's roads are built again from the records, and every open client
+        is told to refresh its roads and records (``records`` message)."""
+        game = str(number)
+        record = await self.store.hand(game)
+        if record is None:
+            return
+        record.setdefault("amendments", []).append(dict(amendment))
+        rules = None
+        with contextlib.suppress(PuntoError):
+            config = await self.store.table(number.table)
+            rules = config.settings(betting_seconds=None).rules
+        record = amend_record(
+            record,
+            kind=kind,
+            reason=reason,
+            outcome=outcome,
+            rules=rules,
+            moved=await self.bank.amendments(game),
+        )
+        status = await self.bank.status(game)
+        status_text = record.pop("status", "settled")
+        await self.store.save_hand(
+            game=game,
+            table_id=number.table,
+            shoe=number.shoe,
+            hand=number.hand,
+            opened_at=float(record.get("opened_at") or 0.0),
+            closed_at=record.get("closed_at"),
+            status=status_text if status is None else status.value,
+            record=record,
+            players=sorted(set(record.get("bets", {})) | set(record.get("results", {}))),
+        )
+        runner = self.runners.get(number.table)
+        if runner is not None:
+            await runner.refresh_roads()
+        else:
+            with contextlib.suppress(UnavailableError):
+                await self._route(number.table, {"op": "refresh_roads"})
+        await self.bus.publish(
+            {
+                "table": number.table,
+                "message": {"type": "records", "table": number.table, "game": game, "kind": kind},
+            }
+        )
 
 
 def _game(text: str) -> GameNumber:

@@ -46,6 +46,7 @@ from punto.server.protocol import (
 from punto.server.services import DEALER_ROSTER, Services, WallClock
 from punto.server.snapshot import snapshot_state, table_json, you_json
 from punto.server.tables import TableConfig
+from punto.server.truth import carry_amendments, roads_of
 from punto.table import Dealing, Fault, Phase, Table, Viewer, hand_records
 from punto.table.events import (
     BalanceTransferred,
@@ -118,9 +119,10 @@ class TableRunner(TableCommands):
         """Posted settlements and refunds whose seamless wallet calls are still to make."""
         self._paying: set[asyncio.Task[None]] = set()
         """Set while a money effect failed and waits for its retry (settlement pending)."""
-        self._records: list[GameNumber] = []
+        self._records: list[tuple[GameNumber, bool]] = []
         """Hands whose record is saved once this step's effects ran and before its events
-        go out (the JSON made for the fan-out is reused for the record)."""
+        go out (the JSON made for the fan-out is reused for the record), and whether the
+        table re-settled them (their amendments are carried over)."""
         self._json: dict[int, dict[str, Any]] = {}
         """The hand's events as JSON by number (made once for the fan-out, kept for the
         hand's record)."""
@@ -503,9 +505,9 @@ class TableRunner(TableCommands):
                     | event_texts(self.id, start + offset, views)
                 )
             records, self._records = self._records, []
-            for record in records:  # in the players' history before they hear of the hand
+            for record, resettled in records:  # in the players' history before they hear of it
                 try:
-                    await self._save_hand(record)
+                    await self._save_hand(record, resettled=resettled)
                 except Exception:  # a record, not money: the table goes on
                     _LOG.exception("hand record not saved", extra={"table": self.id})
             started = time.perf_counter()
@@ -653,12 +655,12 @@ class TableRunner(TableCommands):
             case HandVoided():
                 if s.bank.round_open(str(event.game)):
                     await self._void(str(event.game), reason=event.reason)
-                self._records.append(event.game)
+                self._records.append((event.game, False))
                 s.metrics.hands_settled.labels(self.id).inc()
             case HandResettled():
                 for player, _delta in event.corrections:
                     notes[player] = "corrected"
-                self._records.append(event.game)
+                self._records.append((event.game, True))
             case PlayerJoined():
                 notes[event.player] = "joined"
             case BalanceTransferred():
@@ -690,7 +692,7 @@ class TableRunner(TableCommands):
         s.metrics.hands_settled.labels(self.id).inc()
         for result in event.results:
             notes[result.player] = "settled"
-        self._records.append(event.game)
+        self._records.append((event.game, False))
         blank = any(isinstance(e, BlankHandStarted) for e in self._hand_events())
         if event.void_reason or blank or self._outcome is None:
             return False
@@ -728,7 +730,7 @@ class TableRunner(TableCommands):
         if seated and seated <= asked:
             table.close_betting()
 
-    async def _save_hand(self, game: GameNumber) -> None:
+    async def _save_hand(self, game: GameNumber, *, resettled: bool = False) -> None:
         events = self._hand_events()
         records = [r for r in hand_records(events) if r.game == game]
         if not records:
@@ -743,6 +745,10 @@ class TableRunner(TableCommands):
             for n, e in enumerate(events)
             if getattr(e, "game", game) == game
         ]
+        if resettled:  # one truth per hand: the original facts and amendments stay
+            stored = await self._s.store.hand(str(game))
+            if stored is not None:
+                data = carry_amendments(data, stored)
         status = await self._s.bank.status(str(game))
         players = sorted(set(record.bets) | set(record.results))
         await self._s.store.save_hand(
@@ -860,6 +866,8 @@ class TableRunner(TableCommands):
         ``hand_resettled`` (so table balances follow)."""
         async with self._lock:
             bank = self._s.bank
+            if await bank.status(str(game)) is None:  # nobody bet: the record alone
+                return {"corrections": {}, "transactions": (), "on_table": False}
             bets = await bank.round_bets(str(game))
             rules = await rules_of_hand(self._s.store, str(game), self.id)
             settlements = settle_players(rules, outcome, bets)
@@ -876,6 +884,15 @@ class TableRunner(TableCommands):
                 )
             await self._process()
             return {"corrections": moved, "transactions": posted, "on_table": on_table}
+
+    async def refresh_roads(self) -> None:
+        """Build the current shoe's roads again from its hand records (after a
+        correction or a void: one truth per hand) and send them to everyone."""
+        async with self._lock:
+            shoe = self.table.shoe_number
+            records = await self._s.store.shoe_hands(self.id, shoe)
+            self.roads = roads_of(records)
+            await self._s.bus.publish({"table": self.id, "message": self.roads_message()})
 
 
 _MONEY_EVENTS = (HandResult, HandSettled, BetsRefunded, HandVoided)

@@ -26,6 +26,7 @@ __all__ = [
     "AlarmRow",
     "AmendmentRow",
     "Base",
+    "ComplaintRow",
     "HandPlayerRow",
     "HandRow",
     "LeaseRow",
@@ -244,3 +245,23 @@ class OutboxRow(Base):
     next_attempt_at: Mapped[float] = mapped_column(Float, server_default="0")
     created_at: Mapped[float] = mapped_column(Float, server_default="0")
     updated_at: Mapped[float] = mapped_column(Float, server_default="0")
+
+
+class ComplaintRow(Base):
+    """A player's complaint about a hand [L] and its resolution by a supervisor."""
+
+    __tablename__ = "server_complaints"
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(String(64), index=True)
+    game: Mapped[str] = mapped_column(String(80), index=True)
+    table_id: Mapped[str] = mapped_column(String(40))
+    dealer: Mapped[str] = mapped_column(String(64))
+    hand_at: Mapped[float] = mapped_column(Float)
+    text: Mapped[str] = mapped_column(Text)
+    filed_at: Mapped[float] = mapped_column(Float)
+    state: Mapped[str] = mapped_column(String(16), index=True)
+    """``open``, ``corrected``, ``voided`` or ``rejected``."""
+    resolved_by: Mapped[str | None] = mapped_column(String(64))
+    resolved_at: Mapped[float | None] = mapped_column(Float)
+    resolution: Mapped[str | None] = mapped_column(Text)

@@ -491,6 +491,19 @@ class ServerStore:
 
         return await self._run(unit)
 
+    async def shoe_hands(self, table_id: str, shoe: int) -> list[dict[str, Any]]:
+        """Every hand record of one shoe of a table, by hand number."""
+
+        async def unit(conn: AsyncConnection) -> list[dict[str, Any]]:
+            rows = await conn.execute(
+                select(_H.c.record, _H.c.status)
+                .where(_H.c.table_id == table_id, _H.c.shoe == shoe)
+                .order_by(_H.c.hand)
+            )
+            return [json.loads(r.record) | {"status": r.status} for r in rows]
+
+        return await self._run(unit)
+
     async def player_hands(
         self, player_id: str, *, limit: int = 50, before: float | None = None
     ) -> list[dict[str, Any]]:

@@ -6,6 +6,9 @@ import { has, labelValue, t } from "./i18n.js";
 import { betName, errorText, money, signed, when } from "./format.js";
 import { cardElement } from "./cards.js";
 import { faultName, outcomeText, reasonText } from "./eventtext.js";
+import { recallPanel } from "./recall.js";
+import { current } from "./session.js";
+import { myComplaints } from "./complaints.js";
 
 const DIGITS = 2;
 
@@ -68,7 +71,9 @@ export function handRecordView(rec) {
 export function handLookup(initial = "") {
   const out = h("div", { class: "hand-lookup-result", "aria-live": "polite" });
   const input = h("input", { type: "text", name: "game", value: initial, placeholder: "macau-1-001-017", required: true, class: "game-input", "data-testid": "game-input" });
+  let shown = null;
   const show = async (game) => {
+    shown = game.trim();
     fill(out, h("p", { class: "hint" }, t("common.loading")));
     try {
       fill(out, handRecordView(await api.hand(game.trim())));
@@ -83,11 +88,14 @@ export function handLookup(initial = "") {
     h("button", { type: "submit", class: "btn" }, t("record.find")),
   );
   if (initial) show(initial);
-  return { element: h("section", { class: "panel", "aria-label": t("record.lookup") }, h("h2", {}, t("record.lookup")), form, out), show };
+  // a correction or a void of the hand shown: show it again (one truth per hand)
+  const refresh = (game) => { if (shown && shown === game) show(game); };
+  return { element: h("section", { class: "panel", "aria-label": t("record.lookup") }, h("h2", {}, t("record.lookup")), form, out), show, refresh };
 }
 
-/** The player's bet records, newest first; a game number opens the hand's record. */
-export function betRecords(onOpen) {
+/** The player's bet records, newest first; a game number opens the hand's record, and
+ * with ``onRecall`` a button recalls the hand as it was shown (GLI-19). */
+export function betRecords(onOpen, onRecall = null) {
   const box = h("div", { class: "bet-records" }, h("p", { class: "hint" }, t("common.loading")));
   const load = async () => {
     try {
@@ -102,10 +110,12 @@ export function betRecords(onOpen) {
           h("caption", {}, t("record.my_bets")),
           h("thead", {}, h("tr", {}, ["record.game", "record.time", "record.bets", "record.outcome", "record.net", "record.status"].map((k) => h("th", { scope: "col" }, t(k))))),
           h("tbody", {}, records.map((r) => {
-            const net = r.result ? r.result.settlement.total_net + (r.correction || 0) : null;
-            const status = r.void ? t("record.status.void") : r.correction ? t("record.corrected") : t("record.status.settled");
-            return h("tr", { "data-game": r.game },
-              h("td", {}, h("button", { type: "button", class: "link", onclick: () => onOpen(r.game) }, r.game)),
+            // the server's net is the corrected one (after every correction and void)
+            const net = r.net === undefined || r.net === null ? null : r.net;
+            const status = r.void ? t("record.status.void") : r.amended || r.correction ? t("record.corrected") : t("record.status.settled");
+            return h("tr", { "data-game": r.game, "data-net": net === null ? "" : String(net) },
+              h("td", {}, h("button", { type: "button", class: "link", onclick: () => onOpen(r.game) }, r.game),
+                onRecall ? [" ", h("button", { type: "button", class: "btn btn-ghost btn-small", "data-recall": r.game, onclick: () => onRecall(r.game) }, t("recall.open"))] : null),
               h("td", {}, when(r.closed_at || r.opened_at)),
               h("td", {}, betsText(Object.values(r.bets || {})[0])),
               h("td", {}, r.outcome ? outcomeText(r.outcome) : "—"),
@@ -124,16 +134,23 @@ export function betRecords(onOpen) {
 /** The records screen (#/records). */
 export function mount(root) {
   const lookup = handLookup();
+  const complaints = myComplaints();
+  const recall = recallPanel(() => current()?.user_id ?? null, () => complaints.reload());
   const records = betRecords((game) => {
     lookup.element.querySelector("input").value = game;
     lookup.show(game);
     lookup.element.scrollIntoView({ behavior: "smooth" });
+  }, (game) => {
+    recall.show(game);
+    recall.element.scrollIntoView({ behavior: "smooth" });
   });
   fill(
     root,
     h("div", { class: "page" },
       h("h1", {}, t("record.title")),
       h("section", { class: "panel" }, h("div", { class: "row row-between" }, h("h2", {}, t("record.my_bets")), h("button", { type: "button", class: "btn btn-ghost", onclick: () => records.reload() }, t("common.refresh"))), records.element),
+      recall.element,
+      complaints.element,
       lookup.element),
   );
   return { unmount() {} };

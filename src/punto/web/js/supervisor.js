@@ -9,6 +9,7 @@ import { tabs } from "./tabs.js";
 import { dailyReport, monitoring } from "./reports.js";
 import { handLookup } from "./records.js";
 import { faultName } from "./eventtext.js";
+import { complaintQueue } from "./complaints.js";
 
 function fail(err) {
   toast(errorText(err), "error");
@@ -147,6 +148,7 @@ export function mount(root) {
       { id: "s-amendments", label: t("super.amendments"), render: amendmentList },
       { id: "s-reports", label: t("report.title"), render: dailyReport },
       { id: "s-alarms", label: t("alarm.title"), render: monitoring },
+      { id: "s-complaints", label: t("complaint.queue"), render: complaintQueue },
     ], { label: t("super.title") })));
   return { unmount() {} };
 }

@@ -127,6 +127,7 @@ export function mount(root, { id }) {
         const effect = applyMessage(state, msg);
         if (effect.resync) socket.send("resync").catch(() => {});
         if (msg.type === "event") onEvent(msg.event, before);
+        if (msg.type === "records") onAmended(msg);
       }
       schedule();
     },
@@ -137,6 +138,14 @@ export function mount(root, { id }) {
       schedule();
     },
   });
+
+  // a supervisor corrected or voided a hand: the roads came as a "roads" message; the
+  // records and the hand shown are read again, and everyone is told
+  function onAmended(msg) {
+    records.reload();
+    lookup.refresh(msg.game);
+    announce(t(msg.kind === "void" ? "amend.notice_void" : "amend.notice_correction", { game: msg.game }));
+  }
 
   function onEvent(ev) {
     if (state.game !== sentGame) {
