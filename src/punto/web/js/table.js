@@ -278,7 +278,8 @@ export function mount(root, { id }) {
           if (c.position.endsWith("3")) el.classList.add("card-third");
           return el;
         })),
-        s.holders[name] ? h("p", { class: "holder" }, t("table.holder", { player: s.holders[name] })) : null,
+        // who holds the cards, until the result is out (then the banner would be stale)
+        s.holders[name] && !s.outcome && !s.result ? h("p", { class: "holder" }, t("table.holder", { player: s.holders[name] })) : null,
       );
     };
     return [side("player"), side("banker")];
@@ -331,7 +332,7 @@ export function mount(root, { id }) {
     const lang = document.documentElement.lang;
     const base = [lang, s.phase, s.game];
     section("head", el.head, JSON.stringify([...base, s.dealer, s.shoe, you.table_balance, you.wallet_balance, status, s.table.name]), renderHead);
-    section("hands", el.hands, JSON.stringify([lang, s.game, s.cards, s.holders, s.outcome]), renderHands);
+    section("hands", el.hands, JSON.stringify([lang, s.game, s.cards, s.holders, s.outcome, Boolean(s.result)]), renderHands);
     section("result", el.result, JSON.stringify([lang, s.outcome, s.result, s.voided]), renderResult);
     section("squeeze", el.squeeze, squeezeKey(s, sent) + lang, () => squeezePanel(s, ctx, sent));
     const betKey = JSON.stringify([...base, you.pending, you.bets, s.bets, s.result, you.at_table, you.place, s.table.limits]);

@@ -649,4 +649,6 @@ export default {
   "pay.pays": "Pays",
   "pay.odds": "{odds} to 1",
   "pay.up_to": "up to {odds} to 1",
+  "seat.tier_watch": "Limits to watch and bet on",
+  "seat.bid_seat_tier": "A seat at this table plays on these limits: {tier}",
 };

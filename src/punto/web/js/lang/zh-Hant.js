@@ -651,4 +651,6 @@ export default {
   "pay.pays": "賠率",
   "pay.odds": "1 賠 {odds}",
   "pay.up_to": "最高 1 賠 {odds}",
+  "seat.tier_watch": "旁注限紅",
+  "seat.bid_seat_tier": "本桌入座的限紅：{tier}",
 };

@@ -649,4 +649,6 @@ export default {
   "pay.pays": "赔率",
   "pay.odds": "1 赔 {odds}",
   "pay.up_to": "最高 1 赔 {odds}",
+  "seat.tier_watch": "旁注限红",
+  "seat.bid_seat_tier": "本桌入座的限红：{tier}",
 };
