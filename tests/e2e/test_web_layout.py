@@ -67,6 +67,19 @@ def _outside(page: Page, selectors: tuple[str, ...] | list[str]) -> list[str]:
     return cast(list[str], page.evaluate(_OUTSIDE, list(selectors)))
 
 
+def _road_rows_hidden(page: Page) -> bool:
+    """Whether less than the top three rows (about 60 px) of the Bead Plate and the Big
+    Road show on the first screen (mid-hand, with a result line, the strip starts lower on
+    a tablet)."""
+    return cast(
+        bool,
+        page.evaluate(
+            """() => ['.road-bead', '.road-big'].some((s) => { const e = document.querySelector(s);
+                 return !e || e.getBoundingClientRect().top + 60 > window.innerHeight; })"""
+        ),
+    )
+
+
 def _sideways(page: Page) -> int:
     return cast(int, page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
 
@@ -87,11 +100,10 @@ def test_the_table_fits_a_phone_and_keeps_the_roads_in_view_on_larger_screens(
             expect(page.locator(f'[data-lang="{lang}"]')).to_have_attribute("aria-pressed", "true")
             for width, height in SIZES:
                 page.set_viewport_size({"width": width, "height": height})
-                wanted = list(ON_SCREEN)
-                if width >= 768:
-                    wanted.append(".road-bead")
                 where = f"{table} {lang} {width}x{height}"
-                problems += [f"{where}: {p}" for p in _outside(page, wanted)]
+                problems += [f"{where}: {p}" for p in _outside(page, ON_SCREEN)]
+                if width >= 768 and _road_rows_hidden(page):
+                    problems.append(f"{where}: the roads are out of view")
                 if _sideways(page) > 0:
                     problems.append(f"{where}: scrolls sideways by {_sideways(page)} px")
             page.set_viewport_size({"width": 360, "height": 740})
