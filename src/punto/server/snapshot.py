@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from punto.paytables import paytable
 from punto.server.auth import Actor
 from punto.server.protocol import bets_json, event_json, outcome_json, tier_json
 from punto.server.tables import TableConfig
@@ -43,7 +44,18 @@ def table_json(config: TableConfig, settings: TableSettings) -> dict[str, Any]:
         "chips": list(settings.chips),
         "bets": [b.value for b in rules.offered_bets],
         "paytables": {b.value: name for b, name in rules.paytables.items()},
+        "pays": {
+            b.value: {cls: str(odds) for cls, odds in paytable(name).pays.items()}
+            for b, name in rules.paytables.items()
+        },
         "limits": [tier_json(t) for t in rules.limit_tiers],
+        "bet_rules": {
+            "max_imbalance": rules.max_imbalance,
+            "banker_multiple_of_min": rules.banker_multiple_of_min,
+            "one_side_only": rules.one_side_only,
+            "close_from_hand": {b.value: n for b, n in rules.close_from_hand.items()},
+            "tiger_with_main": rules.tiger_with_main,
+        },
         "normal_tiers": list(settings.normal_tiers),
         "vip_tier": settings.vip_tier,
         "vip_min_balance": settings.vip_min_balance,

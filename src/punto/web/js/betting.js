@@ -35,6 +35,8 @@ function betArea(state, bet, ctx, extraClass = "") {
   const { confirmed, pending } = stakeOn(state, bet);
   const everyone = tableTotals(state)[bet] || 0;
   const open = canBet(state);
+  const refused = ctx.refused && ctx.refused();
+  const marked = Boolean(refused && refused.bet === bet);
   const won = state.result && state.result.mine && state.result.mine.settlement
     ? state.result.mine.settlement.results.find((r) => r.bet === bet)
     : null;
@@ -46,7 +48,8 @@ function betArea(state, bet, ctx, extraClass = "") {
     "button",
     {
       type: "button",
-      class: ["bet", betClass(bet), extraClass, confirmed ? "has-confirmed" : "", pending ? "has-pending" : "", won && won.net > 0 ? "bet-won" : ""],
+      class: ["bet", betClass(bet), extraClass, confirmed ? "has-confirmed" : "", pending ? "has-pending" : "", won && won.net > 0 ? "bet-won" : "", marked ? "bet-refused" : ""],
+      "aria-invalid": marked ? "true" : null,
       "data-bet": bet,
       "data-key": `bet-${bet}`,
       disabled: !open,
@@ -57,30 +60,51 @@ function betArea(state, bet, ctx, extraClass = "") {
     h(
       "span",
       { class: "bet-amounts" },
+      chipStack(pending || confirmed, digits, pending ? "pending" : "confirmed"),
       confirmed ? h("span", { class: "bet-confirmed", "data-testid": `confirmed-${bet}` }, money(confirmed, digits)) : null,
       pending ? h("span", { class: "bet-pending", "data-testid": `pending-${bet}` }, `+${money(pending, digits)}`) : null,
       everyone && everyone !== confirmed ? h("span", { class: "bet-everyone" }, `Σ ${money(everyone, digits)}`) : null,
     ),
-    chipStack(pending || confirmed, digits, pending ? "pending" : "confirmed"),
   );
 }
 
-/** The bet areas of the table's preset. */
+/** The bet areas of the table's preset: the main areas and the pairs on the layout, every
+ * other side bet (Dragon Bonus, Tiger, Big/Small, the ten Super Ties) behind a "Side bets"
+ * tab, so the main areas, the chips and the cards fit one phone screen. */
 export function betLayout(state, ctx) {
   const offered = state.table.bets || [];
   const main = MAIN.filter((b) => offered.includes(b));
   const pairs = PAIRS.filter((b) => offered.includes(b));
   const superTies = offered.filter((b) => b.startsWith("super_tie_"));
   const sides = offered.filter((b) => !main.includes(b) && !pairs.includes(b) && !superTies.includes(b));
-  return h(
-    "div",
-    { class: "bet-layout", role: "group", "aria-label": t("bet.layout") },
+  const mainPanel = [
+    pairs.length ? h("div", { class: "bet-row bet-row-pairs" }, pairs.map((b) => betArea(state, b, ctx, "bet-small"))) : null,
+    h("div", { class: "bet-row bet-row-main" }, main.map((b) => betArea(state, b, ctx, "bet-main"))),
+  ];
+  if (!sides.length && !superTies.length) return h("div", { class: "bet-layout", role: "group", "aria-label": t("bet.layout") }, mainPanel);
+  const sidePanel = [
     sides.length ? h("div", { class: "bet-row bet-row-side" }, sides.map((b) => betArea(state, b, ctx, "bet-small"))) : null,
     superTies.length
       ? h("div", { class: "bet-row bet-row-super", role: "group", "aria-label": t("bet.super_ties") }, superTies.map((b) => betArea(state, b, ctx, "bet-tiny")))
       : null,
-    pairs.length ? h("div", { class: "bet-row bet-row-pairs" }, pairs.map((b) => betArea(state, b, ctx, "bet-small"))) : null,
-    h("div", { class: "bet-row bet-row-main" }, main.map((b) => betArea(state, b, ctx, "bet-main"))),
+  ];
+  const showSide = ctx.betTab() === "side";
+  const sideBets = [...sides, ...superTies];
+  const onSide = sideBets.reduce((sum, b) => { const s = stakeOn(state, b); return sum + s.confirmed + s.pending; }, 0);
+  const tab = (name, label) =>
+    h("button", {
+      type: "button", role: "tab", id: `bet-tab-${name}`, class: "bet-tab", "data-key": `bet-tab-${name}`, "data-tab": name,
+      "aria-selected": String((name === "side") === showSide), "aria-controls": `bet-panel-${name}`,
+      onclick: () => ctx.setBetTab(name),
+    }, label);
+  return h(
+    "div",
+    { class: "bet-layout", role: "group", "aria-label": t("bet.layout") },
+    h("div", { class: "bet-tabs", role: "tablist", "aria-label": t("bet.layout") },
+      tab("main", t("bet.tab_main")),
+      tab("side", onSide ? t("bet.tab_side_amount", { n: sideBets.length, amount: money(onSide, state.table.currency_digits) }) : t("bet.tab_side", { n: sideBets.length }))),
+    h("div", { class: "bet-panel", role: "tabpanel", id: "bet-panel-main", "aria-labelledby": "bet-tab-main", hidden: showSide }, mainPanel),
+    h("div", { class: "bet-panel", role: "tabpanel", id: "bet-panel-side", "aria-labelledby": "bet-tab-side", hidden: !showSide }, sidePanel),
   );
 }
 

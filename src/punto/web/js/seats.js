@@ -79,7 +79,11 @@ export function seatControls(state, ctx) {
       { "aria-label": t("seat.tier"), "data-key": "tier", onchange: (e) => ctx.setTier(e.target.value) },
       tiers.map((name) => h("option", { value: name, selected: name === ctx.tier() }, tierLabel(state, name))),
     );
-    if (you.place !== "seated") parts.push(h("label", { class: "field field-inline" }, h("span", {}, t("seat.tier")), tierSelect));
+    if (you.place !== "seated") parts.push(h("label", { class: "field field-inline" }, h("span", {}, t(table.kind === "bid_squeeze" ? "seat.tier_watch" : "seat.tier")), tierSelect));
+    // [O] a bid-squeeze seat always plays on the table's VIP limits: say so next to the menu
+    if (table.kind === "bid_squeeze" && you.place !== "seated" && table.vip_tier) {
+      parts.push(h("p", { class: "hint", "data-testid": "bid-seat-tier" }, t("seat.bid_seat_tier", { tier: tierLabel(state, table.vip_tier) })));
+    }
   }
   if (state.vip && state.vip.password_set && you.place !== "seated") {
     parts.push(

@@ -3,7 +3,10 @@
 // VIP and bid-squeeze controls, the five roads, the player's records and the event log.
 import { h, fill, announce, toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { errorText, money, phaseName, presetName, signed } from "./format.js";
+import { betName, errorText, money, phaseName, presetName, signed } from "./format.js";
+import { has } from "./i18n.js";
+import { advice, firstIncomplete, refuseChip } from "./limits.js";
+import { limitsCard } from "./paytable.js";
 import { cardElement, handTotal } from "./cards.js";
 import { TableSocket } from "./socket.js";
 import { applyMessage, fromSnapshot, sideCards } from "./tablestate.js";
@@ -32,6 +35,8 @@ export function mount(root, { id }) {
   let chipLocal = null;
   let tierLocal = null;
   let spotLocal = null;
+  let betTab = "main";
+  let refusal = null;
   let passwordLocal = "";
   let sentGame = null;
   const sent = new Set();
@@ -45,16 +50,42 @@ export function mount(root, { id }) {
   let lookup = null;
   let countdown = null;
 
+  const digitsNow = () => (state ? state.table.currency_digits : 2);
+  const explain = (why) => advice(why, digitsNow(), { t, has, betName, money });
+  const refuse = (why, fallback) => {
+    refusal = { bet: (why && why.bet) || null, text: (why && explain(why)) || fallback };
+    memo.delete("bets");
+    memo.delete("message");
+    schedule();
+  };
+  const SLIP = new Set(["confirm", "clear", "undo", "rebet", "double", "add_chip"]);
   const ctx = {
     act: async (type, fields = {}) => {
+      if (type === "confirm" && state) {
+        const why = firstIncomplete(state);
+        if (why) {
+          refuse(why, errorText({ code: "bet_limit", params: why }, digitsNow()));
+          toast(refusal.text, "error");
+          return false;
+        }
+      }
       try {
         await socket.send(type, fields);
+        if (refusal && SLIP.has(type)) {
+          refusal = null;
+          memo.delete("bets");
+          memo.delete("message");
+          schedule();
+        }
         return true;
       } catch (err) {
-        toast(errorText(err, state ? state.table.currency_digits : 2), "error");
+        const text = errorText(err, digitsNow());
+        toast(text, "error");
+        if (SLIP.has(type)) refuse(err && err.params, text);
         return false;
       }
     },
+    refused: () => refusal,
     chip: () => (state && state.you.chip) || chipLocal || defaultChip(),
     chooseChip: async (chip) => {
       chipLocal = chip;
@@ -63,11 +94,24 @@ export function mount(root, { id }) {
     },
     addChip: async (bet) => {
       const chip = ctx.chip();
+      const why = refuseChip(state, bet, chip);
+      if (why) {
+        const text = has(`error.limit.${why.limit}`) ? errorText({ code: "bet_limit", params: why }, digitsNow()) : explain(why);
+        refuse(why, text);
+        toast(text, "error");
+        return;
+      }
       if (state.you.chip !== chip && !(await ctx.act("choose_chip", { chip }))) return;
       state.you.chip = chip;
       const fields = { bet };
       if (state.you.place === "watching" && spotLocal) fields.spot = spotLocal;
       await ctx.act("add_chip", fields);
+    },
+    betTab: () => betTab,
+    setBetTab: (name) => {
+      betTab = name;
+      memo.delete("bets");
+      schedule();
     },
     tier: () => tierLocal || defaultTier(),
     setTier: (name) => (tierLocal = name),
@@ -211,9 +255,8 @@ export function mount(root, { id }) {
         h("div", {},
           h("h1", {}, s.table.name, " ", h("small", {}, s.table.id)),
           h("p", { class: "table-sub" }, [t(`kind.${s.table.kind}`), presetName(s.table.rules), t(`dealing.${s.table.dealing}`), t(`reading.${s.table.reading}`)].join(" · ")))),
-      h("dl", { class: "table-info" }, info.map(([k, v, tid]) => h("div", {}, h("dt", {}, k), h("dd", { "data-testid": `info-${tid}` }, v)))),
-      countdown,
-      balances,
+      h("dl", { class: "table-info" }, info.map(([k, v, tid]) => h("div", { class: `info-${tid}` }, h("dt", {}, k), h("dd", { "data-testid": `info-${tid}` }, v)))),
+      h("div", { class: "head-live" }, countdown, balances),
       status !== "open" ? h("p", { class: "conn", role: "status" }, t(`conn.${status}`)) : null,
     ];
   }
@@ -244,7 +287,8 @@ export function mount(root, { id }) {
           if (c.position.endsWith("3")) el.classList.add("card-third");
           return el;
         })),
-        s.holders[name] ? h("p", { class: "holder" }, t("table.holder", { player: s.holders[name] })) : null,
+        // who holds the cards, until the result is out (then the banner would be stale)
+        s.holders[name] && !s.outcome && !s.result ? h("p", { class: "holder" }, t("table.holder", { player: s.holders[name] })) : null,
       );
     };
     return [side("player"), side("banker")];
@@ -273,6 +317,14 @@ export function mount(root, { id }) {
     return mine ? h("span", { class: "result-mine", "data-testid": "my-result" }, t("result.refunded", { amount: money(mine.returned, digits) })) : null;
   }
 
+  function renderMessage() {
+    if (refusal) return h("p", { class: "bet-message bet-message-refused", role: "alert", "data-testid": "bet-message" }, refusal.text);
+    if (state.phase !== "betting_open") return null;
+    const why = firstIncomplete(state);
+    const text = why && explain(why);
+    return text ? h("p", { class: "bet-message", "data-testid": "bet-message" }, text) : null;
+  }
+
   function renderLog() {
     const digits = state.table.currency_digits;
     return state.log.slice(-30).reverse().map((ev) => h("li", { "data-kind": ev.kind }, describeEvent(ev, digits)));
@@ -289,11 +341,13 @@ export function mount(root, { id }) {
     const lang = document.documentElement.lang;
     const base = [lang, s.phase, s.game];
     section("head", el.head, JSON.stringify([...base, s.dealer, s.shoe, you.table_balance, you.wallet_balance, status, s.table.name]), renderHead);
-    section("hands", el.hands, JSON.stringify([lang, s.game, s.cards, s.holders, s.outcome]), renderHands);
+    section("hands", el.hands, JSON.stringify([lang, s.game, s.cards, s.holders, s.outcome, Boolean(s.result)]), renderHands);
     section("result", el.result, JSON.stringify([lang, s.outcome, s.result, s.voided]), renderResult);
     section("squeeze", el.squeeze, squeezeKey(s, sent) + lang, () => squeezePanel(s, ctx, sent));
     const betKey = JSON.stringify([...base, you.pending, you.bets, s.bets, s.result, you.at_table, you.place, s.table.limits]);
     section("bets", el.bets, betKey, () => betLayout(s, ctx));
+    section("message", el.message, JSON.stringify([lang, refusal, you.pending, you.bets, you.tier, s.phase]), renderMessage);
+    section("limits", el.limits, JSON.stringify([lang, you.tier, s.table.limits, s.table.bets]), () => limitsCard(s));
     section("chips", el.chips, JSON.stringify([lang, you.chip, chipLocal, you.tier, tierLocal]), () => chipRack(s, ctx));
     section("actions", el.actions, JSON.stringify([...base, you.pending, you.bets, you.at_table, you.place, s.owner]), () => betActions(s, ctx));
     section("tie", el.tie, JSON.stringify([...base, s.standing, you.bets]), () => tieOption(s, ctx));
@@ -316,13 +370,16 @@ export function mount(root, { id }) {
     if (state.phase === "betting_open" && state.closesAt) {
       const left = Math.max(0, (state.closesAt - Date.now()) / 1000);
       const total = state.table.betting_seconds || 15;
-      countdown.hidden = false;
+      countdown.classList.remove("countdown-idle");
       countdown.style.setProperty("--left", String(Math.min(1, left / total)));
       countdown.classList.toggle("countdown-low", left <= 5);
       countdown.setAttribute("aria-label", t("table.countdown_left", { n: Math.ceil(left) }));
       num.textContent = String(Math.ceil(left));
     } else {
-      countdown.hidden = true;
+      countdown.classList.add("countdown-idle");
+      countdown.classList.remove("countdown-low");
+      countdown.removeAttribute("style");
+      countdown.setAttribute("aria-label", t("table.countdown_idle"));
       num.textContent = "";
     }
   }
@@ -335,6 +392,8 @@ export function mount(root, { id }) {
       squeeze: h("div", { class: "squeeze-area" }),
       bets: h("div", { class: "bets-area" }),
       chips: h("div", { class: "chips-area" }),
+      message: h("div", { class: "bet-message-area", "aria-live": "polite" }),
+      limits: h("div", { class: "limits-area" }),
       actions: h("div", { class: "actions-area" }),
       tie: h("div", { class: "tie-area" }),
       seats: h("section", { class: "panel seats-panel", "aria-label": t("seat.title") }),
@@ -355,15 +414,18 @@ export function mount(root, { id }) {
           h("div", { class: "felt-top" }, el.hands, el.result),
           el.squeeze,
           el.bets,
+          el.message,
           h("div", { class: "felt-bottom" }, el.chips, el.actions),
-          el.tie),
-        h("aside", { class: "table-side" }, el.seats, el.vip)),
-      h("section", { class: "panel roads-panel", "aria-label": t("road.board") },
-        h("div", { class: "row row-between" }, h("h2", {}, t("road.board")),
-          h("a", { href: `/api/tables/${encodeURIComponent(id)}/roads?format=svg`, target: "_blank", rel: "noopener", class: "link" }, t("road.svg"))),
-        el.roads),
+          el.tie,
+          el.limits),
+        h("aside", { class: "table-side" },
+          h("section", { class: "panel roads-panel", "aria-label": t("road.board") },
+            h("div", { class: "row row-between" }, h("h2", {}, t("road.board")),
+              h("a", { href: `/api/tables/${encodeURIComponent(id)}/roads?format=svg`, target: "_blank", rel: "noopener", class: "link" }, t("road.svg"))),
+            el.roads),
+          el.seats, el.vip)),
       h("div", { class: "table-lower" },
-        role() === "player" ? h("section", { class: "panel" }, h("h2", {}, t("record.my_bets")), records.element) : null,
+        role() === "player" ? h("section", { class: "panel panel-scroll" }, h("h2", {}, t("record.my_bets")), records.element) : null,
         staff || role() === "player" ? lookup.element : null,
         h("section", { class: "panel" }, h("h2", {}, t("log.title")), el.log)),
     );

@@ -1,0 +1,42 @@
+// "Limits & payouts", one tap from the bet areas: each offered bet with its minimum and
+// maximum on the player's tier and what it pays, from the table description (`limits`,
+// `pays`).
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { betName, money } from "./format.js";
+import { limitsFor, oddsOf, tierOf } from "./limits.js";
+
+function oddsText(pays) {
+  const odds = oddsOf(pays);
+  if (!odds) return "—";
+  const shown = String(Math.round(odds.best * 1000) / 1000);
+  return odds.several ? t("pay.up_to", { odds: shown }) : t("pay.odds", { odds: shown });
+}
+
+/** The table of limits and payouts, folded behind one summary button. */
+export function limitsCard(state) {
+  const digits = state.table.currency_digits;
+  const tier = tierOf(state);
+  const pays = state.table.pays || {};
+  return h(
+    "details",
+    { class: "limits-card", "data-testid": "limits-card" },
+    h("summary", { class: "btn btn-ghost btn-small" }, t("pay.title")),
+    h(
+      "table",
+      { class: "data" },
+      h("thead", {}, h("tr", {}, h("th", {}, t("pay.bet")), h("th", {}, t("pay.limits")), h("th", {}, t("pay.pays")))),
+      h(
+        "tbody",
+        {},
+        (state.table.bets || []).map((bet) => {
+          const range = limitsFor(tier, bet);
+          return h("tr", { "data-bet-row": bet },
+            h("td", {}, betName(bet)),
+            h("td", {}, range ? `${money(range[0], digits)} – ${money(range[1], digits)}` : "—"),
+            h("td", {}, oddsText(pays[bet])));
+        }),
+      ),
+    ),
+  );
+}
