@@ -88,6 +88,11 @@ async def test_lobby_tables_roads_history_and_shoes(backend: str, tmp_path: Path
         assert macau["rules"] == "macau"
         assert macau["last_results"]
         assert set(macau["last_results"]) <= set("BPT")
+        # each table's own limit tiers, as its detail has them; the overall range from them
+        table = (await http.get("/api/tables/macau-1")).json()
+        assert macau["tiers"] == table["limits"]
+        assert macau["min_bet"] == min(t["min_bet"] for t in macau["tiers"])
+        assert macau["max_bet"] == max(t["max_bet"] for t in macau["tiers"])
         table = (await http.get("/api/tables/macau-1")).json()
         assert table["bets"][:3] == ["player", "banker", "tie"]
         assert table["process"] == server.node.id

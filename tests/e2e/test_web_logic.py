@@ -232,16 +232,20 @@ def test_table_state_follows_the_chips_and_the_hand(page: Page) -> None:
              const held = s.heldByMe(st);
              ev({ kind: 'cards_revealed', cards: [['B1', 'KD']], by: 'ann' });
              const result = { pending, bets: st.you.bets, held, after: s.heldByMe(st),
-                              cards: s.orderedCards(st).map(c => c.card), phase: st.phase };
+                              cards: s.orderedCards(st).map(c => c.card), phase: st.phase,
+                              inPlay: s.standingBets(st) };
              ev({ kind: 'hand_result', outcome: { winner: 'tie' } });
              ev({ kind: 'hand_settled', game: 't-001-001', results: [{ player: 'ann',
                   returned: 0, standing: { banker: 2000 }, settlement: { total_net: 0 } }] });
+             result.afterTie = s.standingBets(st);
              ev({ kind: 'betting_opened', game: 't-001-002', at: 20, closes_at: 26,
                   standing: [['ann', { banker: 2000 }]] });
              result.standing = { ...st.standing };
              result.standingBets = { ...st.you.bets };
+             result.stillStanding = s.standingBets(st);
              ev({ kind: 'tie_bets_changed', player: 'ann', bets: {}, action: 'cancel' });
              result.cancelled = { ...st.standing };
+             result.nextRound = s.standingBets(st);
              return result;
            }"""
         ),
@@ -255,6 +259,12 @@ def test_table_state_follows_the_chips_and_the_hand(page: Page) -> None:
     assert state["standing"] == {"banker": 2000}
     assert state["standingBets"] == {"banker": 2000}
     assert state["cancelled"] == {}
+    # the one balance figure's note [M12]: bets in play are not "standing"; a tie's are,
+    # until the player cancels them
+    assert state["inPlay"] == {}
+    assert state["afterTie"] == {"banker": 2000}
+    assert state["stillStanding"] == {"banker": 2000}
+    assert state["nextRound"] == {}
 
 
 def test_the_servers_reasons_are_translated(page: Page) -> None:

@@ -58,6 +58,7 @@ from punto.server.protocol import (
     outcome_from_json,
     outcome_json,
     parse_command,
+    tier_json,
 )
 from punto.server.runner import TableRunner
 from punto.server.services import DEALER_ROSTER, Services
@@ -513,6 +514,7 @@ class Node:
                 "password": False,
                 "min_bet": min(t.min_bet for t in tiers),
                 "max_bet": max(t.max_bet for t in tiers),
+                "tiers": [tier_json(t) for t in tiers],
                 "last_results": "",
             }
             entry.update(statuses.get(config.id, {}))

@@ -42,6 +42,7 @@ from punto.server.protocol import (
     event_json,
     event_views,
     hand_record_json,
+    tier_json,
 )
 from punto.server.services import DEALER_ROSTER, Services, WallClock
 from punto.server.snapshot import snapshot_state, table_json, you_json
@@ -177,6 +178,7 @@ class TableRunner(TableCommands):
             "password": table.vip.password_digest is not None,
             "min_bet": min(t.min_bet for t in tiers),
             "max_bet": max(t.max_bet for t in tiers),
+            "tiers": [tier_json(t) for t in tiers],
             "last_results": "".join(r.code[0] for r in self.roads.results),
             "hands_dealt": 0 if table.shoe is None else table.shoe.hands_dealt,
             "shoe": table.shoe_number,

@@ -2,7 +2,7 @@
 // players and a live Big Road preview, refreshed every few seconds.
 import { api } from "./api.js";
 import { h, fill } from "./dom.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { errorText, money, phaseName, presetName } from "./format.js";
 import { bigRoadPreview } from "./roads.js";
 import { current, role } from "./session.js";
@@ -51,6 +51,14 @@ export function mount(root) {
     }, REFRESH_MS);
   }
 
+  // The table's own tiers ("Low 10.00–1,000.00"), one a line; the overall range when
+  // an older server sends no tiers.
+  function limitsList(tb, digits) {
+    if (!tb.tiers || !tb.tiers.length) return `${money(tb.min_bet, digits)} – ${money(tb.max_bet, digits)}`;
+    return h("ul", { class: "lobby-tiers" }, tb.tiers.map((tier) =>
+      h("li", { "data-tier": tier.name }, `${has(`tier.${tier.name}`) ? t(`tier.${tier.name}`) : tier.name} ${money(tier.min_bet, digits)}–${money(tier.max_bet, digits)}`)));
+  }
+
   function card(tb) {
     const digits = tb.currency_digits;
     const left = tb.phase === "betting_open" && tb.closes_at ? Math.max(0, Math.ceil(tb.closes_at - Date.now() / 1000)) : null;
@@ -68,7 +76,7 @@ export function mount(root) {
           tb.password ? h("span", { class: "badge", title: t("lobby.password") }, "🔒") : null)),
       h("dl", { class: "kv kv-compact" },
         h("dt", {}, t("lobby.rules")), h("dd", {}, presetName(tb.rules)),
-        h("dt", {}, t("lobby.limits")), h("dd", {}, `${money(tb.min_bet, digits)} – ${money(tb.max_bet, digits)}`),
+        h("dt", {}, t("lobby.limits")), h("dd", { "data-testid": "lobby-limits" }, limitsList(tb, digits)),
         h("dt", {}, t("lobby.game")), h("dd", { "data-testid": "lobby-game" }, tb.game || "—"),
         h("dt", {}, t("lobby.status")), h("dd", {}, phaseName(tb.phase), left !== null ? ` · ${t("lobby.closes_in", { n: left })}` : ""),
         h("dt", {}, t("lobby.dealer")), h("dd", {}, tb.dealer || "—"),

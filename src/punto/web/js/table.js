@@ -9,7 +9,7 @@ import { advice, firstIncomplete, refuseChip } from "./limits.js";
 import { limitsCard } from "./paytable.js";
 import { cardElement, handTotal } from "./cards.js";
 import { TableSocket } from "./socket.js";
-import { applyMessage, fromSnapshot, sideCards } from "./tablestate.js";
+import { applyMessage, fromSnapshot, sideCards, standingBets } from "./tablestate.js";
 import { betActions, betLayout, chipRack, tieOption } from "./betting.js";
 import { squeezeKey, squeezePanel } from "./squeeze.js";
 import { seatControls, seatRing, vipPanel, watcherList } from "./seats.js";
@@ -17,6 +17,7 @@ import { roadBoard } from "./roads.js";
 import { describeEvent, outcomeText, reasonText } from "./eventtext.js";
 import { betRecords, handLookup } from "./records.js";
 import { role } from "./session.js";
+import { api } from "./api.js";
 
 /** Replace a section's content, keeping keyboard focus on the same control. */
 export function swap(container, content) {
@@ -158,11 +159,24 @@ export function mount(root, { id }) {
     return tiers[0] || (state.table.limits[0] && state.table.limits[0].name);
   }
 
+  // After a reload the snapshot may carry no wallet figure (the wallet did not answer):
+  // the account's balance stands in, so the balance never shows "—".
+  function walletFromAccount() {
+    api.me().then((me) => {
+      if (!state || me.balance === null || me.balance === undefined) return;
+      if (state.you.wallet_balance === null || state.you.wallet_balance === undefined) {
+        state.you.wallet_balance = me.balance;
+        schedule();
+      }
+    }).catch(() => {});
+  }
+
   const socket = new TableSocket(id, {
     onMessage: (msg) => {
       if (msg.type === "snapshot") {
         state = fromSnapshot(msg);
         memo.clear();
+        if (state.you.viewer === "player" && (state.you.wallet_balance === null || state.you.wallet_balance === undefined)) walletFromAccount();
       } else if (msg.type === "error") {
         toast(errorText({ code: msg.error, message: msg.message, params: msg.params }, state ? state.table.currency_digits : 2), "error");
         return;
@@ -244,10 +258,18 @@ export function mount(root, { id }) {
       [t("table.shoe"), s.shoe.number ? `#${s.shoe.number} · ${t("table.hands", { n: s.shoe.hands_dealt || 0 })}` : "—", "shoe"],
       [t("table.phase"), phaseName(s.phase) + (s.shoe.last_hand ? ` · ${t("table.last_hand")}` : ""), "phase"],
     ];
+    // One figure [M12]: the money the player has to bet with; a bet a tie left standing
+    // is shown as such, not folded into a second, differing "wallet" figure.
+    const standing = standingBets(s);
+    const bets = Object.keys(standing);
+    const figure = you.at_table && you.table_balance !== null && you.table_balance !== undefined ? you.table_balance : you.wallet_balance;
     const balances = you.viewer === "player"
       ? h("div", { class: "balances" },
-          h("div", { class: "balance" }, h("span", {}, t("table.table_balance")), h("b", { "data-testid": "table-balance" }, money(you.table_balance, digits))),
-          h("div", { class: "balance" }, h("span", {}, t("table.wallet_balance")), h("b", { "data-testid": "wallet-balance" }, money(you.wallet_balance, digits))))
+          h("div", { class: "balance" }, h("span", {}, t("table.balance")), h("b", { "data-testid": "table-balance" }, money(figure, digits))),
+          bets.length
+            ? h("p", { class: "balance-note", "data-testid": "standing-note" },
+                t("table.standing_on", { amount: money(bets.reduce((sum, b) => sum + standing[b], 0), digits), bets: bets.map(betName).join(t("common.list_sep")) }))
+            : null)
       : null;
     return [
       h("div", { class: "table-title" },
@@ -340,7 +362,7 @@ export function mount(root, { id }) {
     const you = s.you;
     const lang = document.documentElement.lang;
     const base = [lang, s.phase, s.game];
-    section("head", el.head, JSON.stringify([...base, s.dealer, s.shoe, you.table_balance, you.wallet_balance, status, s.table.name]), renderHead);
+    section("head", el.head, JSON.stringify([...base, s.dealer, s.shoe, you.table_balance, you.wallet_balance, you.at_table, standingBets(s), status, s.table.name]), renderHead);
     section("hands", el.hands, JSON.stringify([lang, s.game, s.cards, s.holders, s.outcome, Boolean(s.result)]), renderHands);
     section("result", el.result, JSON.stringify([lang, s.outcome, s.result, s.voided]), renderResult);
     section("squeeze", el.squeeze, squeezeKey(s, sent) + lang, () => squeezePanel(s, ctx, sent));

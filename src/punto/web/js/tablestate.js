@@ -52,6 +52,18 @@ export function fromSnapshot(snap, now = Date.now()) {
   };
 }
 
+/**
+ * The player's main bets a tie left standing [M12], {bet: amount}: after the tie's
+ * settlement, and in the next betting round while they stand unchanged.
+ */
+export function standingBets(state) {
+  const you = state.you;
+  if (!you || you.viewer !== "player") return {};
+  if (state.phase === "settled") return { ...(you.bets || {}) };
+  if (state.phase === "betting_open") return { ...(state.standing || {}) };
+  return {};
+}
+
 /** The cards in dealing order: [{position, card, face_up, revealed}]. */
 export function orderedCards(state) {
   return POSITIONS.filter((p) => p in state.cards).map((p) => ({ position: p, ...state.cards[p] }));
