@@ -1,5 +1,6 @@
 """The squeeze: a VIP owner bets on Banker, the Banker cards come face down to them, and
-they peel one by dragging its corner and turn the other by pressing it [O], [M16]."""
+they peel one by dragging its corner and turn the other by pressing it [O], [M16]; the
+first card keeps its place (and its element) when the second arrives."""
 
 from __future__ import annotations
 
@@ -22,6 +23,22 @@ def test_the_owner_squeezes_the_banker_cards(server: Server, browser: Browser) -
     expect(page.locator(".vip-panel")).to_be_visible()
 
     betting_open(page)
+    # watch the first Banker card from the moment it appears: where it is, and which element
+    page.evaluate(
+        """() => {
+          window.__b1 = { xs: [], elements: new Set() };
+          const look = () => {
+            const card = document.querySelector('.squeeze-card[data-position="B1"]');
+            if (!card) return;
+            const box = card.getBoundingClientRect();
+            window.__b1.xs.push(Math.round(box.x));
+            window.__b1.elements.add(card);
+            const places = '.squeeze-banker .squeeze-cards > *';
+            window.__b1.slots = document.querySelectorAll(places).length;
+          };
+          new MutationObserver(look).observe(document.body, { childList: true, subtree: true });
+        }"""
+    )
     page.locator('.chip[data-chip="100000"]').click()
     page.locator('[data-bet="banker"]').click()
     page.locator('[data-action="confirm"]').click()
@@ -29,6 +46,12 @@ def test_the_owner_squeezes_the_banker_cards(server: Server, browser: Browser) -
 
     cards = page.locator(".squeeze-card")
     expect(cards).to_have_count(2, timeout=20_000)
+    # the second card took its reserved place: the first neither moved nor was redrawn
+    seen = page.evaluate(
+        "() => ({ xs: [...new Set(window.__b1.xs)], elements: window.__b1.elements.size,"
+        " slots: window.__b1.slots })"
+    )
+    assert seen == {"xs": seen["xs"][:1], "elements": 1, "slots": 2}, seen
     first = cards.nth(0).bounding_box()
     assert first is not None
     x, y, w, h = first["x"], first["y"], first["width"], first["height"]

@@ -30,7 +30,7 @@ function animatePeel(card, from, to, ms, then) {
  * One face-down card the holder can peel; `code` is the card under the peel (the holder
  * looks first [M16]; null if the server has not shown it); `onOpen` runs once peeled.
  */
-function peelCard(position, code, vertical, onOpen) {
+function peelCard(position, code, vertical) {
   let start = null;
   let progress = 0;
   let done = false;
@@ -38,7 +38,7 @@ function peelCard(position, code, vertical, onOpen) {
     if (done) return;
     done = true;
     card.classList.add("peeled");
-    animatePeel(card, progress, 1, 380, onOpen);
+    animatePeel(card, progress, 1, 380, () => card.onOpen && card.onOpen());
   };
   const card = h(
     "button",
@@ -87,7 +87,39 @@ function peelCard(position, code, vertical, onOpen) {
     h("span", { class: "squeeze-flap", "aria-hidden": "true" }),
   );
   setPeel(card, 0);
+  card.dataset.code = code || "";
   return card;
+}
+
+// The cards being peeled in this hand, kept across redraws: when the side's second card
+// arrives, the first stays the same element at the same place, its peel where the finger
+// left it (the panel is redrawn, the card is not).
+const kept = { game: null, cards: new Map(), opened: new Set() };
+
+function keptFor(game) {
+  if (kept.game !== game) {
+    kept.game = game;
+    kept.cards.clear();
+    kept.opened.clear();
+  }
+  return kept;
+}
+
+function keptCard(position, code, vertical) {
+  const old = kept.cards.get(position);
+  if (old && old.dataset.code === (code || "") && old.classList.contains("peel-vertical") === vertical) return old;
+  const card = peelCard(position, code, vertical);
+  kept.cards.set(position, card);
+  return card;
+}
+
+/**
+ * The places of one side's cards in the panel: its two first cards always (a card not yet
+ * dealt, or already turned, keeps its place as an empty slot), the third when dealt.
+ */
+function slots(state, side) {
+  const letter = side === "player" ? "P" : "B";
+  return [`${letter}1`, `${letter}2`, `${letter}3`].filter((p, i) => i < 2 || p in state.cards);
 }
 
 /** A key that changes only when what the squeeze panel shows changes. */
@@ -109,7 +141,7 @@ export function squeezePanel(state, ctx, sent) {
     { class: "squeeze", "aria-label": t("squeeze.title") },
     sides.map((side) => {
       const down = sideCards(state, side).filter((c) => !c.face_up && !sent.has(c.position));
-      const opened = new Set();
+      const { opened } = keptFor(state.game);
       const calls = h("div", { class: "read-calls", role: "group", "aria-label": t("read.title"), hidden: true },
         ["natural", "carta", "no_carta"].map((call) =>
           h("button", { type: "button", class: "btn", "data-call": call, onclick: () => ctx.act("read", { call }) }, t(`read.${call}`)),
@@ -117,7 +149,7 @@ export function squeezePanel(state, ctx, sent) {
       );
       const whenOpen = (position) => {
         opened.add(position);
-        if (opened.size < down.length) return;
+        if (!down.every((c) => opened.has(c.position))) return;
         if (reader) {
           calls.hidden = false;
           calls.querySelector("button").focus();
@@ -131,7 +163,13 @@ export function squeezePanel(state, ctx, sent) {
         { class: ["squeeze-side", `squeeze-${side}`] },
         h("h3", {}, t(reader ? "squeeze.reader" : "squeeze.yours", { side: sideName(side) })),
         h("p", { class: "hint" }, t(vertical ? "squeeze.how_vertical" : "squeeze.how")),
-        h("div", { class: "squeeze-cards" }, down.map((c) => peelCard(c.position, c.card, vertical, () => whenOpen(c.position)))),
+        h("div", { class: "squeeze-cards" }, slots(state, side).map((position) => {
+          const c = down.find((d) => d.position === position);
+          if (!c) return h("span", { class: "squeeze-slot", "data-slot": position, "aria-hidden": "true" });
+          const card = keptCard(position, c.card, vertical);
+          card.onOpen = () => whenOpen(position);
+          return card;
+        })),
         down.length ? null : h("p", { class: "hint", role: "status" }, t("squeeze.turning")),
         reader ? calls : null,
       );
