@@ -327,3 +327,33 @@ def test_paytables_and_alarm_reasons_are_said_in_every_language(page: Page) -> N
     assert got["en"][names.index("banker_commission")] == "0.95 to 1 (5% commission)"
     chi_square = len(names) + reasons.index("outcomes:banker_player_tie")
     assert got["zh-Hant"][chi_square] == "莊、閒、和頻率"
+
+
+def test_the_statistics_show_percentages_next_to_the_counts(page: Page) -> None:
+    shown = cast(
+        dict[str, str],
+        page.evaluate(
+            """async () => {
+             const r = await import('/app/js/roads.js');
+             const counts = { hands: 8, banker: 4, player: 3, tie: 1, banker_pair: 1,
+                              player_pair: 0, natural: 3 };
+             const board = r.roadBoard({ bead_plate: [], big_road: [], ask: null, counts });
+             const out = {};
+             for (const el of board.querySelectorAll('[data-count]'))
+               out[el.dataset.count] =
+                 el.textContent.slice(el.querySelector('b').textContent.length).trim();
+             out.none = String(r.share(0, 0));
+             return out;
+           }"""
+        ),
+    )
+    assert shown == {
+        "banker": "4 50%",
+        "player": "3 38%",
+        "tie": "1 13%",
+        "banker_pair": "1 13%",
+        "player_pair": "0 0%",
+        "natural": "3 38%",
+        "hands": "8",
+        "none": "null",
+    }

@@ -133,9 +133,19 @@ function askButton(side, roads) {
   );
 }
 
+/** A count as a whole percentage of the shoe's hands ("45%"); null before the first hand. */
+export function share(value, hands) {
+  return hands > 0 ? `${Math.round((100 * value) / hands)}%` : null;
+}
+
 function counts(c) {
   if (!c) return null;
-  const item = (key, value, cls) => h("span", { class: ["count", cls] }, h("b", {}, t(key)), " ", String(value));
+  const item = (key, value, cls) => {
+    const name = key.split(".").pop();
+    const pct = name === "hands" ? null : share(value, c.hands);
+    return h("span", { class: ["count", cls], "data-count": name },
+      h("b", {}, t(key)), " ", String(value), pct ? h("small", { class: "count-pct" }, ` ${pct}`) : null);
+  };
   return h(
     "div",
     { class: "road-counts", role: "group", "aria-label": t("road.counts") },
