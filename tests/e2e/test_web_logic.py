@@ -230,10 +230,14 @@ def test_table_state_follows_the_chips_and_the_hand(page: Page) -> None:
              ev({ kind: 'card_placed', position: 'P1', card: '9S', face_up: true });
              ev({ kind: 'card_placed', position: 'B1', card: null, face_up: false });
              const held = s.heldByMe(st);
+             s.applyMessage(st, { type: 'squeeze_countdown', closes_in: 7.5 }, 1000);
+             const sq = await import('/app/js/squeeze.js');
+             const timed = [1000, 8000, 9000].map((at) => sq.squeezeLeft(st, at));
              ev({ kind: 'cards_revealed', cards: [['B1', 'KD']], by: 'ann' });
+             timed.push(sq.squeezeLeft(st, 1000));
              const result = { pending, bets: st.you.bets, held, after: s.heldByMe(st),
                               cards: s.orderedCards(st).map(c => c.card), phase: st.phase,
-                              inPlay: s.standingBets(st) };
+                              inPlay: s.standingBets(st), timed };
              ev({ kind: 'hand_result', outcome: { winner: 'tie' } });
              ev({ kind: 'hand_settled', game: 't-001-001', results: [{ player: 'ann',
                   returned: 0, standing: { banker: 2000 }, settlement: { total_net: 0 } }] });
@@ -262,6 +266,7 @@ def test_table_state_follows_the_chips_and_the_hand(page: Page) -> None:
     # the one balance figure's note [M12]: bets in play are not "standing"; a tie's are,
     # until the player cancels them
     assert state["inPlay"] == {}
+    assert state["timed"] == [8, 1, 0, None]  # the squeeze timer, gone once the cards turn
     assert state["afterTie"] == {"banker": 2000}
     assert state["stillStanding"] == {"banker": 2000}
     assert state["nextRound"] == {}

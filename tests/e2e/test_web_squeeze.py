@@ -1,9 +1,11 @@
 """The squeeze: a VIP owner bets on Banker, the Banker cards come face down to them, and
 they peel one by dragging its corner and turn the other by pressing it [O], [M16]; the
-first card keeps its place (and its element) when the second arrives."""
+first card keeps its place (and its element) when the second arrives; a timer counts down
+the squeeze time the table allows."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from e2e.pages import betting_open, log_in, new_page, sit
@@ -52,6 +54,9 @@ def test_the_owner_squeezes_the_banker_cards(server: Server, browser: Browser) -
         " slots: window.__b1.slots })"
     )
     assert seen == {"xs": seen["xs"][:1], "elements": 1, "slots": 2}, seen
+    # the squeeze time the table allows (8 s on the test server), counting down
+    timer = page.get_by_test_id("squeeze-timer")
+    expect(timer).to_have_text(re.compile(r"Turned for you in [1-8]s"))
     first = cards.nth(0).bounding_box()
     assert first is not None
     x, y, w, h = first["x"], first["y"], first["width"], first["height"]

@@ -200,6 +200,7 @@ class TableRunner(TableCommands):
             viewer=viewer,
             player=player,
             commitment=self._commitment,
+            squeeze_closes_at=self._squeeze_deadline,
         )
         chip = None if player is None else self._chips.get(player)
         return {
@@ -363,6 +364,7 @@ class TableRunner(TableCommands):
                 now = time.time()
                 if self._squeeze_deadline is None:
                     self._squeeze_deadline = now + s.squeeze_seconds
+                    await self._squeeze_countdown(now)
                 if fast or now >= self._squeeze_deadline:
                     self._squeeze_deadline = None
                     table.reveal_cards()
@@ -395,6 +397,25 @@ class TableRunner(TableCommands):
                 "table": self.id,
                 "message": {
                     "type": "countdown",
+                    "table": self.id,
+                    "game": None if self.table.game is None else str(self.table.game),
+                    "closes_at": closes_at,
+                    "closes_in": max(0.0, round(closes_at - now, 3)),
+                },
+            }
+        )
+
+    async def _squeeze_countdown(self, now: float) -> None:
+        """The ``squeeze_countdown`` message: how long the squeeze may last before the
+        table turns the cards itself (sent once, when the squeeze starts)."""
+        closes_at = self._squeeze_deadline
+        if closes_at is None:
+            return
+        await self._s.bus.publish(
+            {
+                "table": self.id,
+                "message": {
+                    "type": "squeeze_countdown",
                     "table": self.id,
                     "game": None if self.table.game is None else str(self.table.game),
                     "closes_at": closes_at,

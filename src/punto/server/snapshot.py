@@ -100,8 +100,10 @@ def snapshot_state(
     viewer: Viewer,
     player: str | None,
     commitment: str | None,
+    squeeze_closes_at: float | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The snapshot's ``state`` and ``recent`` events for one viewer."""
+    """The snapshot's ``state`` and ``recent`` events for one viewer; ``squeeze_closes_at``
+    is when the table turns squeezed cards itself (an RNG table's squeeze time)."""
     shown = project(hand_events, viewer, player)
     cards, outcome = _cards(shown)
     now = time.time()
@@ -133,6 +135,11 @@ def snapshot_state(
         "game": None if table.game is None else str(table.game),
         "closes_at": closes_at,
         "closes_in": None if closes_at is None else max(0.0, round(closes_at - now, 3)),
+        "squeeze_closes_in": (
+            None
+            if squeeze_closes_at is None or table.phase is not Phase.SQUEEZE
+            else max(0.0, round(squeeze_closes_at - now, 3))
+        ),
         "dealer": table.dealer,
         "shoe": {
             "number": table.shoe_number,

@@ -122,6 +122,12 @@ function slots(state, side) {
   return [`${letter}1`, `${letter}2`, `${letter}3`].filter((p, i) => i < 2 || p in state.cards);
 }
 
+/** Seconds left of the squeeze (whole, rounded up), or null when no squeeze is timed. */
+export function squeezeLeft(state, now = Date.now()) {
+  if (state.phase !== "squeeze" || !state.squeezeEndsAt) return null;
+  return Math.max(0, Math.ceil((state.squeezeEndsAt - now) / 1000));
+}
+
 /** A key that changes only when what the squeeze panel shows changes. */
 export function squeezeKey(state, sent) {
   return JSON.stringify([heldByMe(state), Object.keys(state.cards).filter((p) => !state.cards[p].face_up), [...sent], state.vip && state.vip.vertical_squeeze]);
@@ -139,6 +145,7 @@ export function squeezePanel(state, ctx, sent) {
   return h(
     "section",
     { class: "squeeze", "aria-label": t("squeeze.title") },
+    h("p", { class: "squeeze-timer", role: "timer", "data-testid": "squeeze-timer" }),
     sides.map((side) => {
       const down = sideCards(state, side).filter((c) => !c.face_up && !sent.has(c.position));
       const { opened } = keptFor(state.game);

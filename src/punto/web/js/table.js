@@ -11,7 +11,7 @@ import { cardElement, handTotal } from "./cards.js";
 import { TableSocket } from "./socket.js";
 import { applyMessage, fromSnapshot, sideCards, standingBets } from "./tablestate.js";
 import { betActions, betLayout, chipRack, tieOption } from "./betting.js";
-import { squeezeKey, squeezePanel } from "./squeeze.js";
+import { squeezeKey, squeezeLeft, squeezePanel } from "./squeeze.js";
 import { seatControls, seatRing, vipPanel, watcherList } from "./seats.js";
 import { roadBoard } from "./roads.js";
 import { describeEvent, outcomeText, reasonText } from "./eventtext.js";
@@ -388,6 +388,12 @@ export function mount(root, { id }) {
 
   function tick() {
     if (!state) return;
+    const squeezeTimer = el && el.squeeze.querySelector(".squeeze-timer");
+    if (squeezeTimer) {
+      const left = squeezeLeft(state);
+      const text = left === null ? "" : t("squeeze.timer", { n: left });
+      if (squeezeTimer.textContent !== text) squeezeTimer.textContent = text;
+    }
     const num = countdown.querySelector(".countdown-num");
     if (state.phase === "betting_open" && state.closesAt) {
       const left = Math.max(0, (state.closesAt - Date.now()) / 1000);

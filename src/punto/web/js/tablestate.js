@@ -30,6 +30,7 @@ export function fromSnapshot(snap, now = Date.now()) {
     phase: s.phase,
     game: s.game,
     closesAt: s.closes_in === null || s.closes_in === undefined ? null : now + s.closes_in * 1000,
+    squeezeEndsAt: s.squeeze_closes_in === null || s.squeeze_closes_in === undefined ? null : now + s.squeeze_closes_in * 1000,
     dealer: s.dealer,
     shoe: { ...s.shoe },
     seats: (s.seats || []).map((x) => ({ ...x })),
@@ -98,6 +99,7 @@ function newHand(state, game) {
   state.voided = null;
   state.holders = {};
   state.openRequests = [];
+  state.squeezeEndsAt = null;
 }
 
 /**
@@ -116,6 +118,9 @@ export function applyMessage(state, msg, now = Date.now()) {
       return {};
     case "roads":
       state.roads = msg.roads;
+      return {};
+    case "squeeze_countdown":
+      state.squeezeEndsAt = now + msg.closes_in * 1000;
       return {};
     case "event":
       state.seq = msg.seq;
@@ -264,6 +269,7 @@ export function applyEvent(state, ev, now = Date.now()) {
     case "cards_revealed":
       for (const [position, card] of ev.cards) state.cards[position] = { card, face_up: true, revealed: true };
       state.phase = "dealing";
+      state.squeezeEndsAt = null;
       return {};
     case "hand_restarted":
       state.cards = {};

@@ -171,6 +171,7 @@ export default {
   "result.void": "Hand void: {reason}",
 
   "squeeze.title": "Squeeze",
+  "squeeze.timer": "Turned for you in {n}s",
   "squeeze.yours": "Your {side} cards: squeeze them",
   "squeeze.reader": "You read the {side} cards",
   "squeeze.how": "Drag a card's corner up to peel it, or press it to turn it.",

@@ -173,6 +173,7 @@ export default {
   "result.void": "本局作廢：{reason}",
 
   "squeeze.title": "咪牌",
+  "squeeze.timer": "{n} 秒後自動開牌",
   "squeeze.yours": "您持{side}家牌：請咪牌",
   "squeeze.reader": "由您讀{side}家牌",
   "squeeze.how": "按住牌角向上拖動即可咪開，或按一下直接翻牌。",

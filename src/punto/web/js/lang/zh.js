@@ -171,6 +171,7 @@ export default {
   "result.void": "本局作废：{reason}",
 
   "squeeze.title": "咪牌",
+  "squeeze.timer": "{n} 秒后自动开牌",
   "squeeze.yours": "您的{side}牌：请咪牌",
   "squeeze.reader": "由您读{side}牌",
   "squeeze.how": "拖动牌角向上掀开，或按一下翻牌。",
