@@ -265,11 +265,11 @@ export function mount(root, { id }) {
     const figure = you.at_table && you.table_balance !== null && you.table_balance !== undefined ? you.table_balance : you.wallet_balance;
     const balances = you.viewer === "player"
       ? h("div", { class: "balances" },
-          h("div", { class: "balance" }, h("span", {}, t("table.balance")), h("b", { "data-testid": "table-balance" }, money(figure, digits))),
-          bets.length
-            ? h("p", { class: "balance-note", "data-testid": "standing-note" },
-                t("table.standing_on", { amount: money(bets.reduce((sum, b) => sum + standing[b], 0), digits), bets: bets.map(betName).join(t("common.list_sep")) }))
-            : null)
+          h("div", { class: "balance" }, h("span", {}, t("table.balance")), h("b", { "data-testid": "table-balance" }, money(figure, digits)),
+            bets.length
+              ? h("small", { class: "balance-note", "data-testid": "standing-note" },
+                  t("table.standing_on", { amount: money(bets.reduce((sum, b) => sum + standing[b], 0), digits), bets: bets.map(betName).join(t("common.list_sep")) }))
+              : null))
       : null;
     return [
       h("div", { class: "table-title" },
