@@ -6,7 +6,8 @@
   most :data:`~punto.server.protocol.MAX_DEPTH` levels with no control character in any
   text (400). Refusals are the protocol's typed errors.
 - :class:`SecurityHeaders` adds a Content-Security-Policy (only the server's own
-  scripts and styles; media and playlists from the tables' video servers; no framing), ``X-Content-Type-Options: nosniff``,
+  scripts and styles; media and playlists from the tables' video servers; no framing),
+  ``X-Content-Type-Options: nosniff``,
   ``Referrer-Policy: no-referrer`` and ``X-Frame-Options: DENY`` to every answer (the
   interactive API pages at ``/docs`` and ``/redoc`` load their scripts from a CDN, so
   they get no CSP).
