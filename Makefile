@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.punto-installed
 # Debian packages of the browser tests: the browser, and CJK fonts so Chinese screenshots
 # show characters, not boxes.
-BROWSER_PACKAGES := chromium fonts-noto-cjk
+BROWSER_PACKAGES := chromium fonts-noto-cjk ffmpeg
 
 .PHONY: run test lint typecheck unit integration bench clean chromium
 

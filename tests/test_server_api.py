@@ -126,6 +126,40 @@ async def test_lobby_tables_roads_history_and_shoes(backend: str, tmp_path: Path
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_tables_live_video_stream_url(backend: str, tmp_path: Path) -> None:
+    """An administrator sets, refuses and clears a table's stream URL; the table's
+    description (what the table page reads) carries it, and it survives in the store."""
+    async with server_on(backend, tmp_path) as server:
+        http = server.http
+        admin = await _headers(server, "admin")
+        url = "https://media.example/macau-1/live.m3u8"
+        assert (await http.get("/api/tables/macau-1")).json()["stream_url"] is None
+        patched = await http.patch(
+            "/api/admin/tables/macau-1", json={"stream_url": url}, headers=admin
+        )
+        assert patched.status_code == 200, patched.text
+        assert patched.json()["stream_url"] == url
+        assert (await http.get("/api/tables/macau-1")).json()["stream_url"] == url
+        assert (await server.node.store.table("macau-1")).stream_url == url
+        for bad in ("javascript:alert(1)", "ftp://x/y.m3u8", "http://a b", "x" * 501, 7):
+            answer = await http.patch(
+                "/api/admin/tables/macau-1", json={"stream_url": bad}, headers=admin
+            )
+            assert answer.status_code in (400, 422), (bad, answer.text)
+        player = await _headers(server, "ann")
+        refused = await http.patch(
+            "/api/admin/tables/macau-1", json={"stream_url": ""}, headers=player
+        )
+        assert refused.status_code == 403
+        assert (await http.get("/api/tables/macau-1")).json()["stream_url"] == url
+        cleared = await http.patch(
+            "/api/admin/tables/macau-1", json={"stream_url": ""}, headers=admin
+        )
+        assert cleared.json()["stream_url"] is None
+        assert (await http.get("/api/tables/macau-1")).json()["stream_url"] is None
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_administration_and_reports(backend: str, tmp_path: Path) -> None:
     async with server_on(backend, tmp_path) as server:
         http = server.http

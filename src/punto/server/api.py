@@ -147,6 +147,7 @@ class TableBody(_Body):
     vip_min_balance: Annotated[StrictInt, Field(ge=0)] = 0
     limits: list[TierBody] | None = None
     enabled: StrictBool = True
+    stream_url: Annotated[str | None, Field(max_length=500)] = None
 
 
 class TablePatch(_Body):
@@ -156,6 +157,8 @@ class TablePatch(_Body):
     limits: list[TierBody] | None = None
     betting_seconds: Annotated[StrictFloat | None, Field(gt=0, le=600)] = None
     enabled: StrictBool | None = None
+    stream_url: Annotated[str | None, Field(max_length=500)] = None
+    """The live video's HLS playlist URL; an empty string takes the video off."""
 
 
 class FaultBody(_Body):
@@ -672,7 +675,8 @@ async def admin_table_rules_versions(
 async def admin_update_table(
     table_id: str, body: TablePatch, actor: ActorDep, node: NodeDep
 ) -> dict[str, Any]:
-    """Change limits [S14], the betting time or the name; close or reopen a table."""
+    """Change limits [S14], the betting time, the name or the live video's stream URL; close
+    or reopen a table."""
     require_role(actor, Role.ADMIN, action="change tables")
     config = await node.store.table(table_id)
     changes: dict[str, object] = {}
@@ -684,6 +688,8 @@ async def admin_update_table(
         changes["betting_seconds"] = body.betting_seconds
     if body.enabled is not None:
         changes["enabled"] = body.enabled
+    if body.stream_url is not None:
+        changes["stream_url"] = body.stream_url.strip() or None
     try:
         config = config.replace(**changes)
     except PuntoError as exc:

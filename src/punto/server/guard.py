@@ -6,7 +6,8 @@
   most :data:`~punto.server.protocol.MAX_DEPTH` levels with no control character in any
   text (400). Refusals are the protocol's typed errors.
 - :class:`SecurityHeaders` adds a Content-Security-Policy (only the server's own
-  scripts, styles and sockets; no framing), ``X-Content-Type-Options: nosniff``,
+  scripts and styles; media and playlists from the tables' video servers; no framing),
+  ``X-Content-Type-Options: nosniff``,
   ``Referrer-Policy: no-referrer`` and ``X-Frame-Options: DENY`` to every answer (the
   interactive API pages at ``/docs`` and ``/redoc`` load their scripts from a CDN, so
   they get no CSP).
@@ -30,10 +31,15 @@ MAX_BODY = 65_536
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self' ws: wss:; font-src 'self'; object-src 'none'; base-uri 'none'; "
-    "form-action 'self'; frame-ancestors 'none'"
+    "media-src 'self' blob: https: http:; "
+    "connect-src 'self' ws: wss: https: http:; font-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
-"""The web client's policy: its own files only, WebSockets back to the server, no frames."""
+"""The web client's policy: its own scripts, styles and fonts only, no frames. A table's live
+video comes from a media server or CDN an administrator names at run time (its stream URL), so
+``media-src`` admits any http(s) origin (and ``blob:``), and ``connect-src`` too, because the
+table page reads the stream's playlist to measure its delay. Scripts stay ``'self'`` only, so
+no other origin can run code on the page."""
 
 _NO_CSP = ("/docs", "/redoc")
 

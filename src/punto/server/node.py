@@ -477,6 +477,7 @@ class Node:
                 out = table_json(config, config.settings(betting_seconds=None))
                 out["phase"] = "closed" if not config.enabled else "waiting"
         out["process"] = await self.owner(table_id)
+        out["stream_url"] = (await self.store.table(table_id)).stream_url
         return out
 
     async def lobby(self) -> list[dict[str, Any]]:

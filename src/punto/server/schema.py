@@ -90,6 +90,8 @@ class TableRow(Base):
     """Rules document keys that differ from the preset (JSON)."""
     rules_version: Mapped[int] = mapped_column(Integer, server_default="1")
     last_shoe: Mapped[int] = mapped_column(Integer, server_default="0")
+    stream_url: Mapped[str | None] = mapped_column(String(500))
+    """The table's live video playlist (HLS), or none."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 

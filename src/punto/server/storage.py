@@ -128,6 +128,7 @@ def _table_values(config: TableConfig) -> dict[str, Any]:
         "enabled": config.enabled,
         "overrides": json.dumps(dict(config.overrides), sort_keys=True),
         "rules_version": config.rules_version,
+        "stream_url": config.stream_url,
     }
 
 

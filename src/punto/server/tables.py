@@ -35,6 +35,7 @@ from punto.table.squeeze import Reading
 __all__ = ["DEMO_TABLES", "TableConfig", "tiers_from_json", "tiers_to_json"]
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+_STREAM = re.compile(r"^https?://[^\s\"<>]{1,490}$")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -57,6 +58,8 @@ class TableConfig:
     rules_version: int = 1
     """Counts the changes of the rules (preset or overrides); a change applies from the
     next shoe."""
+    stream_url: str | None = None
+    """The table's live video (an ``http(s)`` HLS playlist, ``.m3u8``), or none."""
 
     def __post_init__(self) -> None:
         if not _ID.match(self.id):
@@ -67,6 +70,11 @@ class TableConfig:
         object.__setattr__(self, "overrides", MappingProxyType(dict(self.overrides)))
         if isinstance(self.rules_version, bool) or not isinstance(self.rules_version, int):
             raise ProtocolError(f"a rules version is a whole number, not {self.rules_version!r}")
+        if self.stream_url is not None and not _STREAM.match(self.stream_url):
+            raise ProtocolError(
+                f"a stream URL is an http(s) address of at most 500 characters, "
+                f"not {self.stream_url!r}"
+            )
         self.settings(betting_seconds=None)  # validates the rest (RulesError)
 
     def table_rules(self) -> Rules:
@@ -123,6 +131,7 @@ class TableConfig:
             enabled=bool(data.get("enabled", True)),
             overrides=overrides,
             rules_version=int(data.get("rules_version") or 1),
+            stream_url=data.get("stream_url") or None,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -141,6 +150,7 @@ class TableConfig:
             "enabled": self.enabled,
             "overrides": dict(self.overrides),
             "rules_version": self.rules_version,
+            "stream_url": self.stream_url,
             "document": rules_to_document(self.table_rules()),
         }
 

@@ -57,6 +57,22 @@ function limitsEditor(tableId, onSaved) {
 
 /** Send rules (create a table or change one); a bet favouring the player is asked about
  * once and sent again with the explicit confirmation. */
+function videoEditor(tb, onSaved) {
+  const input = h("input", { type: "url", name: "stream_url", value: tb.stream_url || "", placeholder: "https://media.example/table/live.m3u8", size: 48, "data-testid": "stream-url" });
+  return h("form", { class: "panel", "data-testid": `video-${tb.id}`, onsubmit: async (e) => {
+    e.preventDefault();
+    try {
+      await api.updateTable(tb.id, { stream_url: input.value.trim() });
+      toast(t("admin.video_saved"), "ok");
+      onSaved();
+    } catch (err) { fail(err); }
+  } },
+  h("h4", {}, t("admin.video_of", { table: tb.id })),
+  h("p", { class: "hint" }, t("admin.video_hint")),
+  field(t("admin.stream_url"), input),
+  h("button", { type: "submit", class: "btn btn-confirm" }, t("admin.save")));
+}
+
 async function withEdgeConfirmation(send) {
   try {
     return await send(false);
@@ -103,6 +119,7 @@ function tablesTab() {
             h("td", {}, tb.enabled ? t("admin.open") : t("admin.closed")),
             h("td", {},
               h("button", { type: "button", class: "btn btn-small", onclick: () => fill(editor, limitsEditor(tb.id, load)) }, t("admin.limits")),
+              h("button", { type: "button", class: "btn btn-small", "data-testid": `video-edit-${tb.id}`, onclick: () => fill(editor, videoEditor(tb, load)) }, t("admin.video")),
               h("button", { type: "button", class: "btn btn-small", "data-testid": `rules-${tb.id}`, onclick: () => fill(editor, tableRulesEditor(tb, load)) }, t("rules.edit")),
               h("button", { type: "button", class: ["btn", "btn-small", tb.enabled ? "btn-danger" : ""], onclick: async () => {
                 if (tb.enabled && !window.confirm(t("admin.sure_close", { table: tb.id }))) return;

@@ -14,6 +14,7 @@ import { betActions, betLayout, chipRack, tieOption } from "./betting.js";
 import { squeezeKey, squeezeLeft, squeezePanel } from "./squeeze.js";
 import { seatControls, seatRing, vipPanel, watcherList } from "./seats.js";
 import { roadBoard } from "./roads.js";
+import { videoPanel } from "./video.js";
 import { describeEvent, outcomeText, reasonText } from "./eventtext.js";
 import { betRecords, handLookup } from "./records.js";
 import { role } from "./session.js";
@@ -50,6 +51,7 @@ export function mount(root, { id }) {
   let records = null;
   let lookup = null;
   let countdown = null;
+  let video = null;
 
   const digitsNow = () => (state ? state.table.currency_digits : 2);
   const explain = (why) => advice(why, digitsNow(), { t, has, betName, money });
@@ -432,6 +434,8 @@ export function mount(root, { id }) {
     countdown = h("div", { class: "countdown", role: "timer", "aria-label": t("table.countdown") }, h("span", { class: "countdown-num" }, ""));
     records = role() === "player" ? betRecords((game) => lookup.show(game)) : { element: null, reload() {} };
     lookup = handLookup();
+    if (video) video.stop();
+    video = videoPanel(id);
     const staff = role() && role() !== "player";
     skeleton = h(
       "div",
@@ -447,6 +451,7 @@ export function mount(root, { id }) {
           el.tie,
           el.limits),
         h("aside", { class: "table-side" },
+          video.element,
           h("section", { class: "panel roads-panel", "aria-label": t("road.board") },
             h("div", { class: "row row-between" }, h("h2", {}, t("road.board")),
               h("a", { href: `/api/tables/${encodeURIComponent(id)}/roads?format=svg`, target: "_blank", rel: "noopener", class: "link" }, t("road.svg"))),
@@ -468,6 +473,7 @@ export function mount(root, { id }) {
   return {
     unmount() {
       window.clearInterval(timer);
+      video.stop();
       if (frame) window.cancelAnimationFrame(frame);
       socket.close();
     },
