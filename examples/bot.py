@@ -61,21 +61,60 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
+HTTP_TRIES = 5
+"""Tries of one HTTP call before the bot gives up on it."""
+
+_BUSY = frozenset({429, 502, 503, 504})
+"""Answers that mean "later": rate limited, or the server busy or restarting."""
+
+
+async def request(http: httpx.AsyncClient, method: str, url: str, **kwargs: Any) -> httpx.Response:
+    """One HTTP call, tried again (waiting 0.5 s, 1 s, 2 s …, or the ``Retry-After`` the
+    server asks for) when the connection fails, times out or the server says "later": a
+    busy server is not a failure of the bot. The last failure is raised."""
+    for attempt in range(HTTP_TRIES):
+        wait = 0.5 * 2**attempt
+        try:
+            answer = await http.request(method, url, **kwargs)
+        except httpx.TransportError:
+            if attempt == HTTP_TRIES - 1:
+                raise
+        else:
+            if answer.status_code not in _BUSY or attempt == HTTP_TRIES - 1:
+                return answer
+            retry_after = answer.headers.get("Retry-After", "")
+            if retry_after.isdigit():
+                wait = float(retry_after)
+        await asyncio.sleep(wait)
+    raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+
 async def session(http: httpx.AsyncClient, user: str | None, password: str | None) -> str:
-    """A session token: log in, or register a new player."""
+    """A session token: log in, or register a new player (a registration whose answer
+    was lost and is tried again finds the name taken: then it logs in)."""
     if user is not None:
-        answer = await http.post(
-            "/api/auth/login", json={"username": user, "password": password or f"{user}-demo"}
+        answer = await request(
+            http,
+            "POST",
+            "/api/auth/login",
+            json={"username": user, "password": password or f"{user}-demo"},
         )
         if answer.status_code == 200:
             return str(answer.json()["token"])
         if answer.status_code != 401:
             raise BotError(f"login refused ({answer.status_code}): {answer.text[:200]}")
     name = user or f"bot-{secrets.token_hex(4)}"
-    answer = await http.post(
+    secret = password or f"{name}-demo"
+    answer = await request(
+        http,
+        "POST",
         "/api/auth/register",
-        json={"username": name, "password": password or f"{name}-demo", "display_name": name},
+        json={"username": name, "password": secret, "display_name": name},
     )
+    if answer.status_code == 409 and user is None:  # our own registration, answered late
+        answer = await request(
+            http, "POST", "/api/auth/login", json={"username": name, "password": secret}
+        )
     if answer.status_code not in (200, 201):
         raise BotError(f"registration refused ({answer.status_code}): {answer.text[:200]}")
     return str(answer.json()["token"])
@@ -83,7 +122,7 @@ async def session(http: httpx.AsyncClient, user: str | None, password: str | Non
 
 async def pick_table(http: httpx.AsyncClient, wanted: str | None) -> str:
     """The table to play at."""
-    tables = (await http.get("/api/lobby")).json()["tables"]
+    tables = (await request(http, "GET", "/api/lobby")).json()["tables"]
     if wanted is not None:
         if not any(t["id"] == wanted for t in tables):
             raise BotError(f"no table {wanted!r} in the lobby")
@@ -151,8 +190,8 @@ class Bot:
         waiting = self.bet_on - self.settled
         if not waiting:
             return
-        answer = await self.http.get(
-            "/api/me/bets", headers={"Authorization": f"Bearer {self.token}"}
+        answer = await request(
+            self.http, "GET", "/api/me/bets", headers={"Authorization": f"Bearer {self.token}"}
         )
         if answer.status_code == 200:
             for record in answer.json().get("records", []):
@@ -294,7 +333,9 @@ async def play(args: argparse.Namespace) -> int:
             raise BotError(
                 f"{len(bot.settled)} of {args.hands} hands settled in {args.timeout:g} s"
             ) from None
-        me = (await http.get("/api/me", headers={"Authorization": f"Bearer {token}"})).json()
+        me = (
+            await request(http, "GET", "/api/me", headers={"Authorization": f"Bearer {token}"})
+        ).json()
     print(me["balance"])
     return 0
 
@@ -308,7 +349,8 @@ async def main(argv: Sequence[str] | None = None) -> int:
         print(f"bot: failed: {exc}", file=sys.stderr)
         return 1
     except httpx.HTTPError as exc:
-        print(f"bot: failed: the server did not answer over HTTP: {exc}", file=sys.stderr)
+        why = str(exc) or type(exc).__name__  # a timeout's message is empty
+        print(f"bot: failed: the server did not answer over HTTP: {why}", file=sys.stderr)
         return 1
 
 
