@@ -12,7 +12,7 @@ BROWSER_PACKAGES := chromium fonts-noto-cjk ffmpeg
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[all,dev]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -30,10 +30,10 @@ typecheck: $(STAMP)
 # Two stages: unit (the rules core, analysis, roads, ledger, CLI: well under five minutes)
 # and integration (real servers, PostgreSQL, Redis, Chromium, faults, fuzzing).
 unit: $(STAMP)
-	$(BIN)/pytest -m "not integration"
+	$(BIN)/pytest -m "not integration" -n 2
 
 integration: $(STAMP) chromium
-	$(BIN)/pytest -m integration
+	$(BIN)/pytest -m integration -n 3 --dist loadfile
 
 # The web client's browser tests drive Debian's Chromium (never a downloaded browser):
 # install the packages when they are missing and we may (root with apt, as on CI); otherwise

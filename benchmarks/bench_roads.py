@@ -34,6 +34,7 @@ def results(count: int, seed: int = 2024) -> list[RoadResult]:
 
 
 def bench_feed(sequence: list[RoadResult]) -> RoadBoard:
+    """Feed a long sequence of results, one at a time; print the rate per block."""
     board = RoadBoard()
     block = len(sequence) // BLOCKS
     rates = []
@@ -54,6 +55,7 @@ def bench_feed(sequence: list[RoadResult]) -> RoadBoard:
 
 
 def bench_ask(board: RoadBoard, count: int) -> None:
+    """Ask Banker / Ask Player ``count`` times; print the rate."""
     ask = board.ask
     start = time.perf_counter()
     for _ in range(count // 2):
@@ -67,6 +69,7 @@ def bench_ask(board: RoadBoard, count: int) -> None:
 
 
 def bench_shoes(sequence: list[RoadResult], count: int) -> None:
+    """Replay ``count`` whole shoes; print the rate."""
     start = time.perf_counter()
     for i in range(count):
         RoadBoard.replay(sequence[i * SHOE_HANDS : (i + 1) * SHOE_HANDS])
@@ -86,6 +89,7 @@ def bench_shoes(sequence: list[RoadResult], count: int) -> None:
 
 
 def main() -> None:
+    """Run every roads benchmark."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=1_000_000, help="results fed (1,000,000)")
     args = parser.parse_args()

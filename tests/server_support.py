@@ -24,19 +24,23 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from ledger_support import ledger_database
-from punto.ledger.wallet import Wallet
+from punto.ledger.wallet import RetryPolicy, SeamlessWallet, Wallet
 from punto.server.app import create_app
 from punto.server.config import Settings
 from punto.server.node import Node
 from punto.server.protocol import MAX_MESSAGE
+from punto.table.clock import Clock
 
 __all__ = [
     "FAST",
     "RunningServer",
+    "SeamlessTable",
+    "SkewClock",
     "TableClient",
     "free_port",
     "login",
     "running_server",
+    "seamless_live_table",
     "server_on",
     "server_settings",
 ]
@@ -52,6 +56,22 @@ FAST: dict[str, object] = {
     "demo": True,
 }
 """Short timers and a fast password hash for tests."""
+
+
+class SkewClock:
+    """The wall clock, moved forward by hand: a test jumps over a grace period at once
+    (the tables run on it, so an open countdown ends too)."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def now(self) -> float:
+        """Epoch seconds plus what the test added."""
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock ``seconds`` forward."""
+        self.offset += seconds
 
 
 def free_port() -> int:
@@ -107,10 +127,11 @@ async def login(http: httpx.AsyncClient, user: str, password: str | None = None)
 
 @asynccontextmanager
 async def running_server(
-    settings: Settings, *, wallet: Wallet | None = None
+    settings: Settings, *, wallet: Wallet | None = None, clock: Clock | None = None
 ) -> AsyncIterator[RunningServer]:
-    """Start a server with ``settings`` (and a wallet of the test's) and stop it afterwards."""
-    node = Node(settings, wallet=wallet)
+    """Start a server with ``settings`` (and a wallet and a clock of the test's) and stop
+    it afterwards."""
+    node = Node(settings, wallet=wallet, clock=clock)
     app = create_app(settings, node=node)
     port = free_port()
     config = uvicorn.Config(
@@ -141,12 +162,17 @@ async def running_server(
 
 @asynccontextmanager
 async def server_on(
-    backend: str, tmp_path: Path, *, wallet_of: Wallet | None = None, **changes: object
+    backend: str,
+    tmp_path: Path,
+    *,
+    wallet_of: Wallet | None = None,
+    clock: Clock | None = None,
+    **changes: object,
 ) -> AsyncIterator[RunningServer]:
     """A server on a fresh database of ``backend``."""
     async with (
         ledger_database(backend, tmp_path) as url,
-        running_server(server_settings(url, **changes), wallet=wallet_of) as server,
+        running_server(server_settings(url, **changes), wallet=wallet_of, clock=clock) as server,
     ):
         yield server
 
@@ -251,3 +277,49 @@ def _matches(message: Mapping[str, Any], kind: str) -> bool:
     if message.get("type") == kind:
         return True
     return message.get("type") == "event" and message["event"]["kind"] == kind
+
+
+@dataclass
+class SeamlessTable:
+    """live-1 on a server whose wallet is an operator's (seamless): its dealer's console,
+    and ann and bob watching with a 10.00 chip chosen, betting open."""
+
+    server: RunningServer
+    console: TableClient
+    ann: TableClient
+    bob: TableClient
+
+
+@asynccontextmanager
+async def seamless_live_table(
+    backend: str, tmp_path: Path, transport: httpx.AsyncBaseTransport, *, retry: RetryPolicy
+) -> AsyncIterator[SeamlessTable]:
+    """A :class:`SeamlessTable` whose operator's wallet is reached through ``transport``
+    (a test's stand-in that can fail or hold calls); afterwards the ledger must check."""
+    client = httpx.AsyncClient(transport=transport)
+    wallet = SeamlessWallet("http://operator/wallet", client=client, retry=retry)
+    try:
+        async with server_on(
+            backend,
+            tmp_path,
+            wallet_of=wallet,
+            wallet="seamless",
+            wallet_url="http://operator/wallet",
+            betting_seconds=600.0,
+        ) as server:
+            async with (
+                TableClient.connect(server, "live-1", await server.token("dana")) as console,
+                TableClient.connect(server, "live-1", await server.token("ann")) as ann,
+                TableClient.connect(server, "live-1", await server.token("bob")) as bob,
+            ):
+                await console.ok({"type": "start_shoe"})
+                for player in (ann, bob):
+                    await player.ok({"type": "join"})
+                    await player.ok({"type": "watch", "tier": "low"})
+                    await player.ok({"type": "choose_chip", "chip": 1000})
+                await console.ok({"type": "open_betting"})
+                yield SeamlessTable(server, console, ann, bob)
+            report = await server.node.ledger.check()
+            assert report.ok, report.problems
+    finally:
+        await client.aclose()

@@ -136,7 +136,7 @@ def state_of(table: Table) -> tuple[object, ...]:
         tuple(
             (
                 who.player,
-                who.role,
+                who.place,
                 who.seat,
                 who.tier,
                 who.connected,

@@ -193,7 +193,7 @@ def test_tableau_error_is_a_coup_error_and_a_value_error() -> None:
     assert issubclass(TableauError, CoupError)
     assert issubclass(IncompleteCoupError, CoupError)
     assert issubclass(CoupError, PuntoError)
-    assert issubclass(PuntoError, ValueError)
+    assert issubclass(CoupError, ValueError)
 
 
 def test_a_non_card_is_refused() -> None:

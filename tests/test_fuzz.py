@@ -22,7 +22,7 @@ from websockets.sync.client import connect
 from websockets.sync.connection import Connection
 
 from e2e.web_support import Server, run_server
-from punto.server.protocol import DEALER_COMMANDS, MAX_MESSAGE, PLAYER_COMMANDS
+from punto.server.protocol import COMMAND_TYPES, MAX_MESSAGE
 
 pytestmark = pytest.mark.slow
 
@@ -109,7 +109,7 @@ _JSON = st.recursive(
     ),
     max_leaves=12,
 )
-_TYPES = sorted(PLAYER_COMMANDS | DEALER_COMMANDS | {"ping", "resync", "roads", "nonsense"})
+_TYPES = sorted(COMMAND_TYPES | {"nonsense"})
 _MESSAGES = st.one_of(
     _JSON.map(json.dumps),
     st.fixed_dictionaries(

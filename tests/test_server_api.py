@@ -228,9 +228,11 @@ async def test_s14_a_pause_asked_for_during_a_hand_is_taken_when_it_ends(
                 "/api/supervisor/tables/online-1/pause", json={"reason": "count"}, headers=sam
             )
             assert asked.status_code == 200, asked.text
-            assert asked.json()["events"] == []  # mid-hand: nothing yet
+            # mid-hand: the table records the request [S14]
+            assert [e["kind"] for e in asked.json()["events"]] == ["pause_requested"]
             paused = await watcher.next_of("table_paused", timeout=30)
-            assert paused["event"]["reason"] == "count"
+            assert paused["event"]["reason"] == "typed"  # the supervisor's words
+            assert paused["event"]["reason_params"] == {"text": "count"}
             settled = [m for m in watcher.received if m.get("type") == "event"]
             assert settled[-2]["event"]["kind"] == "hand_settled"  # the hand ended first
             resumed = await server.http.post(

@@ -15,9 +15,9 @@ import pytest
 
 from ledger_support import BACKENDS
 from punto.ledger.operator_ref import ReferenceOperator, create_app
-from punto.ledger.wallet import RetryPolicy, SeamlessWallet
+from punto.ledger.wallet import RetryPolicy
 from punto.server.storage import OUTBOX_PENDING
-from server_support import TableClient, server_on
+from server_support import seamless_live_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -46,59 +46,36 @@ class _Faulty(httpx.AsyncBaseTransport):
 async def test_operator_500s_and_timeouts_move_nothing_twice(backend: str, tmp_path: Path) -> None:
     operator = ReferenceOperator({"ann": 100_000, "bob": 100_000})
     transport = _Faulty(operator)
-    client = httpx.AsyncClient(transport=transport)
-    wallet = SeamlessWallet(
-        "http://operator/wallet", client=client, retry=RetryPolicy(attempts=2, base_delay=0.01)
-    )
-    async with server_on(
-        backend,
-        tmp_path,
-        wallet_of=wallet,
-        wallet="seamless",
-        wallet_url="http://operator/wallet",
-        betting_seconds=600.0,
-    ) as server:
-        async with (
-            TableClient.connect(server, "live-1", await server.token("dana")) as console,
-            TableClient.connect(server, "live-1", await server.token("ann")) as ann,
-            TableClient.connect(server, "live-1", await server.token("bob")) as bob,
-        ):
-            await console.ok({"type": "start_shoe"})
-            for player in (ann, bob):
-                await player.ok({"type": "join"})
-                await player.ok({"type": "watch", "tier": "low"})
-                await player.ok({"type": "choose_chip", "chip": 1000})
-            await console.ok({"type": "open_betting"})
-            await bob.ok({"type": "add_chip", "bet": "banker"})
-            for fault in ("500", "timeout"):
-                transport.faults[("debit", "bob")] = fault
-                refused = await bob.request({"type": "confirm"})
-                assert refused["type"] == "error", refused
-                assert refused["error"] == "wallet_unavailable", refused
-                assert operator.balances["bob"] == 100_000  # nothing moved
-            del transport.faults[("debit", "bob")]
-            await bob.ok({"type": "confirm"})
-            await ann.ok({"type": "add_chip", "bet": "player"})
-            await ann.ok({"type": "confirm"})
-            assert operator.balances == {"ann": 99_000, "bob": 99_000}
-            transport.faults[("credit", "*")] = "500"
-            await console.ok({"type": "close_betting"})
-            for card in ("9S", "8D", "KH", "7C"):  # Player natural 9 [M9]
-                await console.ok({"type": "deal_card", "card": card})
-            await ann.next_of("hand_settled")
-            told = await ann.next_of("balance", lambda m: m["reason"] == "settled")
-            assert told["wallet_balance"] is None or told["wallet_balance"] == 99_000
-            await console.ok({"type": "open_betting"})  # the table goes on meanwhile
-            assert operator.balances["ann"] == 99_000
-            assert [
-                i.player_id for i in await server.node.store.outbox_items(states=[OUTBOX_PENDING])
-            ] == ["ann"]
-            del transport.faults[("credit", "*")]
-            deadline = time.monotonic() + 30
-            while operator.balances["ann"] != 101_000:  # delivered once the operator is back
-                assert time.monotonic() < deadline, operator.balances
-                await asyncio.sleep(0.1)
-            assert operator.balances["bob"] == 99_000
-        report = await server.node.ledger.check()
-        assert report.ok, report.problems
-    await client.aclose()
+    retry = RetryPolicy(attempts=2, base_delay=0.01)
+    async with seamless_live_table(backend, tmp_path, transport, retry=retry) as t:
+        server, console, ann, bob = t.server, t.console, t.ann, t.bob
+        await bob.ok({"type": "add_chip", "bet": "banker"})
+        for fault in ("500", "timeout"):
+            transport.faults[("debit", "bob")] = fault
+            refused = await bob.request({"type": "confirm"})
+            assert refused["type"] == "error", refused
+            assert refused["error"] == "wallet_unavailable", refused
+            assert operator.balances["bob"] == 100_000  # nothing moved
+        del transport.faults[("debit", "bob")]
+        await bob.ok({"type": "confirm"})
+        await ann.ok({"type": "add_chip", "bet": "player"})
+        await ann.ok({"type": "confirm"})
+        assert operator.balances == {"ann": 99_000, "bob": 99_000}
+        transport.faults[("credit", "*")] = "500"
+        await console.ok({"type": "close_betting"})
+        for card in ("9S", "8D", "KH", "7C"):  # Player natural 9 [M9]
+            await console.ok({"type": "deal_card", "card": card})
+        await ann.next_of("hand_settled")
+        told = await ann.next_of("balance", lambda m: m["reason"] == "settled")
+        assert told["wallet_balance"] is None or told["wallet_balance"] == 99_000
+        await console.ok({"type": "open_betting"})  # the table goes on meanwhile
+        assert operator.balances["ann"] == 99_000
+        assert [
+            i.player_id for i in await server.node.store.outbox_items(states=[OUTBOX_PENDING])
+        ] == ["ann"]
+        del transport.faults[("credit", "*")]
+        deadline = time.monotonic() + 30
+        while operator.balances["ann"] != 101_000:  # delivered once the operator is back
+            assert time.monotonic() < deadline, operator.balances
+            await asyncio.sleep(0.1)
+        assert operator.balances["bob"] == 99_000

@@ -139,6 +139,6 @@ async def test_shutdown_voids_and_refunds_a_live_hand(backend: str, tmp_path: Pa
             await d.ok({"type": "deal_card", "card": "3H"})
             await server.node.stop()
             voided = await p.next_of("hand_voided")
-            assert "shutting down" in voided["event"]["reason"]
+            assert voided["event"]["reason"] == "shutdown"
         assert await server.node.bank.balance("bob") == wallet
         assert (await server.node.ledger.check()).ok

@@ -6,6 +6,7 @@ the other process takes its tables over and recovers their rounds."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import secrets
 import signal
@@ -146,10 +147,11 @@ async def test_two_processes_serve_one_table_and_fail_over(_services: None, tmp_
                 await via_b.request({"type": "add_chip", "bet": "banker"})
                 if (await via_b.request({"type": "confirm"}))["type"] == "ok":
                     break
-            seen = await via_a.next_of(  # the event reached a's client through Redis
-                "bets_confirmed", lambda m: m["event"]["player"] == "ann"
+            seen = await via_a.next_of(  # ann's confirm reached a's client through Redis,
+                "bet_totals",  # as the totals other players get (not the event itself)
+                lambda m: m["game"] == game and "banker" in m["totals"],
             )
-            assert seen["event"]["game"] == game
+            assert seen["totals"]["banker"]["bettors"] == 1
             settled = await via_b.next_of("hand_settled", lambda m: m["event"]["game"] == game)
             assert settled["event"]["results"][0]["player"] == "ann"
             await via_b.next_of("balance", lambda m: m["reason"] == "settled")
@@ -170,11 +172,21 @@ async def test_two_processes_serve_one_table_and_fail_over(_services: None, tmp_
         assert bot.returncode == 0, err.decode()
         assert out.decode().strip().splitlines()[-1].isdigit()
 
-        a.stop(signal.SIGKILL)  # the owner dies without a word
-        deadline = time.monotonic() + 30
-        while (await http_b.get("/healthz")).json()["tables_owned"] < 8:
-            assert time.monotonic() < deadline, "b did not take the tables over"
-            await asyncio.sleep(0.5)
+        # a client of b watches macau-1 while its owner dies without a word
+        async with TableClient.connect(_as_server(b), "macau-1", ann) as watcher:
+            before = int(watcher.snapshot["seq"])
+            a.stop(signal.SIGKILL)
+            deadline = time.monotonic() + 30
+            while (await http_b.get("/healthz")).json()["tables_owned"] < 8:
+                assert time.monotonic() < deadline, "b did not take the tables over"
+                await asyncio.sleep(0.5)
+            # b numbers macau-1's events from 0 again: its clients are told to resync, and
+            # the events after the new snapshot reach them (none is filtered as old)
+            await watcher.next_of("table_opened", timeout=30)
+            await watcher.ws.send(json.dumps({"type": "resync", "request_id": "again"}))
+            fresh = await watcher.next_of("snapshot", lambda m: m.get("request_id") == "again")
+            assert int(fresh["seq"]) < before
+            await watcher.next_of("betting_opened", timeout=60)
         lobby = (await http_b.get("/api/lobby")).json()["tables"]
         assert {t["id"] for t in lobby} >= {"macau-1", "live-1"}
         assert b.stop() == 0

@@ -13,8 +13,8 @@ import pytest
 
 from ledger_support import BACKENDS
 from punto.ledger.operator_ref import ReferenceOperator, create_app
-from punto.ledger.wallet import RetryPolicy, SeamlessWallet
-from server_support import TableClient, server_on
+from punto.ledger.wallet import RetryPolicy
+from server_support import seamless_live_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -36,6 +36,10 @@ class _Stalling(httpx.AsyncBaseTransport):
         return await self._inner.handle_async_request(request)
 
 
+_RETRY = RetryPolicy(attempts=1, base_delay=0.01, timeout=120)
+"""One try, waited on as long as the test holds it."""
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS[:1])
 async def test_a_slow_operator_delays_only_its_own_players_confirm(
@@ -43,53 +47,60 @@ async def test_a_slow_operator_delays_only_its_own_players_confirm(
 ) -> None:
     operator = ReferenceOperator({"ann": 100_000, "bob": 100_000})
     transport = _Stalling(operator, "bob")
-    transport.release.set()  # until bob's confirm
-    client = httpx.AsyncClient(transport=transport)
-    wallet = SeamlessWallet(
-        "http://operator/wallet",
-        client=client,
-        retry=RetryPolicy(attempts=1, base_delay=0.01, timeout=120),
-    )
-    async with server_on(
-        backend,
-        tmp_path,
-        wallet_of=wallet,
-        wallet="seamless",
-        wallet_url="http://operator/wallet",
-        betting_seconds=600.0,
-    ) as server:
-        dealer = await server.token("dana")
-        async with (
-            TableClient.connect(server, "live-1", dealer) as console,
-            TableClient.connect(server, "live-1", await server.token("ann")) as ann,
-            TableClient.connect(server, "live-1", await server.token("bob")) as bob,
-        ):
-            await console.ok({"type": "start_shoe"})
-            for player in (ann, bob):
-                await player.ok({"type": "join"})
-                await player.ok({"type": "watch", "tier": "low"})
-                await player.ok({"type": "choose_chip", "chip": 1000})
-            await console.ok({"type": "open_betting"})
-            transport.release.clear()
-            held = transport.held
-            await bob.ok({"type": "add_chip", "bet": "banker"})
-            await ann.ok({"type": "add_chip", "bet": "player"})
-            await bob.ws.send(json.dumps({"type": "confirm", "request_id": "slow"}))
-            while transport.held == held:  # bob's debit is at the operator, held
-                await asyncio.sleep(0.01)
-            assert (await ann.request({"type": "confirm"}, timeout=30))["type"] == "ok"
-            assert operator.balances["ann"] == 99_000
-            assert (await console.request({"type": "close_betting"}))["type"] == "ok"
-            assert not any(m.get("request_id") == "slow" for m in bob.received)
-            transport.release.set()
-            late = await bob.answer("slow", timeout=30)
-            assert late["type"] == "error"  # betting closed while the operator thought
-            assert late["error"] in ("betting", "bet_closed", "phase"), late
-            for _ in range(10):  # the refused confirm's debit is rolled back
-                if operator.balances["bob"] == 100_000:
-                    break
-                await asyncio.sleep(0.1)
-            assert operator.balances["bob"] == 100_000
-        report = await server.node.ledger.check()
-        assert report.ok, report.problems
-    await client.aclose()
+    transport.release.set()  # until the test holds bob's calls
+    async with seamless_live_table(backend, tmp_path, transport, retry=_RETRY) as t:
+        console, ann, bob = t.console, t.ann, t.bob
+        transport.release.clear()
+        held = transport.held
+        await bob.ok({"type": "add_chip", "bet": "banker"})
+        await ann.ok({"type": "add_chip", "bet": "player"})
+        await bob.ws.send(json.dumps({"type": "confirm", "request_id": "slow"}))
+        while transport.held == held:  # bob's debit is at the operator, held
+            await asyncio.sleep(0.01)
+        assert (await ann.request({"type": "confirm"}, timeout=30))["type"] == "ok"
+        assert operator.balances["ann"] == 99_000
+        assert (await console.request({"type": "close_betting"}))["type"] == "ok"
+        assert not any(m.get("request_id") == "slow" for m in bob.received)
+        transport.release.set()
+        late = await bob.answer("slow", timeout=30)
+        assert late["type"] == "error"  # betting closed while the operator thought
+        assert late["error"] in ("betting", "bet_closed", "phase"), late
+        for _ in range(10):  # the refused confirm's debit is rolled back
+            if operator.balances["bob"] == 100_000:
+                break
+            await asyncio.sleep(0.1)
+        assert operator.balances["bob"] == 100_000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[:1])
+async def test_a_slow_operator_credit_delays_only_its_own_players_balance(
+    backend: str, tmp_path: Path
+) -> None:
+    """[L] Money first, and per player: a settlement's credits go to the operator outside
+    the table's lock, one task per player; a credit the operator sits on holds back only
+    that player's ``balance`` message — the other winner hears at once and the dealer opens
+    the next hand meanwhile."""
+    operator = ReferenceOperator({"ann": 100_000, "bob": 100_000})
+    transport = _Stalling(operator, "bob")
+    transport.release.set()  # until the test holds bob's calls
+    async with seamless_live_table(backend, tmp_path, transport, retry=_RETRY) as t:
+        console, ann, bob = t.console, t.ann, t.bob
+        for player in (ann, bob):
+            await player.ok({"type": "add_chip", "bet": "player"})
+            await player.ok({"type": "confirm"})
+        await console.ok({"type": "close_betting"})
+        transport.release.clear()  # from now on the operator sits on bob's calls
+        held = transport.held
+        for card in ("9S", "8D", "KH", "7C"):  # Player natural 9 [M9]: both win
+            await console.ok({"type": "deal_card", "card": card})
+        paid = await ann.next_of("balance", lambda m: m["reason"] == "settled", timeout=30)
+        assert paid["wallet_balance"] == 101_000
+        while transport.held == held:  # bob's credit is at the operator, held
+            await asyncio.sleep(0.01)
+        assert operator.balances["bob"] == 99_000
+        assert (await console.request({"type": "open_betting"}))["type"] == "ok"
+        transport.release.set()
+        late = await bob.next_of("balance", lambda m: m["reason"] == "settled", timeout=30)
+        assert late["wallet_balance"] == 101_000
+        assert operator.balances == {"ann": 101_000, "bob": 101_000}

@@ -49,6 +49,25 @@ async def test_corrections_and_voids_reach_every_derived_view(backend: str, tmp_
             quiet = await watcher.betting_open()
             await watcher.next_of("hand_settled", lambda m: m["event"]["game"] == quiet)
             await watcher.next_of("roads")
+            # the RNG table would go on dealing: paused [S14], no other hand can land in
+            # the roads between two of the reads below
+            paused = await server.http.post(
+                "/api/supervisor/tables/nocomm-1/pause",
+                json={"reason": "checking a correction"},
+                headers=sam,
+            )
+            assert paused.status_code == 200, paused.text
+            await watcher.next_of("table_paused")
+            if [e["kind"] for e in paused.json()["events"]] == ["pause_requested"]:
+                # asked for mid-hand: the table paused as that hand ended, and the
+                # hand's roads are pushed after the events that ended it
+                ended = [
+                    m["event"]
+                    for m in watcher.received
+                    if m.get("type") == "event" and m["event"]["kind"] == "hand_settled"
+                ]
+                if not ended[-1]["void_reason"]:
+                    await watcher.next_of("roads")
             report_before = (await server.http.get("/api/reports/daily", headers=sam)).json()
             original = await node.store.hand(game)
             assert original is not None
@@ -66,8 +85,9 @@ async def test_corrections_and_voids_reach_every_derived_view(backend: str, tmp_
             )
             assert answer.status_code == 200, answer.text
             delta = answer.json()["corrections"]["ann"]
-            await watcher.next_of("records", lambda m: m["game"] == game)
+            # the roads are rebuilt and pushed, then the records refresh is sent
             pushed = await watcher.next_of("roads")
+            await watcher.next_of("records", lambda m: m["game"] == game)
             roads = await _roads(server)
             assert pushed["roads"] == roads
             assert roads["bead_plate"][index]["result"] == letter

@@ -44,6 +44,7 @@ from punto.table.events import (
     HandRestarted,
     ShoeOpened,
 )
+from punto.table.reasons import Reason, Why
 from table_support import make_table, play, seat, state_of
 
 PLAYERS = ("ann", "bob", "carl", "dave", "erin")
@@ -219,7 +220,7 @@ class TableMachine(RuleBasedStateMachine):
             return _action(t, "join", player, balance=balance)
         if kind == "transfer":
             amount = data.draw(st.sampled_from([-2_000_000, -5_000, 0, 5_000, 100_000]))
-            return _action(t, "transfer", player, amount, reason="wallet")
+            return _action(t, "transfer", player, amount, reason=Why(Reason.DEPOSIT))
         if kind == "sit":
             return _action(t, "sit", player, data.draw(st.integers(0, 8)))
         if kind == "take_table":

@@ -16,13 +16,19 @@ from punto.errors import (
     BetCombinationError,
     BetLimitError,
     BetNotOfferedError,
-    PhaseError,
     TieOptionError,
 )
 from punto.rules_document import compose
 from punto.server.tables import TableConfig
 from punto.table import ManualClock, Phase, Table
-from punto.table.events import CardsBurned, DemoHandDealt, RulesChanged, ShoeOpened
+from punto.table.events import (
+    CardsBurned,
+    ChangePending,
+    DemoHandDealt,
+    PendingChange,
+    RulesChanged,
+    ShoeOpened,
+)
 from table_support import place, play, seat
 
 B, P, T = Bet.BANKER, Bet.PLAYER, Bet.TIE
@@ -133,13 +139,15 @@ def test_a_tie_paytable_override_pays_its_odds() -> None:
     assert result.settlement.total_net == 9_000
 
 
-def test_new_rules_apply_only_between_shoes() -> None:
+def test_s14_new_rules_apply_only_between_shoes() -> None:
     table = _table({})
     newer = compose("macau", {"demo_hands": 2})
-    with pytest.raises(PhaseError):
-        table.change_rules(newer, version=2)  # a shoe is in play
-    table.change_shoe()
-    event = table.change_rules(newer, version=2)
+    waiting = table.change_rules(newer, version=2)  # a shoe is in play: they wait
+    assert isinstance(waiting, ChangePending)
+    assert (waiting.change, waiting.version) == (PendingChange.RULES, 2)
+    assert table.settings.rules_version != 2
+    table.change_shoe()  # the shoe ends: the table puts them in force
+    event = table.events[-1]
     assert isinstance(event, RulesChanged)
     assert event.version == 2
     assert table.settings.rules_version == 2

@@ -10,21 +10,27 @@ from punto.errors import (
     AccessError,
     AmountError,
     BetLimitError,
+    BettingError,
     PhaseError,
     SeatError,
+    SqueezeError,
     TableBalanceError,
     TableError,
 )
 from punto.limits import LimitTier
+from punto.outcome import Side
 from punto.rules import preset
-from punto.table import Dealing, Phase, Role, TableKind, Viewer
+from punto.table import Dealing, ManualClock, Phase, Place, Table, TableKind, Viewer
 from punto.table.events import (
     BalanceTransferred,
     BetsRefunded,
+    BettingClosed,
+    CardsRevealed,
     DealerChanged,
     PlayerLeft,
     ShoeClosed,
 )
+from punto.table.reasons import Reason, Why
 from punto.tie_options import TIE_POLICIES
 from table_support import (
     close,
@@ -97,7 +103,7 @@ def test_m1_seven_seats_then_only_watching() -> None:
     table.join("late", balance=1_000)
     assert not any(table.can_sit("late", n) for n in range(1, 9))
     table.watch("late")
-    assert table.seats.get("late").role is Role.WATCHING
+    assert table.seats.get("late").place is Place.WATCHING
 
 
 def test_l_a_player_leaves_with_their_balance_once_bets_are_settled() -> None:
@@ -191,6 +197,43 @@ def test_o_vip_when_the_owner_leaves_everyone_leaves() -> None:
     assert table.owner is None
     assert not table.seats.participants
     assert table.money_check()
+
+
+def test_o_vip_owner_leaves_while_betting_and_the_bets_on_the_layout_come_back() -> None:
+    table, clock = make_table("online_8deck", kind=TableKind.VIP, dealing=Dealing.RNG)
+    table.join("olga", balance=5_000_000)
+    table.take_table("olga", 1)
+    seat(table, "bob", 2)
+    open_round(table, {"bob": {P: 5_000}})
+    assert table.can_leave("olga")  # no cards dealt yet: the owner may go [O]
+    table.leave("olga")
+    refunded = [e for e in table.events if isinstance(e, BetsRefunded)]
+    assert [(r.player, r.returned) for e in refunded for r in e.refunds] == [("bob", 5_000)]
+    left = [(e.player, e.cashed_out) for e in table.events if isinstance(e, PlayerLeft)]
+    assert left == [("olga", 5_000_000), ("bob", 1_000_000)]
+    assert table.money_check()
+    # the round goes on with nobody at the table
+    close(table, clock)
+    deal(table)
+    assert table.settle().results == ()
+
+
+def test_o_vip_owner_may_not_leave_with_a_bet_or_once_betting_closed() -> None:
+    table, clock = make_table("online_8deck", kind=TableKind.VIP, dealing=Dealing.RNG)
+    table.join("olga", balance=5_000_000)
+    table.take_table("olga", 1)
+    seat(table, "bob", 2)
+    open_round(table, {"olga": {P: 100_000}})
+    with pytest.raises(TableError, match="has bets on this hand"):
+        table.leave("olga")
+    close(table, clock)
+    deal(table)
+    table.settle()
+    open_round(table, {"bob": {P: 5_000}})
+    close(table, clock)
+    with pytest.raises(TableError, match="between hands or while betting is open"):
+        table.leave("olga")
+    assert table.owner == "olga"
 
 
 def test_o_vip_owner_changes_the_dealer() -> None:
@@ -321,8 +364,52 @@ def test_o_bid_seated_players_may_ask_the_dealer_to_open_the_cards() -> None:
     table.open_betting()
     with pytest.raises(AccessError, match="seated"):
         table.request_open_cards("wes")
+    table.request_open_cards("ann")  # the only seated player: the dealer opens now
+    closed = [e for e in table.events if isinstance(e, BettingClosed)]
+    assert phase(table) is Phase.BETTING_CLOSED
+    assert closed[-1].early
+
+
+def test_o_bid_betting_closes_early_once_every_seated_player_asked_to_open() -> None:
+    table, _ = make_table("online_8deck", kind=TableKind.BID_SQUEEZE, vip_min_balance=500_000)
+    seat(table, "ann", 1)
+    seat(table, "bob", 2)
+    table.open_betting()
     table.request_open_cards("ann")
-    assert table.close_betting().early  # the dealer decides to open now
+    assert phase(table) is Phase.BETTING_OPEN
+    with pytest.raises(BettingError, match="already asked"):
+        table.request_open_cards("ann")
+    table.request_open_cards("bob")
+    assert phase(table) is Phase.BETTING_CLOSED
+
+
+def test_o_bid_seated_players_may_ask_to_open_the_cards_during_the_squeeze() -> None:
+    # [O] "seated players may ask the dealer to open the cards": during the squeeze the
+    # face-down cards are turned once every seated player (the squeezers too) asked.
+    table, clock = make_table("online_8deck", kind=TableKind.BID_SQUEEZE, vip_min_balance=500_000)
+    seat(table, "ann", 1)
+    seat(table, "bob", 2)
+    table.join("wes", balance=100_000)
+    table.watch("wes")
+    open_round(table, {"ann": {B: 200_000}, "bob": {P: 100_000}})
+    table.request_open_cards("bob")  # asked while betting: counts for betting only
+    close(table, clock)
+    deal(table, "9S 8H KD KC", reveal=False)
+    assert phase(table) is Phase.SQUEEZE
+    assert dict(table.awaiting_squeeze) == {Side.PLAYER: "bob", Side.BANKER: "ann"}
+    with pytest.raises(AccessError, match="seated"):
+        table.request_open_cards("wes")
+    table.request_open_cards("bob")
+    assert phase(table) is Phase.SQUEEZE  # ann still squeezes: a squeezer is not overruled
+    with pytest.raises(SqueezeError, match="already asked"):
+        table.request_open_cards("bob")
+    table.request_open_cards("ann")
+    revealed = [e for e in table.events if isinstance(e, CardsRevealed)]
+    assert len(revealed[-1].cards) == 4
+    assert revealed[-1].by is None
+    assert phase(table) is Phase.RESULT
+    with pytest.raises(PhaseError):
+        table.request_open_cards("ann")
 
 
 # -- [S14] the supervisor ----------------------------------------------------------
@@ -379,18 +466,57 @@ def test_a_transfer_moves_a_players_table_balance_as_their_wallet_moved() -> Non
     seat(table, "ann", 1)
     seat(table, "bob", 2)
     before = table.balance("ann")
-    table.transfer("ann", 25_000, reason="deposit")
-    table.transfer("ann", -5_000, reason="void of a settled hand")
+    table.transfer("ann", 25_000, reason=Why(Reason.DEPOSIT))
+    table.transfer("ann", -5_000, reason=Why(Reason.VOID_OF, {"game": "T-001-001"}))
     assert table.balance("ann") == before + 20_000
     assert table.money_check()
     state = state_of(table)
     for amount, error in ((0, AmountError), (True, AmountError), (-(10**9), TableBalanceError)):
         with pytest.raises(error):
-            table.transfer("ann", amount, reason="x")
+            table.transfer("ann", amount, reason=Why(Reason.DEPOSIT))
         assert state_of(table) == state
     with pytest.raises(SeatError):
-        table.transfer("zed", 100, reason="x")
+        table.transfer("zed", 100, reason=Why(Reason.DEPOSIT))
     mine = next(e for e in table.view(Viewer.PLAYER, "ann") if isinstance(e, BalanceTransferred))
     assert mine.amount == 25_000
     theirs = [e for e in table.view(Viewer.PLAYER, "bob") if isinstance(e, BalanceTransferred)]
     assert [e.amount for e in theirs] == [None, None]
+
+
+# -- leaving after a tie [M12] ------------------------------------------------------
+
+
+def _after_a_tie(policy: str) -> tuple[Table, ManualClock]:
+    """Ann's 50.00 Banker bet stands after a natural tie, under the tie ``policy``."""
+    rules = preset("macau").replace(tie_policy=TIE_POLICIES[policy])
+    table, clock = make_table(rules)
+    seat(table, "ann", 1)
+    open_round(table, {"ann": {B: 5_000}})
+    close(table, clock)
+    deal(table, "4S 4H 5D 5C")  # a natural tie: the Banker bet stands
+    table.settle()
+    return table, clock
+
+
+def test_m12_leaving_after_a_tie_takes_the_standing_bets_back_where_they_may_be_cancelled() -> None:
+    table, _ = _after_a_tie("macau")
+    assert table.can_leave("ann")
+    left = table.leave("ann")
+    assert left.cashed_out == 1_000_000  # the standing 50.00 came back first
+    refunded = [e for e in table.events if isinstance(e, BetsRefunded)]
+    assert [(r.player, r.returned) for e in refunded for r in e.refunds] == [("ann", 5_000)]
+    assert table.money_in_play() == 0
+    assert table.money_check()
+
+
+def test_m12_standing_bets_the_table_keeps_or_new_bets_beside_them_keep_the_player() -> None:
+    table, _ = _after_a_tie("sjm")  # the SJM variant: standing bets may only be raised
+    with pytest.raises(TableError, match="has bets on this hand"):
+        table.leave("ann")
+    table, clock = _after_a_tie("macau")
+    open_round(table, {"ann": {Bet.TIE: 1_000}})  # a new bet beside the standing one
+    with pytest.raises(TableError, match="has bets on this hand"):
+        table.leave("ann")
+    close(table, clock)
+    with pytest.raises(TableError, match="has bets on this hand"):
+        table.leave("ann")

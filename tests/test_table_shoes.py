@@ -39,6 +39,7 @@ from punto.table.events import (
     VipSettingsChanged,
 )
 from punto.table.phases import Step
+from punto.table.reasons import Reason, Why
 from punto.table.squeeze import expected_call
 from table_support import DEALING_PHASES, close, deal, make_table, open_round, place, play, seat
 
@@ -91,7 +92,7 @@ def test_rng_full_shoe_with_bets_every_hand(name: str) -> None:
     assert max(Counter(out).values()) <= rules.decks
     last = [e for e in table.events if isinstance(e, HandSettled)][-1]
     assert last.last
-    assert closed.reason == "last hand [M3]"
+    assert closed.reason == Why(Reason.LAST_HAND)  # [M3]
 
 
 def _drive_a_shoe_by_next_step(
@@ -209,7 +210,7 @@ def test_s5_minimum_seven_cards_or_void_at_a_live_table() -> None:
     with pytest.raises(TableError, match=r"\[S5\] .* count the cards left"):
         table.settle()
     settled = table.settle(cards_left=6)
-    assert settled.void_reason.startswith("[S5]")
+    assert settled.void_reason == Why(Reason.SEVEN_CARDS_OR_VOID)  # [S5]
     assert settled.last
     assert settled.results[0].returned == 5_000
     assert table.balance("ann") == 1_000_000

@@ -228,7 +228,7 @@ def test_o_bid_hand_back_on_return_before_the_squeeze() -> None:
 
 
 def _bid_squeeze_phase(table: Table, clock: ManualClock) -> None:
-    """ann bets 200,000 and bob 100,000 on Player; four cards out, ann holds them."""
+    """Ann bets 200,000 and Bob 100,000 on Player; four cards out, ann holds them."""
     place(table, "ann", {P: 200_000})
     place(table, "bob", {P: 100_000})
     close(table, clock)

@@ -29,7 +29,7 @@ from punto.errors import CoupError, IncompleteCoupError, TableauError
 from punto.outcome import Outcome, Side
 from punto.tableau import banker_draws, hand_total, is_natural, player_draws
 
-__all__ = ["CardDealt", "Coup", "Position", "coup_of_hands", "deal_coup"]
+__all__ = ["CardDealt", "Coup", "DrawReason", "Position", "coup_of_hands", "deal_coup"]
 
 
 class Position(enum.Enum):
@@ -52,6 +52,26 @@ class Position(enum.Enum):
         """A human name: ``Player's first card``."""
         ordinal = {"1": "first", "2": "second", "3": "third"}[self.value[1]]
         return f"{self.side.value.capitalize()}'s {ordinal} card"
+
+
+class DrawReason(enum.Enum):
+    """Why the next card goes where it goes, or why the coup is over [M7], [M9]: the
+    dealer's guidance as a code (the client words it)."""
+
+    DEAL = "deal"
+    """One of the first four cards, in order [M7]."""
+    NATURAL = "natural"
+    """A natural 8 or 9: both hands stand, the coup is complete [M9]."""
+    PLAYER_DRAWS = "player_draws"
+    """The Player draws a third card [M9]."""
+    BANKER_DRAWS = "banker_draws"
+    """The Banker draws a third card [M9]."""
+    BOTH_STAND = "both_stand"
+    """Both hands stand on two cards: the coup is complete [M9]."""
+    BANKER_STANDS = "banker_stands"
+    """The Banker stands after the Player's third card: the coup is complete [M9]."""
+    COMPLETE = "complete"
+    """Both hands have their third card: the coup is complete."""
 
 
 _INITIAL = (Position.PLAYER_1, Position.BANKER_1, Position.PLAYER_2, Position.BANKER_2)
@@ -131,6 +151,30 @@ class Coup:
     def is_complete(self) -> bool:
         """Whether the tableau deals no more cards."""
         return self.next_position is None
+
+    @property
+    def reason(self) -> DrawReason:
+        """Why the next card goes to :attr:`next_position`, or why the coup is over.
+
+        >>> Coup().reason
+        <DrawReason.DEAL: 'deal'>
+        """
+        nxt = self.next_position
+        if len(self._events) < 4:
+            return DrawReason.DEAL
+        p_two = hand_total([c.value for c in self._player[:2]])
+        b_two = hand_total([c.value for c in self._banker[:2]])
+        if is_natural(p_two) or is_natural(b_two):
+            return DrawReason.NATURAL
+        if nxt is Position.PLAYER_3:
+            return DrawReason.PLAYER_DRAWS
+        if nxt is Position.BANKER_3:
+            return DrawReason.BANKER_DRAWS
+        if len(self._player) == 2 and len(self._banker) == 2:
+            return DrawReason.BOTH_STAND
+        if len(self._banker) == 2:
+            return DrawReason.BANKER_STANDS
+        return DrawReason.COMPLETE
 
     @property
     def guidance(self) -> str:

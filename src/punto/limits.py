@@ -1,6 +1,7 @@
 """Table limits and the rules on which bets may be placed together.
 
-Each player picks a :class:`LimitTier` when sitting [RULES.md §4]. :func:`check_bets`
+Each player picks a :class:`~punto.tiers.LimitTier` when sitting [RULES.md §4] (the tier
+is data of the rules, :mod:`punto.tiers`; it is also importable from here). :func:`check_bets`
 checks one player's bets for one hand against every limit, each failure a typed
 error that names the limit and its value:
 
@@ -24,9 +25,6 @@ punto.errors.BetLimitError: Banker bet 25 must be a multiple of the table minimu
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from punto.bets import MAIN_BETS, TIGER_BETS, Bet
 from punto.errors import (
@@ -35,63 +33,13 @@ from punto.errors import (
     BetCombinationError,
     BetError,
     BetLimitError,
-    RulesError,
     UnknownBetError,
 )
 from punto.money import show_amount
-
-if TYPE_CHECKING:
-    from punto.rules import Rules
+from punto.rules import Rules
+from punto.tiers import LimitTier
 
 __all__ = ["LimitTier", "check_bet_maximum", "check_bets", "check_imbalance"]
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class LimitTier:
-    """Per-bet minimum and maximum (minor units) for players on this tier.
-
-    Player and Banker use ``min_bet``-``max_bet``; every other bet uses
-    ``side_min``-``side_max`` unless ``bet_limits`` names it.
-    """
-
-    name: str
-    min_bet: int
-    max_bet: int
-    side_min: int
-    side_max: int
-    bet_limits: Mapping[Bet, tuple[int, int]] = field(default_factory=lambda: MappingProxyType({}))
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise RulesError("a limit tier needs a name")
-        if not isinstance(self.bet_limits, Mapping):
-            raise RulesError(f"limit tier {self.name!r}: bet limits must map bets to ranges")
-        # A copy: changing the mapping given here later cannot change the tier.
-        object.__setattr__(self, "bet_limits", MappingProxyType(dict(self.bet_limits)))
-        for bet in self.bet_limits:
-            if not isinstance(bet, Bet):
-                raise RulesError(
-                    f"limit tier {self.name!r}: bet limits are keyed by Bet, not {bet!r}"
-                )
-        pairs = [(self.min_bet, self.max_bet), (self.side_min, self.side_max)]
-        pairs.extend(self.bet_limits.values())
-        for pair in pairs:
-            if not (isinstance(pair, tuple) and len(pair) == 2 and all(map(_whole, pair))):
-                raise RulesError(
-                    f"limit tier {self.name!r}: a limit is a pair of whole minor units, "
-                    f"not {pair!r}"
-                )
-            low, high = pair
-            if not 0 < low <= high:
-                raise RulesError(f"limit tier {self.name!r}: bad range {low}-{high}")
-
-    def limits_for(self, bet: Bet) -> tuple[int, int]:
-        """(minimum, maximum) of one bet on this tier."""
-        if bet in self.bet_limits:
-            return self.bet_limits[bet]
-        if bet in MAIN_BETS:
-            return (self.min_bet, self.max_bet)
-        return (self.side_min, self.side_max)
 
 
 def _whole(value: object) -> bool:

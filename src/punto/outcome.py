@@ -9,8 +9,9 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from punto.cards import Card
 from punto.tableau import hand_total, is_natural
@@ -94,12 +95,14 @@ class Outcome:
         """The winner's total (the common total on a tie)."""
         return self.player_total if self.winner is Winner.PLAYER else self.banker_total
 
-    def as_dict(self) -> dict[str, object]:
-        """Plain data with the documented keys of ``punto coup --json``.
+    def to_json(self) -> dict[str, Any]:
+        """The outcome's one JSON form, on the wire and in every stored record (the
+        cards, totals, winner, natural and pairs); :meth:`from_json` reads it back.
 
         >>> from punto.cards import parse_cards
-        >>> Outcome.from_hands(parse_cards("AS AH"), parse_cards("3S 4S")).as_dict()["winner"]
-        'banker'
+        >>> out = Outcome.from_hands(parse_cards("AS AH"), parse_cards("3S 4S"))
+        >>> out.to_json()["winner"], Outcome.from_json(out.to_json()) == out
+        ('banker', True)
         """
         return {
             "player": [c.code for c in self.player],
@@ -110,5 +113,22 @@ class Outcome:
             "natural": self.natural,
             "player_pair": self.player_pair,
             "banker_pair": self.banker_pair,
-            "cards_used": self.cards_used,
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        """The outcome :meth:`to_json` wrote: only the cards are read (totals, winner and
+        flags are computed again, so a record cannot contradict its cards)."""
+        return cls.from_hands(
+            [Card.parse(c) for c in data["player"]], [Card.parse(c) for c in data["banker"]]
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        """Plain data with the documented keys of ``punto coup --json``: :meth:`to_json`
+        and ``cards_used``.
+
+        >>> from punto.cards import parse_cards
+        >>> Outcome.from_hands(parse_cards("AS AH"), parse_cards("3S 4S")).as_dict()["winner"]
+        'banker'
+        """
+        return {**self.to_json(), "cards_used": self.cards_used}

@@ -45,6 +45,7 @@ __all__ = [
     "RoadKind",
     "RoadResult",
     "RoadStats",
+    "RoadStreak",
     "RoadUpdate",
     "format_results",
     "parse_results",
@@ -310,6 +311,25 @@ class RoadStats:
     banker_pair: int
     player_pair: int
     natural: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoadStreak:
+    """What the end of the Big Road shows [O], for a lobby's "good road" alerts: the side
+    of the current streak (``None`` before any Banker or Player result) and its ``length``
+    (the last logical column; ties do not break it), and ``ping_pong``, how many hands the
+    sides have alternated at the end (the trailing columns of one cell each; 0 when the
+    current streak is longer than one).
+
+    >>> RoadBoard.replay(parse_results("PBBBTB")).streak
+    RoadStreak(side=<Winner.BANKER: 'banker'>, length=4, ping_pong=0)
+    >>> RoadBoard.replay(parse_results("BBPBPB")).streak
+    RoadStreak(side=<Winner.BANKER: 'banker'>, length=1, ping_pong=4)
+    """
+
+    side: Winner | None
+    length: int
+    ping_pong: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -691,6 +711,21 @@ cockroach_pig=<Colour.RED: 'red'>)
         """Big Eye Boy, Small Road and Cockroach Pig, in that order."""
         big_eye_boy, small_road, cockroach_pig = self._derived
         return big_eye_boy, small_road, cockroach_pig
+
+    @property
+    def streak(self) -> RoadStreak:
+        """The Big Road's current streak and its ping-pong run (:class:`RoadStreak`)."""
+        lengths = self._big_road.lengths
+        if not lengths:
+            return RoadStreak(None, 0, 0)
+        singles = 0
+        for length in reversed(lengths):  # walks back over the ping-pong run only
+            if length != 1:
+                break
+            singles += 1
+        last = self._big_road.last
+        side = Winner.BANKER if last is Winner.BANKER else Winner.PLAYER
+        return RoadStreak(side, lengths[-1], singles)
 
     @property
     def stats(self) -> RoadStats:

@@ -21,11 +21,11 @@ from types import MappingProxyType
 
 from punto.bets import SUPER_TIE_BETS, Bet
 from punto.errors import BetNotOfferedError, PresetError, RulesError
-from punto.limits import LimitTier
 from punto.money import Rounding
 from punto.paytables import Paytable, paytable, paytables_for
 from punto.shoe import MAX_DECKS, MIN_DECKS
 from punto.tie_options import TIE_POLICIES, TiePolicy
+from punto.tiers import LimitTier
 
 __all__ = [
     "DEFAULT_TIERS",

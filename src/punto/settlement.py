@@ -27,7 +27,7 @@ from punto.outcome import Outcome
 if TYPE_CHECKING:
     from punto.rules import Rules
 
-__all__ = ["VOID", "BetResult", "Settlement", "refund", "settle"]
+__all__ = ["VOID", "BetResult", "Settlement", "Settler", "refund", "settle"]
 
 VOID = "void"
 """Payout class of a bet refunded because its hand was void."""
@@ -86,16 +86,55 @@ def _stake(bet: Bet, amount: int) -> int:
 
 def settle(rules: Rules, coup: Outcome | CoupFacts, bets: Mapping[Bet, int]) -> Settlement:
     """Settle ``bets`` (minor units) on a finished coup under ``rules``."""
-    facts = coup if isinstance(coup, CoupFacts) else CoupFacts.of(coup)
-    results = []
-    for bet, amount in bets.items():
-        stake = _stake(bet, amount)
-        table = rules.paytable_for(bet)
-        payout_class = classify(bet, facts)
-        odds = table.odds(payout_class)
-        net = -stake if payout_class == LOSE else rules.rounding.apply(stake * odds)
-        results.append(BetResult(bet, stake, payout_class, odds, net))
-    return Settlement(tuple(results))
+    return Settler(rules, coup).settle(bets)
+
+
+class Settler:
+    """Settles many players' bets on one coup: each bet area's payout class and odds are
+    found once (every bet on an area pays the same ratio on one outcome), and identical
+    bets share one (immutable) result — the same exact integer arithmetic as
+    :func:`settle`, without doing it again for each of thousands of players.
+
+    >>> from punto.coup import deal_coup
+    >>> from punto.cards import parse_cards
+    >>> from punto.rules import preset
+    >>> settler = Settler(preset("macau"), deal_coup(parse_cards("9S 8D KH 7C")))
+    >>> a = settler.settle({Bet.PLAYER: 1000, Bet.TIE: 100})
+    >>> a.total_net, settler.settle({Bet.PLAYER: 1000, Bet.TIE: 100}) is a
+    (900, True)
+    """
+
+    def __init__(self, rules: Rules, coup: Outcome | CoupFacts) -> None:
+        self._rules = rules
+        self._facts = coup if isinstance(coup, CoupFacts) else CoupFacts.of(coup)
+        self._areas: dict[Bet, tuple[str, Fraction]] = {}
+        self._results: dict[tuple[Bet, int], BetResult] = {}
+        self._slips: dict[tuple[tuple[Bet, int], ...], Settlement] = {}
+
+    def settle(self, bets: Mapping[Bet, int]) -> Settlement:
+        """One player's settlement (each stake checked, as :func:`settle` does)."""
+        key = tuple(bets.items())
+        for bet, amount in key:
+            _stake(bet, amount)
+        found = self._slips.get(key)
+        if found is not None:
+            return found
+        results = []
+        for bet, amount in key:
+            result = self._results.get((bet, amount))
+            if result is None:
+                area = self._areas.get(bet)
+                if area is None:
+                    payout_class = classify(bet, self._facts)
+                    odds = self._rules.paytable_for(bet).odds(payout_class)
+                    area = self._areas[bet] = (payout_class, odds)
+                payout_class, odds = area
+                net = -amount if payout_class == LOSE else self._rules.rounding.apply(amount * odds)
+                result = BetResult(bet, amount, payout_class, odds, net)
+                self._results[(bet, amount)] = result
+            results.append(result)
+        settlement = self._slips[key] = Settlement(tuple(results))
+        return settlement
 
 
 def refund(bets: Mapping[Bet, int]) -> Settlement:

@@ -28,14 +28,11 @@ from __future__ import annotations
 import importlib
 import math
 import secrets
-import socket
-import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType, ModuleType
-from typing import TextIO
 
 import numba
 import numpy as np
@@ -57,7 +54,6 @@ __all__ = [
     "SimulationResult",
     "deal_order",
     "max_workers",
-    "progress_bar",
     "resolve_seed",
     "run_streams",
     "simulate",
@@ -614,25 +610,6 @@ Progress = Callable[[int, int], None]
 """Called with (hands done, hands in all) as streams finish."""
 
 
-def progress_bar(stream: TextIO | None = None, *, width: int = 40) -> Progress:
-    """A text progress bar on ``stream`` (default: standard error)."""
-    out = stream or sys.stderr
-    started = time.perf_counter()
-
-    def show(done: int, total: int) -> None:
-        filled = width * done // total
-        rate = done / max(time.perf_counter() - started, 1e-9)
-        out.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} hands "
-            f"({rate / 1e6:.1f} M/s)"
-        )
-        if done >= total:
-            out.write("\n")
-        out.flush()
-
-    return show
-
-
 def _batches(count: int, size: int) -> Iterator[tuple[int, int]]:
     for first in range(0, count, size):
         yield first, min(size, count - first)
@@ -711,36 +688,10 @@ def _ray_task(
     return run_streams(params, states, np.array(quotas, dtype=np.int64), workers=1)
 
 
-RAY_CONNECT_TIMEOUT = 5.0
-"""Seconds to wait for a Ray head's port to answer before giving up."""
-
-
-def _ray_endpoint(address: str) -> tuple[str, int] | None:
-    """The host and port a ``HOST:PORT`` or ``ray://HOST:PORT`` address names, or ``None``
-    for a symbolic address (``auto``, ``local``) that Ray resolves itself.
-
-    >>> _ray_endpoint("ray://head:10001"), _ray_endpoint("[::1]:6379"), _ray_endpoint("auto")
-    (('head', 10001), ('::1', 6379), None)
-    """
-    _, _, rest = address.rpartition("://")
-    host, sep, port = rest.rpartition(":")
-    if not sep or not port.isdigit():
-        return None
-    return host.strip("[]"), int(port)
-
-
 def _connect_ray(ray: ModuleType, address: str) -> None:
-    """``ray.init(address)``, failing at once with a :class:`SimulationError` when nothing
-    answers there: Ray itself retries an unreachable ``HOST:PORT`` for many minutes."""
-    endpoint = _ray_endpoint(address)
-    if endpoint is not None:
-        try:
-            socket.create_connection(endpoint, timeout=RAY_CONNECT_TIMEOUT).close()
-        except OSError as exc:
-            raise SimulationError(
-                f"no Ray cluster answers at {address!r} ({exc.strerror or exc}); "
-                "start one (ray start --head) or give its address"
-            ) from None
+    """``ray.init(address)``, its failure a :class:`SimulationError` (the command line
+    first checks that something answers at a ``HOST:PORT``, :mod:`punto.cli.cluster`:
+    Ray itself retries an unreachable one for many minutes)."""
     try:
         ray.init(address=address)
     except (ConnectionError, RuntimeError, ValueError) as exc:

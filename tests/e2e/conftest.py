@@ -15,6 +15,13 @@ if TYPE_CHECKING:
 
 _MISSING = chromium_missing()
 
+# Every wait of a browser test is on a condition (an element, a text, a function of the
+# page); these are only the bounds after which a condition is called never met. They are
+# generous so that a machine busy with other work (CI shares its cores) slows a test down
+# rather than failing it.
+WAIT_MS = 60_000
+EXPECT_MS = 30_000
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Skip the browser tests, saying why, when Chromium or Playwright is absent."""
@@ -32,11 +39,20 @@ def server() -> Iterator[Server]:
         yield running
 
 
+@pytest.fixture(scope="module")
+def own_server() -> Iterator[Server]:
+    """A server of one test module's own: what the package's other browser tests leave
+    (players seated, hands in play at the demo tables) cannot change what it sees."""
+    with run_server() as running:
+        yield running
+
+
 @pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     """Debian's Chromium, headless."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=EXPECT_MS)
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:

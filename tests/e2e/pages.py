@@ -10,7 +10,18 @@ from e2e.web_support import Server, minor
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-__all__ = ["betting_open", "log_in", "new_page", "save", "sit", "table_balance"]
+__all__ = [
+    "betting_open",
+    "confirm_bet",
+    "log_in",
+    "new_page",
+    "new_player",
+    "results_seen",
+    "save",
+    "sit",
+    "table_balance",
+    "watch_results",
+]
 
 
 def new_page(
@@ -26,10 +37,25 @@ def new_page(
     ``errors``."""
     context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
     page = context.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(60_000)
     page.on("dialog", lambda dialog: dialog.accept())
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     return page
+
+
+def new_player(server: Server, prefix: str = "p") -> str:
+    """Register a new player for one test alone (the demo server's starting wallet;
+    password ``<name>-demo``, as the demo accounts', so :func:`log_in` logs them in)."""
+    import secrets
+
+    import httpx
+
+    name = f"{prefix}{secrets.token_hex(4)}"
+    answer = httpx.post(
+        server.url("/api/auth/register"), json={"username": name, "password": f"{name}-demo"}
+    )
+    answer.raise_for_status()
+    return name
 
 
 def log_in(page: Page, server: Server, user: str) -> None:
@@ -56,6 +82,72 @@ def betting_open(page: Page, *, seconds: int = 3, timeout: float = 30_000) -> No
         arg=seconds,
         timeout=timeout,
     )
+
+
+def confirm_bet(page: Page, chip: int, bet: str, shown: str, *, tries: int = 4) -> int:
+    """Place one ``chip`` (minor units) on ``bet`` and confirm it in a betting round with
+    at least 3 s left; when the round closes first (a busy machine), the next round.
+
+    Returns the table balance read just before the chip went down. A confirm that was
+    refused because betting had closed moved nothing, so trying again is safe.
+    """
+    from playwright.sync_api import expect
+
+    for _ in range(tries):
+        betting_open(page)
+        before = table_balance(page)
+        try:
+            page.locator(f'.chip[data-chip="{chip}"]').click(timeout=5_000)
+            page.locator(f'[data-bet="{bet}"]').click(timeout=5_000)
+            page.locator('[data-action="confirm"]').click(timeout=5_000)
+            page.get_by_test_id(f"confirmed-{bet}").wait_for(timeout=15_000)
+        except Exception:  # betting closed under us: nothing was staked, the next round
+            continue
+        expect(page.get_by_test_id(f"confirmed-{bet}")).to_have_text(shown)
+        return before
+    raise AssertionError(f"no betting round let a bet on {bet} be confirmed")
+
+
+_WATCH_RESULTS = """() => {
+  window.__puntoResults = [];
+  const look = () => {
+    const mine = document.querySelector('[data-testid="my-result"]');
+    const text = mine && mine.checkVisibility() ? mine.textContent : "";
+    const seen = window.__puntoResults;
+    if (text && (seen.length === 0 || seen[seen.length - 1].mine !== text)) {
+      const result = document.querySelector('[data-testid="result"]');
+      const game = document.querySelector('[data-testid="info-game"]');
+      seen.push({
+        mine: text,
+        game: game ? game.textContent : "",
+        result: result ? result.textContent : "",
+        player: document.querySelectorAll('.hand-player .card').length,
+        banker: document.querySelectorAll('.hand-banker .card').length,
+      });
+    }
+  };
+  new MutationObserver(look).observe(document.body,
+    { childList: true, subtree: true, characterData: true, attributes: true });
+  look();
+}"""
+
+
+def watch_results(page: Page) -> None:
+    """Start noting each result the player is shown (``results_seen``): a result stays on
+    screen only until the next round, which a busy machine may reach before a test
+    reads it."""
+    page.evaluate(_WATCH_RESULTS)
+
+
+def results_seen(page: Page, count: int = 1) -> list[dict[str, object]]:
+    """The first ``count`` results the player was shown since ``watch_results``: the
+    "my result" text, the game number, the result line and the number of cards of each
+    side then."""
+    page.wait_for_function(
+        "(n) => (window.__puntoResults || []).length >= n", arg=count, timeout=120_000
+    )
+    seen: list[dict[str, object]] = page.evaluate("() => window.__puntoResults")
+    return seen[:count]
 
 
 def table_balance(page: Page) -> int:
@@ -88,11 +180,7 @@ def register_and_play(
     page.get_by_test_id("login-submit").click()
     expect(page.get_by_test_id("who")).to_contain_text(user)
     sit(page, server, table, seat)
-    betting_open(page)
-    page.locator('.chip[data-chip="2500"]').click()
-    page.locator(f'[data-bet="{bet}"]').click()
-    page.locator('[data-action="confirm"]').click()
-    expect(page.get_by_test_id(f"confirmed-{bet}")).to_have_text("25.00")
-    game = page.get_by_test_id("info-game").inner_text()
-    expect(page.get_by_test_id("my-result")).to_be_visible(timeout=30_000)
-    return game
+    watch_results(page)
+    confirm_bet(page, 2500, bet, "25.00")
+    (shown,) = results_seen(page)
+    return str(shown["game"])

@@ -1,9 +1,13 @@
 """Make the screenshots of ``docs/screenshots/``: the lobby, a table mid-hand (desktop, and
 a phone in Chinese), the squeeze, the dealer console mid-hand, the lobby and a table in
 Traditional Chinese (desktop and phone), and the administration page's rules editor with
-its edge preview (phone and desktop, English, Simplified and Traditional Chinese).
+its edge preview (phone and desktop, English, Simplified and Traditional Chinese), and the
+win display after a settled hand (phone and desktop, English and Chinese).
 
-    .venv/bin/python tests/e2e/screenshots.py [FOLDER]
+    .venv/bin/python tests/e2e/screenshots.py [FOLDER] [--only win|totals|names]
+
+(``--only win`` takes only the win display's pictures, ``--only totals`` the bet totals',
+``--only names`` the lobby and a table with the tables' names in each language.)
 
 It starts its own ``punto serve`` (fast timers, a temporary database), lets the RNG tables
 deal a few dozen hands so the roads have something to show, deals some live hands from the
@@ -66,6 +70,123 @@ def admin_rules(browser: object, server: Server, folder: Path, errors: list[str]
             )
             page.wait_for_timeout(300)
             shots.append(save(page, folder, f"admin-rules-{size}-{language.lower()}"))
+            page.context.close()
+    return shots
+
+
+WIN_COUP = "2H 4C 3D 4D"
+"""Player 2+3 = 5, Banker 4+4 = 8 with a pair: Banker and Banker Pair win."""
+
+
+def win_display(browser: object, server: Server, folder: Path, errors: list[str]) -> list[Path]:
+    """The win display at live-1 (the dealer deals :data:`WIN_COUP`): a player with 50.00
+    on Banker and 50.00 on Banker Pair, at 390×844 and 1366×768, English and Chinese."""
+    from playwright.sync_api import Browser
+
+    assert isinstance(browser, Browser)
+    shots = []
+    dealer = new_page(browser, errors, height=1200)
+    log_in(dealer, server, "lin")
+    dealer.get_by_test_id("deal-live-1").click()
+    dealer.get_by_test_id("card-input").wait_for()
+    ready = '[data-action="{}"]:not([disabled])'
+    dealer.locator(f"{ready.format('start_shoe')}, {ready.format('open_betting')}").first.wait_for()
+    if dealer.locator(ready.format("start_shoe")).count():
+        dealer.locator(ready.format("start_shoe")).click()
+    for size, (width, height) in ADMIN_SIZES.items():
+        for language in ("en", "zh"):
+            page = new_page(browser, errors, locale="zh-CN" if language == "zh" else "en-GB")
+            log_in(page, server, "cleo")
+            page.set_viewport_size({"width": width, "height": height})
+            sit(page, server, "live-1", 6)
+            dealer.locator('[data-action="open_betting"]:not([disabled])').click()
+            betting_open(page, seconds=2)
+            page.locator('.chip[data-chip="5000"]').click()
+            page.locator('[data-bet="banker"]').click()
+            page.locator('[data-bet="banker_pair"]').click()
+            page.locator('[data-action="confirm"]').click()
+            page.get_by_test_id("confirmed-banker_pair").wait_for()
+            dealer.locator('[data-action="close_betting"]:not([disabled])').click()
+            _deal(dealer, WIN_COUP)
+            page.locator('[data-testid="win-display"][data-kind="win"]').wait_for(timeout=30_000)
+            page.evaluate("window.scrollTo(0, 0)")
+            page.wait_for_timeout(600)  # the display's entrance
+            shots.append(save(page, folder, f"win-{size}-{language}"))
+            page.locator('[data-action="leave"]').click()
+            page.locator('[data-action="watch"]').wait_for()
+            page.context.close()
+    dealer.context.close()
+    return shots
+
+
+def bet_totals(browser: object, server: Server, folder: Path, errors: list[str]) -> list[Path]:
+    """Every player's total and bettor count per area and the Player/Banker split, as a
+    third player sees them (phone and desktop, English and Chinese) at live-1."""
+    from playwright.sync_api import Browser
+
+    assert isinstance(browser, Browser)
+    dealer = new_page(browser, errors, height=1200)
+    log_in(dealer, server, "dana")
+    dealer.get_by_test_id("deal-live-1").click()
+    dealer.get_by_test_id("card-input").wait_for()
+    start = dealer.locator('[data-action="start_shoe"]:not([disabled])')
+    if start.count():
+        start.click()
+    dealer.locator('[data-action="open_betting"]:not([disabled])').click()
+    for user, seat, chip, bets in (
+        ("bob", 2, 5000, ("banker", "banker", "player_pair")),
+        ("ann", 3, 1000, ("player", "banker", "tie")),
+    ):
+        page = new_page(browser, errors)
+        log_in(page, server, user)
+        sit(page, server, "live-1", seat)
+        betting_open(page, seconds=2)
+        page.locator(f'.chip[data-chip="{chip}"]').click()
+        for bet in bets:
+            page.locator(f'[data-bet="{bet}"]').click()
+        page.locator('[data-action="confirm"]').click()
+        page.get_by_test_id(f"confirmed-{bets[0]}").wait_for()
+    shots = []
+    for width, height, name in ((1366, 768, "desktop"), (390, 844, "phone")):
+        for lang in ("en", "zh"):
+            cleo = new_page(browser, errors)
+            log_in(cleo, server, "cleo")  # a phone's header hides the name: log in wide
+            cleo.set_viewport_size({"width": width, "height": height})
+            cleo.goto(server.url("/app/#/table/live-1"))
+            cleo.locator(f'[data-lang="{lang}"]').first.click()
+            cleo.get_by_test_id("bettors-banker").wait_for()
+            cleo.get_by_test_id("bet-split").scroll_into_view_if_needed()
+            cleo.wait_for_timeout(300)
+            shots.append(save(cleo, folder, f"bet-totals-{name}-{lang}"))
+            cleo.context.close()
+    return shots
+
+
+def table_names(browser: object, server: Server, folder: Path, errors: list[str]) -> list[Path]:
+    """The lobby and macau-1's table with the tables named in the player's language
+    (``names``), phone and desktop, English, Simplified and Traditional Chinese."""
+    from playwright.sync_api import Browser
+
+    assert isinstance(browser, Browser)
+    shots = []
+    for size, (width, height) in ADMIN_SIZES.items():
+        for language in ("en", "zh", "zh-Hant"):
+            page = new_page(browser, errors)
+            log_in(page, server, "cleo")  # a phone's header hides the name: log in wide
+            page.set_viewport_size({"width": width, "height": height})
+            page.locator(f'[data-lang="{language}"]').first.click()
+            page.goto(server.url("/app/#/"))
+            page.wait_for_function(
+                "() => document.querySelectorAll('.lobby-road .big-road-ring').length >= 3",
+                timeout=120_000,
+            )
+            page.wait_for_timeout(300)
+            shots.append(save(page, folder, f"lobby-names-{size}-{language.lower()}"))
+            page.goto(server.url("/app/#/table/macau-1"))
+            page.locator(".table-title h1").wait_for()
+            page.locator(".seat").first.wait_for()
+            page.wait_for_timeout(300)
+            shots.append(save(page, folder, f"table-names-{size}-{language.lower()}"))
             page.context.close()
     return shots
 
@@ -176,6 +297,8 @@ def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
             shots.append(save(hant, folder, f"table{suffix}-zh-hant"))
             hant.context.close()
         shots.extend(admin_rules(browser, server, folder, errors))
+        shots.extend(win_display(browser, server, folder, errors))
+        shots.extend(table_names(browser, server, folder, errors))
         browser.close()
     if errors:
         raise RuntimeError(f"script errors in the pages: {errors}")
@@ -184,7 +307,13 @@ def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
 
 def main() -> int:
     """Run the server, take the pictures, print their paths."""
-    folder = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots")
+    args = sys.argv[1:]
+    only = None
+    if "--only" in args:
+        at = args.index("--only")
+        only = args[at + 1]
+        args = args[:at] + args[at + 2 :]
+    folder = Path(args[0] if args else "docs/screenshots")
     folder.mkdir(parents=True, exist_ok=True)
     fast = {
         "PUNTO_BETTING_SECONDS": "5",
@@ -194,7 +323,20 @@ def main() -> int:
         "PUNTO_RNG_SEED": "7",
     }
     with run_server(**fast) as server:
-        for path in make(server, folder, warm_up=30.0):
+        if only in ("win", "totals", "names"):
+            from playwright.sync_api import sync_playwright
+
+            errors: list[str] = []
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+                shoot = {"win": win_display, "totals": bet_totals, "names": table_names}[only]
+                paths = shoot(browser, server, folder, errors)
+                browser.close()
+            if errors:
+                raise RuntimeError(f"script errors in the pages: {errors}")
+        else:
+            paths = make(server, folder, warm_up=30.0)
+        for path in paths:
             print(path)
     return 0
 

@@ -5,13 +5,11 @@ tiers by their translated names, and no screen shows a rules preset's raw id."""
 from __future__ import annotations
 
 import re
-import secrets
 from typing import TYPE_CHECKING, Any, cast
 
-import httpx
 import pytest
 
-from e2e.pages import log_in, new_page
+from e2e.pages import log_in, new_page, new_player
 from e2e.web_support import Server, money
 
 if TYPE_CHECKING:
@@ -22,16 +20,6 @@ pytestmark = pytest.mark.slow
 _LANGUAGES = [("en-GB", "Balance", "Low"), ("zh-CN", "余额", "低限红")]
 
 
-def _register(server: Server) -> str:
-    """A new player (with the demo server's starting wallet) for this test alone."""
-    name = f"bal{secrets.token_hex(4)}"
-    answer = httpx.post(
-        server.url("/api/auth/register"), json={"username": name, "password": f"{name}-demo"}
-    )
-    answer.raise_for_status()
-    return name
-
-
 @pytest.mark.parametrize(("locale", "label", "low"), _LANGUAGES)
 def test_one_balance_figure_survives_a_reload(
     server: Server, browser: Browser, locale: str, label: str, low: str
@@ -40,7 +28,7 @@ def test_one_balance_figure_survives_a_reload(
 
     errors: list[str] = []
     page = new_page(browser, errors, locale=locale)
-    name = _register(server)
+    name = new_player(server, "bal")
     log_in(page, server, name)
     page.set_viewport_size({"width": 390, "height": 844})  # a phone
     wallet = cast(dict[str, Any], server.get("/api/me", name))["balance"]
@@ -100,7 +88,7 @@ def test_a_player_at_the_lobby_sees_the_wallet(server: Server, browser: Browser)
 
     errors: list[str] = []
     page = new_page(browser, errors)
-    name = _register(server)
+    name = new_player(server, "bal")
     log_in(page, server, name)
     wallet = cast(dict[str, Any], server.get("/api/me", name))["balance"]
     page.goto(server.url("/app/#/"))

@@ -7,13 +7,11 @@ Chinese."""
 
 from __future__ import annotations
 
-import secrets
 from typing import TYPE_CHECKING, cast
 
-import httpx
 import pytest
 
-from e2e.pages import betting_open, log_in, new_page, sit
+from e2e.pages import betting_open, log_in, new_page, new_player, sit
 from e2e.web_support import Server
 
 if TYPE_CHECKING:
@@ -53,13 +51,10 @@ _OUTSIDE = """(selectors) => {
 }"""
 
 
-def _register(server: Server) -> str:
-    name = f"ph{secrets.token_hex(4)}"
-    answer = httpx.post(
-        server.url("/api/auth/register"), json={"username": name, "password": f"{name}-demo"}
-    )
-    answer.raise_for_status()
-    return name
+@pytest.fixture(scope="module")
+def server(own_server: Server) -> Server:
+    """This module's own server (``own_server``)."""
+    return own_server
 
 
 def _outside(page: Page, selectors: tuple[str, ...] | list[str]) -> list[str]:
@@ -91,7 +86,7 @@ def test_the_table_fits_a_phone_and_keeps_the_roads_in_view_on_larger_screens(
 
     errors: list[str] = []
     page = new_page(browser, errors)
-    log_in(page, server, _register(server))
+    log_in(page, server, new_player(server, "ph"))
     problems: list[str] = []
     for table in PRESET_TABLES:
         sit(page, server, table, 5)
@@ -113,12 +108,15 @@ def test_the_table_fits_a_phone_and_keeps_the_roads_in_view_on_larger_screens(
             side = page.locator('[data-tab="side"]')
             if side.count():
                 side.click()
+                # the tab re-renders the bet areas on the next frame: wait for the panel
+                expect(page.locator("#bet-panel-side")).to_be_visible()
                 offered = page.locator("#bet-panel-side [data-bet]").evaluate_all(
                     "els => els.map(e => `[data-bet='${e.dataset.bet}']`)"
                 )
                 assert offered, table
                 problems += [f"{table} {lang} side tab: {p}" for p in _outside(page, offered)]
                 page.locator('[data-tab="main"]').click()
+                expect(page.locator("#bet-panel-main")).to_be_visible()
         page.locator('[data-action="leave"]').click()
         expect(page.locator('[data-action="watch"]')).to_be_visible()
     assert problems == []

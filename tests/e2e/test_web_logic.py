@@ -1,10 +1,9 @@
-"""The client's pure logic, run in Chromium: the dealer's guidance against punto.coup for
-every first four cards and third card, both languages' strings, money and card codes, and
-the table state kept from pushed messages."""
+"""The client's pure logic, run in Chromium: both languages' strings, money and card codes,
+and the table state kept from pushed messages (the dealer's guidance is the table's, sent
+in ``legal``: tests/test_legal.py)."""
 
 from __future__ import annotations
 
-import itertools
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -15,21 +14,20 @@ from e2e.pages import new_page
 from e2e.web_support import Server
 from punto.analysis import COUP_EVENTS
 from punto.bets import Bet
-from punto.cards import Card
-from punto.coup import Coup
 from punto.ledger.model import TransactionKind
 from punto.money import Rounding
 from punto.paytables import paytables_for
 from punto.rules import PRESETS, BurnRule, LastHandRule
 from punto.rules_document import rules_to_document
 from punto.table import FAULTS, Phase
+from punto.table.events import PendingChange
+from punto.table.reasons import Reason
 from punto.tie_options import TIE_POLICIES
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "punto" / "web"
-_CODE = {0: "TS", 1: "AS", 2: "2S", 3: "3S", 4: "4S", 5: "5S", 6: "6S", 7: "7S", 8: "8S", 9: "9S"}
 
 
 @pytest.fixture(scope="module")
@@ -39,41 +37,6 @@ def page(server: Server, browser: Browser) -> Page:
     page = new_page(browser, errors)
     page.goto(server.url("/app/"))
     return page
-
-
-def _expected(values: tuple[int, ...]) -> tuple[dict[str, str], str | None]:
-    coup = Coup()
-    cards: dict[str, str] = {}
-    for value in values:
-        position = coup.next_position
-        assert position is not None
-        coup.deal(Card.parse(_CODE[value]))
-        cards[position.value] = _CODE[value]
-    nxt = coup.next_position
-    return cards, None if nxt is None else nxt.value
-
-
-def test_guidance_places_every_card_where_the_coup_machine_does(page: Page) -> None:
-    cases: list[tuple[dict[str, str], str | None]] = []
-    for n in range(4):
-        cases.append(_expected((1,) * n))
-    for four in itertools.product(range(10), repeat=4):
-        cards, nxt = _expected(four)
-        cases.append((cards, nxt))
-        if nxt == "P3":
-            cases.extend(_expected((*four, third)) for third in range(10))
-        elif nxt == "B3":
-            cases.append(_expected((*four, 0)))
-    got = page.evaluate(
-        """async (cases) => {
-             const { guidance } = await import('/app/js/coup.js');
-             return cases.map(([cards]) => guidance(cards).next);
-           }""",
-        [[c, n] for c, n in cases],
-    )
-    mismatches = [(c, n, g) for (c, n), g in zip(cases, got, strict=True) if n != g]
-    assert len(cases) > 10_000
-    assert mismatches[:5] == []
 
 
 def test_every_language_has_exactly_the_keys_and_placeholders_of_english(page: Page) -> None:
@@ -171,6 +134,7 @@ def test_every_string_the_code_uses_exists(page: Page) -> None:
         + [f"rules.rounding.{r.value}" for r in Rounding]
         + [f"rules.tie_policy.{name}" for name in TIE_POLICIES]
         + [f"drift.event.{event}" for event in COUP_EVENTS]
+        + [f"ev.change_pending.{change.value}" for change in PendingChange]
     )
     assert set(families) - en == set()
 
@@ -200,6 +164,55 @@ def test_money_and_cards(page: Page) -> None:
         9,
         9,
     ]
+
+
+def test_bet_totals_replace_the_others_confirms(page: Page) -> None:
+    """Other players' confirms arrive as one ``bet_totals`` per batch (issue 11): the
+    areas' totals, bettor counts and the Player/Banker split follow it; a new hand starts
+    from nothing; totals of another hand are ignored."""
+    out = cast(
+        dict[str, Any],
+        page.evaluate(
+            """async () => {
+             const s = await import('/app/js/tablestate.js');
+             const snap = { type: 'snapshot', seq: 1, table: { id: 't', limits: [], chips: [1000] },
+               you: { user_id: 'cleo', viewer: 'player', at_table: true, place: 'watching',
+                      pending: {}, bets: {} },
+               state: { phase: 'betting_open', game: 't-001-001', closes_in: 9, dealer: 'Dana',
+                        shoe: { number: 1 }, seats: [], marked: [], watchers: [], owner: null,
+                        bets: {}, totals: { banker: { amount: 1000, bettors: 1 } },
+                        split: { player: 0, banker: 1000 }, holders: {}, cards: [],
+                        outcome: null, vip: {}, blank_owed: false, paused: false },
+               roads: null, recent: [] };
+             const st = s.fromSnapshot(snap, 0);
+             const first = { totals: s.tableTotals(st), n: s.tableBettors(st, 'banker'),
+                             split: s.tableSplit(st) };
+             s.applyMessage(st, { type: 'bet_totals', game: 't-001-001', seq: 5,
+               totals: { banker: { amount: 6000, bettors: 3 },
+                         player: { amount: 2000, bettors: 2 } },
+               split: { player: 2000, banker: 6000 } }, 0);
+             const after = { totals: s.tableTotals(st), n: s.tableBettors(st, 'banker'),
+                             split: s.tableSplit(st) };
+             s.applyMessage(st, { type: 'bet_totals', game: 't-001-000', seq: 6,
+               totals: {}, split: { player: 0, banker: 0 } }, 0);
+             const stale = s.tableTotals(st);
+             s.applyMessage(st, { type: 'event', seq: 7, event: { kind: 'betting_opened',
+               game: 't-001-002', at: 10, closes_at: 16, standing: [] } }, 0);
+             return { first, after, stale, fresh: s.tableTotals(st), split: s.tableSplit(st) };
+           }"""
+        ),
+    )
+    assert out["first"] == {
+        "totals": {"banker": 1000},
+        "n": 1,
+        "split": {"player": 0, "banker": 1000},
+    }
+    assert out["after"]["totals"] == {"banker": 6000, "player": 2000}
+    assert out["after"]["n"] == 3
+    assert out["after"]["split"] == {"player": 2000, "banker": 6000}
+    assert out["stale"] == {"banker": 6000, "player": 2000}
+    assert out["fresh"] == {}
+    assert out["split"] == {"player": 0, "banker": 0}
 
 
 def test_table_state_follows_the_chips_and_the_hand(page: Page) -> None:
@@ -273,21 +286,29 @@ def test_table_state_follows_the_chips_and_the_hand(page: Page) -> None:
 
 
 def test_the_servers_reasons_are_translated(page: Page) -> None:
-    reasons = [f"{spec.case} {spec.rule}" for spec in FAULTS.values()]
-    reasons += ["start [M2]", "mid_shoe [M8]", "deposit", "void of macau-1-001-002"]
-    reasons += ["wallet rollback", "standing bets changed", "rolled back before it arrived"]
-    reasons += ["discarded [S2]", "closed by the administrator [S14]", "left"]
+    """Every reason code (punto.table.reasons) with its parameters is words of the
+    language; a ledger row's reason text ("<code> <name>=<value>") too; typed words stay."""
+    params = {
+        "typed": {"text": "tea"},
+        "fault": {"fault": "s7_card_count_void", "rule": "S7"},
+        "discarded": {"rule": "S2"},
+        "changed_by_owner": {"by": "ann"},
+        "correction_of": {"game": "macau-1-001-002"},
+        "void_of": {"game": "macau-1-001-002"},
+    }
+    reasons: list[list[object]] = [[code.value, params.get(code.value, {})] for code in Reason]
+    reasons += [[f"fault fault={fault.value} rule=X", None] for fault in FAULTS]
+    reasons += [["void_of game=macau-1-001-002", None], ["wallet_rollback", None]]
     got = cast(
         dict[str, list[str]],
         page.evaluate(
             """async (reasons) => {
                  const i18n = await import('/app/js/i18n.js');
-                 const { reasonText, reasonsLoaded } = await import('/app/js/eventtext.js');
-                 await reasonsLoaded;
+                 const { reasonText } = await import('/app/js/eventtext.js');
                  const out = {};
                  for (const code of ['zh', 'zh-Hant', 'en']) {
                    i18n.setLang(code);
-                   out[code] = reasons.map(reasonText);
+                   out[code] = reasons.map(([reason, params]) => reasonText(reason, params));
                  }
                  i18n.setLang('en');
                  return out;
@@ -296,10 +317,18 @@ def test_the_servers_reasons_are_translated(page: Page) -> None:
         ),
     )
     for code in ("zh", "zh-Hant"):
-        english = [text for text in got[code] if re.search(r"[a-z]{2,}", text.replace("macau", ""))]
+        english = [
+            text
+            for text in got[code]
+            if re.search(
+                r"[a-z]{2,}", text.replace("macau", "").replace("tea", "").replace("ann", "")
+            )
+        ]
         assert english == [], code
-    assert got["zh-Hant"][reasons.index("void of macau-1-001-002")] == "作廢牌局 macau-1-001-002"
-    assert got["en"][-1] == "left the table"
+    assert got["zh-Hant"][-2] == "作廢牌局 macau-1-001-002"
+    assert got["zh"][[r for r, _ in reasons].index("changed_by_owner")] == "台主 ann 更换牌靴"
+    assert got["en"][[r for r, _ in reasons].index("left")] == "left the table"
+    assert got["en"][0] == "tea"  # typed words are shown as typed
 
 
 def test_paytables_and_alarm_reasons_are_said_in_every_language(page: Page) -> None:
@@ -332,6 +361,35 @@ def test_paytables_and_alarm_reasons_are_said_in_every_language(page: Page) -> N
     assert got["en"][names.index("banker_commission")] == "0.95 to 1 (5% commission)"
     chi_square = len(names) + reasons.index("outcomes:banker_player_tie")
     assert got["zh-Hant"][chi_square] == "莊、閒、和頻率"
+
+
+def test_a_tables_name_is_the_one_of_the_language(page: Page) -> None:
+    """``tableName``: the table's name for the current language, else its default name,
+    else its id."""
+    got = cast(
+        dict[str, list[str]],
+        page.evaluate(
+            """async () => {
+                 const i18n = await import('/app/js/i18n.js');
+                 const { tableName } = await import('/app/js/format.js');
+                 const names = { zh: '澳门', 'zh-Hant': '澳門' };
+                 const tables = [{ id: 'macau-1', name: 'Macau', names }, { id: 'x-1', name: 'X' },
+                                 { id: 'y-1', names: {} }];
+                 const out = {};
+                 for (const code of ['zh', 'zh-Hant', 'en']) {
+                   i18n.setLang(code);
+                   out[code] = tables.map(tableName);
+                 }
+                 i18n.setLang('en');
+                 return out;
+               }"""
+        ),
+    )
+    assert got == {
+        "zh": ["澳门", "X", "y-1"],
+        "zh-Hant": ["澳門", "X", "y-1"],
+        "en": ["Macau", "X", "y-1"],
+    }
 
 
 def test_the_statistics_show_percentages_next_to_the_counts(page: Page) -> None:

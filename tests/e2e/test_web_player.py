@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, cast
 
-from e2e.pages import betting_open, log_in, new_page, sit, table_balance
+from e2e.pages import confirm_bet, log_in, new_page, results_seen, sit, watch_results
 from e2e.web_support import Server, money
 
 if TYPE_CHECKING:
@@ -24,23 +24,17 @@ def test_player_bets_and_sees_the_coup_the_roads_and_the_new_balance(
     page.get_by_test_id("open-macau-1").wait_for()
     sit(page, server, "macau-1", 3)
 
-    betting_open(page)
-    before = table_balance(page)
-    page.locator('.chip[data-chip="1000"]').click()
-    page.locator('[data-bet="banker"]').click()
-    expect(page.get_by_test_id("pending-banker")).to_have_text("+10.00")
-    page.locator('[data-action="confirm"]').click()
-    expect(page.get_by_test_id("confirmed-banker")).to_have_text("10.00")
-    expect(page.get_by_test_id("table-balance")).to_have_text(money(before - 1000))
-    game = page.get_by_test_id("info-game").inner_text()
-    assert re.fullmatch(r"macau-1-\d{3}-\d{3}", game)
+    watch_results(page)
+    before = confirm_bet(page, 1000, "banker", "10.00")
 
-    # the coup, card by card, with the totals
-    page.wait_for_function("() => document.querySelectorAll('.hand-cards .card').length >= 2")
-    expect(page.get_by_test_id("my-result")).to_be_visible(timeout=30_000)
-    assert page.locator(".hand-player .card").count() >= 2
-    assert page.locator(".hand-banker .card").count() >= 2
-    outcome = page.get_by_test_id("result").inner_text()
+    # the coup, card by card, with the totals (as shown when the result came: the next
+    # round clears the felt)
+    (shown,) = results_seen(page)
+    game = cast(str, shown["game"])
+    assert re.fullmatch(r"macau-1-\d{3}-\d{3}", game)
+    assert cast(int, shown["player"]) >= 2
+    assert cast(int, shown["banker"]) >= 2
+    outcome = cast(str, shown["result"])
     assert "Player" in outcome
     assert "Banker" in outcome
 
@@ -51,7 +45,7 @@ def test_player_bets_and_sees_the_coup_the_roads_and_the_new_balance(
     expected = before - 1000 + record["result"]["returned"]
     expect(page.get_by_test_id("table-balance")).to_have_text(money(expected))
     winner = record["outcome"]["winner"]
-    mine = page.get_by_test_id("my-result").inner_text()
+    mine = cast(str, shown["mine"])
     if winner == "banker":
         assert mine == "You win +9.50"
     elif winner == "player":
@@ -62,9 +56,22 @@ def test_player_bets_and_sees_the_coup_the_roads_and_the_new_balance(
         expect(page.get_by_test_id("table-balance")).to_have_text(money(before))
 
     # the roads show the hand: a bead and a Big Road entry (or a tie on one)
-    page.wait_for_function("() => document.querySelectorAll('.road-bead .bead').length >= 1")
-    letters = page.locator(".road-bead .bead").evaluate_all("els => els.map(e => e.dataset.result)")
-    assert letters[-1] == winner[0].upper()
+    # (more hands may have been dealt since: the hand's letter is on the bead plate)
+    page.wait_for_function(
+        """(r) => [...document.querySelectorAll('.road-bead .bead')]
+                    .some(b => b.dataset.result === r)""",
+        arg=winner[0].upper(),
+    )
+    # ... in view: a young shoe's first marks are not scrolled away to show empty columns
+    page.wait_for_function(
+        """() => [['.road-bead', '.bead'], ['.road-big', '.big-road-ring']].every(([box, mark]) => {
+                   const view = document.querySelector(box).getBoundingClientRect();
+                   const marks = [...document.querySelectorAll(`${box} ${mark}`)];
+                   if (!marks.length) return false;
+                   const last = marks[marks.length - 1].getBoundingClientRect();
+                   return last.left >= view.left && last.right <= view.right;
+                 })"""
+    )
 
     # the bet record and the hand's record by game number
     row = page.locator(f'[data-testid="bet-records"] tr[data-game="{game}"]')

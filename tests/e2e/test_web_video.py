@@ -5,15 +5,8 @@ when the studio stops — in English on a laptop and in Chinese on a phone."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import shutil
-import signal
-import socket
-import subprocess
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,61 +14,15 @@ import httpx
 import pytest
 
 from e2e.pages import log_in, new_page, save
+from e2e.studio import needs_ffmpeg, stop, studio
 from e2e.web_support import Server
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        shutil.which("ffmpeg") is None,
-        reason="ffmpeg is missing (apt-get install ffmpeg; `make chromium` installs it)",
-    ),
-]
+pytestmark = [pytest.mark.slow, needs_ffmpeg]
 
-STUDIO = Path(__file__).resolve().parents[2] / "examples" / "studio_stream.sh"
 TABLE = "macau-1"
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@contextlib.contextmanager
-def _studio() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """Run the studio script until its playlist lists two segments; stop it after."""
-    port = _free_port()
-    process = subprocess.Popen(
-        ["bash", str(STUDIO), str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}/live.m3u8"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(httpx.HTTPError):
-                answer = httpx.get(url, timeout=2)
-                if answer.status_code == 200 and answer.text.count("#EXTINF") >= 2:
-                    break
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the studio stream did not start")
-            time.sleep(0.2)
-        yield url, process
-    finally:
-        _stop(process)
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
 
 
 def _set_stream(server: Server, url: str) -> httpx.Response:
@@ -110,7 +57,7 @@ def test_the_table_page_plays_the_studio_and_says_when_it_stops(
     refused = _set_stream(server, "javascript:alert(1)")
     assert refused.status_code == 400, refused.text
     try:
-        with _studio() as (url, process):
+        with studio() as (url, process):
             assert _set_stream(server, url).status_code == 200
             laptop = new_page(browser, errors, width=1366, height=768)
             log_in(laptop, server, "ann")
@@ -140,7 +87,7 @@ def test_the_table_page_plays_the_studio_and_says_when_it_stops(
             width = phone.evaluate("() => document.documentElement.scrollWidth")
             assert width <= 390, f"the phone page scrolls sideways ({width}px)"
 
-            _stop(process)
+            stop(process)
             for page, text in ((laptop, "Video unavailable"), (phone, "视频暂不可用")):
                 panel = page.locator(".video-panel")
                 expect(panel).to_have_attribute("data-state", "unavailable", timeout=30_000)

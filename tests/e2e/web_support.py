@@ -27,6 +27,7 @@ __all__ = [
     "SERVER_ENV",
     "Server",
     "chromium_missing",
+    "free_port",
     "minor",
     "money",
     "run_server",
@@ -76,7 +77,8 @@ def money(minor: int) -> str:
     return f"{sign}{whole:,}.{cents:02d}"
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
@@ -128,7 +130,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 def run_server(**env: str) -> Iterator[Server]:
     """Start ``punto serve`` on 127.0.0.1 with a fresh SQLite database; stop it after."""
     folder = Path(tempfile.mkdtemp(prefix="punto-e2e-"))
-    port = _free_port()
+    port = free_port()
     log = folder / "server.log"
     environment = {
         **os.environ,

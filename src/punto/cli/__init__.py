@@ -13,12 +13,24 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from punto import __version__
-from punto.cli import coup, edge, ledger, play, roads, rules, serve, settle, shoe, simulate
+from punto.cli import (
+    coup,
+    edge,
+    ledger,
+    play,
+    roads,
+    rules,
+    serve,
+    settle,
+    shoe,
+    simulate,
+    video,
+)
 from punto.errors import PuntoError
 
 __all__ = ["build_parser", "main"]
 
-_COMMANDS = (coup, shoe, settle, edge, simulate, roads, play, rules, ledger, serve)
+_COMMANDS = (coup, shoe, settle, edge, simulate, roads, play, rules, ledger, serve, video)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -11,16 +11,8 @@ every call still pending, refused, or held differently by the operator is a prob
 from __future__ import annotations
 
 import argparse
-import asyncio
-import os
-from typing import TYPE_CHECKING
 
-from punto.cli.output import write_json
-from punto.ledger import migrate
-from punto.ledger.store import CheckReport, LedgerStore, database_url
-
-if TYPE_CHECKING:
-    from punto.server.outbox import Reconciliation
+from punto.cli.extras import load_extra
 
 __all__ = ["register", "run"]
 
@@ -71,77 +63,7 @@ _CHECK_HELP = (
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the chosen action."""
-    url = database_url(args.database_url)
-    if args.action == "migrate":
-        migrate.upgrade(url)
-        print(f"ledger schema at revision {migrate.head()}")
-        return 0
-    operator = None
-    if args.operator:
-        operator = args.wallet_url or os.environ.get("PUNTO_WALLET_URL")
-        if not operator:
-            print("punto ledger check --operator needs --wallet-url or $PUNTO_WALLET_URL")
-            return 2
-    key = args.wallet_api_key or os.environ.get("PUNTO_WALLET_API_KEY") or None
-    report, reconciliation = asyncio.run(_check(url, operator, key))
-    ok = report.ok and (reconciliation is None or reconciliation.ok)
-    if args.json:
-        write_json(
-            {
-                "ok": ok,
-                "operator": None
-                if reconciliation is None
-                else {
-                    "ok": reconciliation.ok,
-                    "checked": reconciliation.checked,
-                    "problems": list(reconciliation.problems),
-                },
-                "problems": list(report.problems),
-                "accounts": report.accounts,
-                "transactions": report.transactions,
-                "entries_total": report.entries_total,
-                "open_rounds": report.open_rounds,
-            }
-        )
-    elif report.ok:
-        print(
-            f"books balance: {report.transactions} transactions, {report.accounts} accounts "
-            f"summing to 0, {report.open_rounds} open rounds"
-        )
-    else:
-        print(f"books do NOT balance: {len(report.problems)} problems")
-        for problem in report.problems:
-            print(f"  {problem}")
-    if reconciliation is not None and not args.json:
-        if reconciliation.ok:
-            print(f"operator agrees: {reconciliation.checked} wallet calls, none pending")
-        else:
-            print(
-                f"operator does NOT agree: {len(reconciliation.problems)} of "
-                f"{reconciliation.checked} wallet calls"
-            )
-            for problem in reconciliation.problems:
-                print(f"  {problem}")
-    return 0 if ok else 1
-
-
-async def _check(
-    url: str, operator: str | None, api_key: str | None
-) -> tuple[CheckReport, Reconciliation | None]:
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from punto.errors import PuntoError
-    from punto.ledger.wallet import SeamlessWallet
-    from punto.server.outbox import Reconciliation, reconcile
-    from punto.server.storage import ServerStore
-
-    async with LedgerStore.open(url) as store:
-        report = await store.check()
-        if operator is None:
-            return report, None
-        async with SeamlessWallet(operator, api_key=api_key) as wallet:
-            try:
-                return report, await reconcile(ServerStore(store.engine), wallet)
-            except (PuntoError, SQLAlchemyError) as exc:
-                return report, Reconciliation(0, (f"cannot reconcile: {exc}",))
+    """Run the chosen action (the store's packages are the ``server`` extra)."""
+    books = load_extra("punto.cli.ledger_books", extra="server", command="ledger")
+    status: int = books.run(args)
+    return status

@@ -16,13 +16,15 @@ from __future__ import annotations
 import argparse
 import sys
 
+from punto.cli.cluster import check_ray_address
 from punto.cli.output import write_json
+from punto.cli.progress import progress_bar
 from punto.cli.rules import RULES_HELP
 from punto.errors import SimulationError
 from punto.money import parse_amount, show_amount
 from punto.rules import Rules
 from punto.rules_document import load_rules
-from punto.simulation import SimulationResult, progress_bar, simulate
+from punto.simulation import SimulationResult, simulate
 from punto.strategies import BettingSystem, Pattern, Progression, SystemResult, evaluate
 
 __all__ = ["register", "run"]
@@ -102,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.hands is None:
         raise SimulationError("give the number of hands to deal with --hands N")
+    if args.ray is not None:
+        check_ray_address(args.ray)
     show = args.progress
     if show is None:
         show = sys.stderr.isatty() and args.hands >= PROGRESS_MIN_HANDS

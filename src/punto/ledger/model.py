@@ -33,7 +33,7 @@ from punto.errors import (
 )
 from punto.outcome import Outcome
 from punto.rules import Rules
-from punto.settlement import Settlement, settle
+from punto.settlement import Settlement, Settler
 
 __all__ = [
     "TRANSACTION_NAMESPACE",
@@ -415,7 +415,7 @@ def tombstone(idempotency_key: str, *, player_id: str | None = None) -> Transact
         idempotency_key,
         (),
         player_id=player_id,
-        reason="rolled back before it arrived",
+        reason="rolled_back",  # a reason code (punto.table.reasons)
     )
 
 
@@ -620,4 +620,5 @@ def settle_players(
     rules: Rules, coup: Outcome | CoupFacts, bets: Mapping[str, Mapping[Bet, int]]
 ) -> dict[str, Settlement]:
     """Every player's settlement of one coup (the input of a round's settlement)."""
-    return {player: settle(rules, coup, player_bets) for player, player_bets in bets.items()}
+    settler = Settler(rules, coup)  # each area's ratio found once, identical bets shared
+    return {player: settler.settle(player_bets) for player, player_bets in bets.items()}

@@ -466,11 +466,15 @@ class LedgerStore:
         round_id: str,
         settlements: Mapping[str, Settlement]
         | Callable[[Mapping[str, Mapping[Bet, int]]], Mapping[str, Settlement]],
+        *,
+        balances: dict[str, int] | None = None,
     ) -> tuple[Transaction, ...]:
         """Settle a round: one ``SETTLE`` transaction per player with confirmed bets, all
         in one database transaction with the round's new status, with bulk statements.
         ``settlements`` may be a function of the round's bets (read once, in the same
-        transaction), so the caller need not read them first.
+        transaction), so the caller need not read them first. ``balances``, if given, is
+        filled with every account's balance just after the settlement (by code; nothing
+        on a replay), which spares the caller a query for the players' new balances.
 
         Idempotent: settling a settled round with the same settlements returns the
         transactions already posted (nothing is paid twice); different settlements are
@@ -511,8 +515,13 @@ class LedgerStore:
                         )
                     replay.append(existing)
                 return tuple(replay)
-            await _post_all(conn, transactions)
+            # An open round has no settlement yet: its keys are posted only here, with the
+            # round's new status in the same transaction (no look-up of them needed).
+            done = await _post_all(conn, transactions, fresh=True)
             await _close_round(conn, round_id, RoundStatus.SETTLED)
+            if balances is not None:
+                for one in done:
+                    balances.update(one.balances)
             return tuple(transactions)
 
         return await self._run(unit)
@@ -779,7 +788,7 @@ async def _confirm_many(
     held = await _lock_balances(conn, sources)
     if len(held) < len(sources):  # wallets never used before
         await _ensure_accounts(conn, (Account.parse(c) for c in sources if c not in held))
-        held = await _lock_balances(conn, sources)
+        held.update(await _lock_balances(conn, [c for c in sources if c not in held]))
     accepted: list[tuple[int, Transaction]] = []
     batch: dict[str, Transaction] = {}
     for i, t in todo:
@@ -974,9 +983,9 @@ async def _post_new(conn: AsyncConnection, fresh: Sequence[Transaction]) -> dict
             deltas[e.account] += e.amount
     codes = sorted(a.code for a in deltas)
     held = await _lock_balances(conn, codes)
-    if len(held) < len(codes):  # accounts never used before
+    if len(held) < len(codes):  # accounts never used before (a new round's escrow …)
         await _ensure_accounts(conn, (a for a in deltas if a.code not in held))
-        held = await _lock_balances(conn, codes)
+        held.update(await _lock_balances(conn, [c for c in codes if c not in held]))
     balances: dict[str, int] = {}
     for account in sorted(deltas, key=lambda a: a.code):
         delta = deltas[account]

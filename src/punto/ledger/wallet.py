@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 from urllib.parse import quote
 
 import httpx
@@ -172,7 +172,7 @@ class InternalWallet:
                 return WalletReceipt(transaction_id, await self.balance(player_id), "replayed")
             if existing.kind is not TransactionKind.WITHDRAWAL or existing.player_id != player_id:
                 raise WalletError(f"transaction {transaction_id} is not a debit of {player_id}")
-            posted = await self._store.post(model.reversal(existing, reason="wallet rollback"))
+            posted = await self._store.post(model.reversal(existing, reason="wallet_rollback"))
             status = "replayed" if posted.replayed else "rolled_back"
             return WalletReceipt(transaction_id, await self.balance(player_id), status)
         raise LedgerError(f"rollback of {transaction_id} kept racing its debit")  # pragma: no cover
@@ -200,6 +200,8 @@ class RetryPolicy:
 
 class _UnknownTransactionError(WalletError):
     """The operator never saw this transaction (reconciliation)."""
+
+    kind: ClassVar[str] = "unknown_transaction"
 
 
 _RETRY_STATUS = frozenset({429, 500, 502, 503, 504})

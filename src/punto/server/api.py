@@ -5,6 +5,9 @@ typed error with a stable code and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
 from datetime import UTC, date, datetime
 from typing import Annotated, Any, Literal
 
@@ -41,11 +44,13 @@ from punto.server.backoffice import (
 )
 from punto.server.node import Node
 from punto.server.protocol import parse_command
+from punto.server.recordings import hand_video
 from punto.server.reports import daily_report, player_transactions
 from punto.server.tables import TableConfig, tiers_from_json
 from punto.server.truth import player_net
 from punto.shoe import ShoeReveal, verify_commitment
 from punto.table import FAULTS, Viewer
+from punto.table.reasons import Reason, Why
 from punto.tie_options import TIE_POLICIES
 
 __all__ = ["router"]
@@ -148,6 +153,8 @@ class TableBody(_Body):
     limits: list[TierBody] | None = None
     enabled: StrictBool = True
     stream_url: Annotated[str | None, Field(max_length=500)] = None
+    names: dict[str, str] | None = None
+    """The display name per language (``en``, ``zh``, ``zh-Hant``); ``name`` is the default."""
 
 
 class TablePatch(_Body):
@@ -159,6 +166,8 @@ class TablePatch(_Body):
     enabled: StrictBool | None = None
     stream_url: Annotated[str | None, Field(max_length=500)] = None
     """The live video's HLS playlist URL; an empty string takes the video off."""
+    names: dict[str, str] | None = None
+    """The display names per language, all of them (``{}`` takes them off)."""
 
 
 class FaultBody(_Body):
@@ -283,20 +292,24 @@ async def register(body: Register, node: NodeDep) -> dict[str, Any]:
 
 @router.get("/api/me", tags=["accounts"])
 async def me(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
-    """Who the token names, their balance (players) and the table they are at."""
+    """Who the token names, their balance (players) and the tables they are at (``table``:
+    the first of them)."""
     require_role(actor, *Role, action="see your account")
     assert actor.user_id is not None
     user = await node.store.user(actor.user_id)
     if user is None:
         raise AuthError("this account no longer exists")
     player = actor.role is Role.PLAYER
+    tables = await node.store.tables_of(user.id) if player else []
     return {
         "user_id": user.id,
         "role": user.role.value,
         "display_name": user.display_name,
         "balance": await node.bank.balance(user.id) if player else None,
         "wallet": node.settings.wallet,
-        "table": await node.store.table_of(user.id) if player else None,
+        "table": tables[0] if tables else None,
+        "tables": tables,
+        "max_tables": node.settings.max_tables,
     }
 
 
@@ -381,6 +394,7 @@ async def history(
             {
                 **{k: h.get(k) for k in public},
                 "void_reason": h.get("void_reason", ""),
+                "void_reason_params": h.get("void_reason_params"),
                 "faults": h.get("faults", []),
             }
             for h in hands
@@ -426,6 +440,20 @@ async def hand(game: str, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
     record = await node.store.hand(game)
     if record is None:
         raise NotFoundError(f"no hand {game!r}")
+    with contextlib.suppress(NotFoundError):  # the table's name as players see it
+        config = await node.config(record["table"])
+        record["table_name"] = config.name
+        record["table_names"] = dict(config.names)
+    record["video"] = (
+        await asyncio.to_thread(
+            hand_video,
+            record,
+            node.recordings,
+            now=time.time(),
+            retention=node.settings.video_retention,
+            margin=node.settings.video_margin,
+        )
+    ).json()
     record["amendments"] = await node.store.amendments(game=game)
     record["ledger"] = [
         {
@@ -675,13 +703,15 @@ async def admin_table_rules_versions(
 async def admin_update_table(
     table_id: str, body: TablePatch, actor: ActorDep, node: NodeDep
 ) -> dict[str, Any]:
-    """Change limits [S14], the betting time, the name or the live video's stream URL; close
-    or reopen a table."""
+    """Change limits [S14], the betting time, the name and the display names per language
+    or the live video's stream URL; close or reopen a table."""
     require_role(actor, Role.ADMIN, action="change tables")
     config = await node.store.table(table_id)
     changes: dict[str, object] = {}
     if body.name is not None:
         changes["name"] = body.name
+    if body.names is not None:
+        changes["names"] = body.names
     if body.limits is not None:
         changes["limits"] = _tiers(body.limits)
     if body.betting_seconds is not None:
@@ -736,7 +766,7 @@ async def deposit(player: str, body: Transfer, actor: ActorDep, node: NodeDep) -
             player, body.amount, transaction_id=f"admin:{body.transaction_id}"
         )
         if receipt.status == "ok":  # a replay moved nothing
-            await node.transfer(player, body.amount, reason="deposit")
+            await node.transfer(player, body.amount, reason=Why(Reason.DEPOSIT))
     return {"balance": receipt.balance, "status": receipt.status}
 
 
@@ -808,7 +838,7 @@ async def resume(table_id: str, actor: ActorDep, node: NodeDep) -> dict[str, Any
 @router.post("/api/supervisor/tables/{table_id}/close", tags=["supervision"])
 async def close(table_id: str, body: ReasonBody, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
     """End the game at a table [S14]: a hand in play is void and refunded."""
-    message = {"type": "close_table", "reason": body.reason or "closed by the supervisor [S14]"}
+    message = {"type": "close_table", "reason": body.reason}
     return await _table_command(node, actor, table_id, message)
 
 

@@ -20,9 +20,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from punto.errors import PuntoError, RateLimitedError
 from punto.server.api import router
+from punto.server.chatlog import router as chatlog_router
+from punto.server.clips import router as clips_router
 from punto.server.complaints import router as complaints_router
 from punto.server.config import Settings
 from punto.server.guard import InputGuard, SecurityHeaders
+from punto.server.lobbyprefs import router as lobbyprefs_router
 from punto.server.logging import configure_logging
 from punto.server.node import Node
 from punto.server.protocol import error_code, error_message
@@ -36,6 +39,8 @@ HTTP_STATUS: dict[str, int] = {
     "unauthorized": 401,
     "forbidden": 403,
     "not_found": 404,
+    "no_video": 404,
+    "video_gone": 410,
     "conflict": 409,
     "rate_limited": 429,
     "unavailable": 503,
@@ -83,6 +88,9 @@ def create_app(
     app.include_router(router)
     app.include_router(recall_router)
     app.include_router(complaints_router)
+    app.include_router(clips_router)
+    app.include_router(chatlog_router)
+    app.include_router(lobbyprefs_router)
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
 
     @app.exception_handler(PuntoError)

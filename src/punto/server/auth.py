@@ -128,6 +128,33 @@ class TokenSigner:
     def _sign(self, payload: str) -> str:
         return _b64(hmac.new(self._key, payload.encode("ascii"), hashlib.sha256).digest())
 
+    def seal(self, purpose: str, text: str, *, expires: float) -> str:
+        """A key proving this server granted ``text`` for ``purpose`` until ``expires``
+        (a video clip's URL, which a ``<video>`` element fetches without the session
+        token); :meth:`opens` checks it.
+
+        >>> signer = TokenSigner("k" * 32, ttl=60)
+        >>> key = signer.seal("clip", "T7-001-002", expires=100.0)
+        >>> signer.opens(key, "clip", "T7-001-002", now=99.0)
+        True
+        >>> signer.opens(key, "clip", "T7-001-003", now=99.0)
+        False
+        >>> signer.opens(key, "clip", "T7-001-002", now=100.0)
+        False
+        """
+        stamp = f"{int(expires)}"
+        return f"{stamp}.{self._sign(f'{purpose}|{text}|{stamp}'.encode().hex())}"
+
+    def opens(self, key: str, purpose: str, text: str, *, now: float | None = None) -> bool:
+        """Whether ``key`` (from :meth:`seal`) grants ``text`` for ``purpose`` now."""
+        stamp, dot, signature = key.partition(".")
+        if not dot or not stamp.isdigit() or not key.isascii():
+            return False
+        expected = self._sign(f"{purpose}|{text}|{stamp}".encode().hex())
+        if not hmac.compare_digest(signature.encode("ascii"), expected.encode("ascii")):
+            return False
+        return (time.time() if now is None else now) < int(stamp)
+
     def issue(
         self, user_id: str, role: Role, name: str, *, now: float | None = None
     ) -> tuple[str, float]:

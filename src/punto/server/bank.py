@@ -28,6 +28,7 @@ from punto.server.outbox import Payment, WalletOutbox
 from punto.server.protocol import outcome_from_json, outcome_json
 from punto.server.storage import ServerStore
 from punto.settlement import Settlement
+from punto.table.reasons import Reason
 
 __all__ = ["Bank", "Stake"]
 
@@ -173,7 +174,7 @@ class Bank:
 
     async def cancel(self, confirmation_id: str, *, player: str, amount: int) -> None:
         """Undo a confirm (a tie's standing bets changed): the stakes go back."""
-        await self.ledger.cancel_confirmation(confirmation_id, reason="standing bets changed")
+        await self.ledger.cancel_confirmation(confirmation_id, reason=Reason.STANDING_CHANGED.value)
         if self.seamless:
             await self.outbox.pay([Payment(player, amount, f"cancel:{confirmation_id}")])
 
@@ -185,17 +186,31 @@ class Bank:
             )
 
     async def settle(
-        self, round_id: str, *, rules: Rules, outcome: Outcome, pay: bool = True
+        self,
+        round_id: str,
+        *,
+        rules: Rules,
+        outcome: Outcome,
+        pay: bool = True,
+        wallets: dict[str, int] | None = None,
     ) -> tuple[Transaction, ...]:
         """Settle the round from the ledger's own bets (the table's exact settlement), in
         one ledger transaction; the posted settlements. ``pay=False``: the seamless
         wallet's credits are left to the caller (:meth:`pay_out`), who makes them outside
-        the table's lock."""
+        the table's lock. ``wallets``, if given, gets the internal wallet balances the
+        settlement left, by player (the balance messages need no query)."""
         if round_id not in self._open:
             return ()
+        balances: dict[str, int] = {}
         posted = await self.ledger.settle_round(
-            round_id, lambda bets: settle_players(rules, outcome, bets)
+            round_id, lambda bets: settle_players(rules, outcome, bets), balances=balances
         )
+        if wallets is not None and not self.seamless:
+            for tx in posted:
+                if tx.player_id is not None:
+                    code = Account.player(tx.player_id).code
+                    if code in balances:
+                        wallets[tx.player_id] = balances[code]
         self._open.discard(round_id)
         if pay:
             await self._pay_out(posted, round_id)

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 from punto.bets import MAIN_BETS, Bet
 from punto.cards import Card
 from punto.errors import BettingError, ForbiddenError, PuntoError, UnavailableError
-from punto.limits import LimitTier
 from punto.server.auth import Actor, Role
 from punto.server.bank import Stake
 from punto.server.confirms import ConfirmBatcher, Pending
@@ -66,11 +65,13 @@ from punto.server.protocol import (
 from punto.server.services import DEALER_ROSTER, Services
 from punto.table import Dealing, Fault, Phase, Table
 from punto.table.events import Event
+from punto.table.legal import HOUSE_AUTOMATED, STAFF_ACTIONS
+from punto.table.reasons import CLOSED_BY_SUPERVISOR
 
 if TYPE_CHECKING:
-    from punto.server.tables import TableConfig
+    pass
 
-__all__ = ["BETWEEN", "Confirming", "TableCommands"]
+__all__ = ["Confirming", "TableCommands"]
 
 _LOG = logging.getLogger("punto.server.commands")
 
@@ -84,27 +85,6 @@ class Confirming:
     stake: Stake
     wallet: int | None = None
 
-
-BETWEEN = frozenset({Phase.SHOE_START, Phase.SETTLED, Phase.SHOE_END, Phase.WAITING})
-"""Phases with no hand in progress."""
-
-_RNG_ONLY_HOUSE = frozenset(
-    {
-        StartShoe,
-        DealDemoHand,
-        OpenBetting,
-        CloseBetting,
-        StartBlankHand,
-        DealCard,
-        Rescan,
-        RevealCards,
-        SettleHand,
-        Burn,
-        CutCardOut,
-        ChangeShoe,
-    }
-)
-"""Dealer messages an RNG table does by itself (a dealer sending them is refused)."""
 
 _PLAYER_TYPES: tuple[type, ...] = (
     Join,
@@ -128,8 +108,6 @@ _PLAYER_TYPES: tuple[type, ...] = (
     Read,
     VipSettingsMessage,
 )
-_STAFF_TYPES: tuple[type, ...] = (ReportFault, Pause, Resume, CloseTable)
-"""What a supervisor may send (a dealer may send these and the card messages)."""
 
 
 def _cards(codes: Sequence[str]) -> tuple[Card, ...]:
@@ -145,10 +123,6 @@ class TableCommands:
     _confirms: ConfirmBatcher[Confirming, tuple[Event, ...]]
     _stopping: bool
     _wallets: dict[str, int]
-    _pause_after_hand: str | None
-    _pending_limits: tuple[LimitTier, ...] | None
-    _pending_rules: TableConfig | None
-    _pending_betting_seconds: float | None
 
     async def _countdown(self, now: float, *, force: bool = False) -> None:
         """Send the countdown (the runner does)."""
@@ -162,29 +136,6 @@ class TableCommands:
         """Refuse while the last hand's money is pending (the runner does)."""
         raise NotImplementedError
 
-    def _apply_between_hands(self) -> None:
-        """Limit and timer changes an administrator made, and a pause asked for during a
-        hand, take effect between hands [S14]."""
-        table = self.table
-        if self._pause_after_hand is not None and table.can_pause(self._pause_after_hand):
-            table.pause(self._pause_after_hand)
-            self._pause_after_hand = None
-        if self._pending_limits is not None and table.can_set_limit_tiers(self._pending_limits):
-            table.set_limit_tiers(self._pending_limits)
-            self._pending_limits = None
-        if self._pending_betting_seconds is not None:
-            table.settings = table.settings.replace(betting_seconds=self._pending_betting_seconds)
-            self._pending_betting_seconds = None
-        pending = self._pending_rules
-        if pending is not None:
-            rules = pending.table_rules()
-            if table.can_change_rules(rules, version=pending.rules_version):
-                # The whole configuration's rules, limits included: they replace any
-                # limit change still waiting.
-                table.change_rules(rules, version=pending.rules_version)
-                self._pending_rules = None
-                self._pending_limits = None
-
     async def _dispatch(self, actor: Actor, command: Command) -> None:
         role = actor.role
         if isinstance(command, _PLAYER_TYPES):
@@ -195,8 +146,8 @@ class TableCommands:
         if isinstance(command, ChangeShoe | ChangeDealer) and role is Role.PLAYER:
             await self._player(actor.player, command)  # a VIP owner [O]
             return
-        if role is Role.DEALER or (role is Role.SUPERVISOR and isinstance(command, _STAFF_TYPES)):
-            if type(command) in _RNG_ONLY_HOUSE and self.table.settings.dealing is Dealing.RNG:
+        if role is Role.DEALER or (role is Role.SUPERVISOR and command.type in STAFF_ACTIONS):
+            if command.type in HOUSE_AUTOMATED and self.table.settings.dealing is Dealing.RNG:
                 raise ForbiddenError(
                     f"{command.type}: an RNG table deals by itself; its dealer may report "
                     "faults, pause, resume, change dealer or close it"
@@ -270,9 +221,8 @@ class TableCommands:
             case DealDemoHand(cards=cards):
                 table.deal_demo_hand(cards=_cards(cards))
             case OpenBetting():
-                self._apply_between_hands()
                 table.open_betting()
-                await self._countdown(time.time(), force=True)
+                await self._countdown(table.clock.now(), force=True)
             case CloseBetting():
                 table.close_betting()
             case StartBlankHand():
@@ -308,18 +258,11 @@ class TableCommands:
                     position=command.position,
                 )
             case Pause(reason=reason):
-                if table.can_pause(reason) or table.phase in BETWEEN:
-                    table.pause(reason)  # (between hands; else its typed error)
-                elif table.phase is not Phase.PAUSED:
-                    table.verify_close_table()  # a closed table refuses it
-                    self._pause_after_hand = reason  # taken when this hand ends [S14]
+                table.request_pause(reason)  # during a hand, when it ends [S14]
             case Resume():
-                if self._pause_after_hand is not None and table.phase is not Phase.PAUSED:
-                    self._pause_after_hand = None  # the pause asked for is called off
-                else:
-                    table.resume()
+                table.resume()  # (or calls off the pause asked for [S14])
             case CloseTable(reason=reason):
-                table.close_table(reason)
+                table.close_table(reason or CLOSED_BY_SUPERVISOR)  # [S14]
             case _:
                 raise ForbiddenError(f"{command.type}: not a dealer's message")
 
@@ -335,7 +278,9 @@ class TableCommands:
         # The player's turn: no deposit or withdrawal moves their wallet between reading
         # it and the table taking it (refused at once rather than holding the table up).
         async with self._s.store.turn(p):
-            await self._s.store.enter_table(p, self.table.settings.table_id)
+            await self._s.store.enter_table(
+                p, self.table.settings.table_id, limit=self._s.settings.max_tables
+            )
             try:
                 balance = await self._s.bank.balance(p)
                 table.join(p, balance=balance)

@@ -68,6 +68,11 @@ class Settings:
     card_delay: float = 0.6
     squeeze_seconds: float = 10.0
     result_seconds: float = 3.0
+    seat_grace: float = 60.0
+    """How long (seconds) a player whose last connection to a table closed keeps their
+    place there; then they leave it (bets in play stay and settle first) [S13]."""
+    max_tables: int = 4
+    """How many tables one player may be at together (multi-table play)."""
     lease_seconds: float = 10.0
     """How long a table's ownership lease lasts without renewal."""
     outbox_seconds: float = 1.0
@@ -80,6 +85,11 @@ class Settings:
     browsers) are not checked."""
     ws_queue: int = 1000
     """Outgoing messages a client may have waiting before it is dropped as too slow."""
+    ws_deflate: bool = True
+    """Offer WebSocket compression (permessage-deflate) to clients that ask for it. Each
+    frame is then compressed once per connection: off (``PUNTO_WS_DEFLATE=0``), a table
+    event costs one encoding for all its clients, which saves most of a fan-out's CPU on
+    a fast network."""
     confirm_window: float = 0.002
     """Group commit: how long (seconds) a table waits for more confirms before writing a
     batch to the ledger (not at all when a full batch is waiting)."""
@@ -87,10 +97,24 @@ class Settings:
     """Group commit: the most confirms written to the ledger in one transaction."""
     rng_seed: int | None = None
     """Seed the RNG tables' shuffles (tests only; ``None``: the system's randomness)."""
+    chat_messages: int = 5
+    """Chat: the messages one player may send within ``chat_window`` seconds; one more is
+    refused with ``rate_limited`` (the dealer and supervisors are not limited)."""
+    chat_window: float = 10.0
     password_cost: int = 2**14
     """scrypt's N for new password hashes."""
     web_dir: Path = WEB_DIR
     log_level: str = "INFO"
+    recordings_dir: Path | None = None
+    """Where the studio keeps the tables' video recordings (HLS segments with
+    EXT-X-PROGRAM-DATE-TIME, one folder per table id: ``DIR/macau-1/``); ``None``: no
+    video by game number (docs/server.md, "Video by game number")."""
+    video_retention: float = 24 * 3600.0
+    """How long recordings are kept; older ones are pruned [L] (video is kept 24 hours)."""
+    video_margin: float = 3.0
+    """Seconds of video shown before a hand's start and after its end."""
+    video_prune_seconds: float = 600.0
+    """How often the server prunes recordings older than the retention."""
 
     def __post_init__(self) -> None:
         if self.environment not in ("development", "production"):
@@ -103,6 +127,8 @@ class Settings:
             raise ServerError("a seamless wallet needs PUNTO_WALLET_URL")
         if self.card_delay < 0 or self.result_seconds < 0 or self.squeeze_seconds < 0:
             raise ServerError("server timers cannot be negative")
+        if self.seat_grace < 0 or self.max_tables < 1:
+            raise ServerError("seat_grace must be ≥ 0 and max_tables ≥ 1")
         if self.betting_seconds is not None and self.betting_seconds <= 0:
             raise ServerError("the betting time must be positive")
         if self.token_ttl <= 0 or self.login_window <= 0:
@@ -111,6 +137,12 @@ class Settings:
             raise ServerError("the login attempt limits must be at least 1")
         if self.outbox_seconds <= 0 or self.outbox_max_delay < self.outbox_seconds:
             raise ServerError("the outbox retry times must be positive, the longest the longer")
+        if self.video_retention <= 0 or self.video_margin < 0 or self.video_prune_seconds <= 0:
+            raise ServerError(
+                "the video retention and prune interval must be positive, the margin not negative"
+            )
+        if self.chat_messages < 1 or self.chat_window <= 0:
+            raise ServerError("the chat rate limit needs at least 1 message in a positive window")
         if self.lease_seconds <= 0 or self.ws_queue < 1:
             raise ServerError("the lease time and the client queue must be positive")
         object.__setattr__(self, "database_url", database_url(self.database_url))
@@ -172,15 +204,22 @@ class Settings:
             "PUNTO_OUTBOX_SECONDS": "outbox_seconds",
             "PUNTO_OUTBOX_MAX_DELAY": "outbox_max_delay",
             "PUNTO_CONFIRM_WINDOW": "confirm_window",
+            "PUNTO_VIDEO_RETENTION": "video_retention",
+            "PUNTO_VIDEO_MARGIN": "video_margin",
+            "PUNTO_VIDEO_PRUNE_SECONDS": "video_prune_seconds",
+            "PUNTO_CHAT_WINDOW": "chat_window",
+            "PUNTO_SEAT_GRACE": "seat_grace",
         }
         ints = {
             "PUNTO_WS_QUEUE": "ws_queue",
             "PUNTO_CONFIRM_BATCH": "confirm_batch",
+            "PUNTO_MAX_TABLES": "max_tables",
             "PUNTO_RNG_SEED": "rng_seed",
             "PUNTO_DEMO_BALANCE": "demo_balance",
             "PUNTO_PASSWORD_COST": "password_cost",
             "PUNTO_LOGIN_ATTEMPTS": "login_attempts",
             "PUNTO_LOGIN_ADDRESS_ATTEMPTS": "login_address_attempts",
+            "PUNTO_CHAT_MESSAGES": "chat_messages",
         }
         for name, attr in text.items():
             if env.get(name):
@@ -196,10 +235,14 @@ class Settings:
             raise ServerError(f"bad server setting: {exc}") from None
         if env.get("PUNTO_DEMO"):
             values["demo"] = env["PUNTO_DEMO"].lower() not in ("0", "false", "no")
+        if env.get("PUNTO_WS_DEFLATE"):
+            values["ws_deflate"] = env["PUNTO_WS_DEFLATE"].lower() not in ("0", "false", "no")
         if env.get("PUNTO_ALLOWED_ORIGINS"):
             origins = env["PUNTO_ALLOWED_ORIGINS"].split(",")
             values["allowed_origins"] = tuple(o.strip().rstrip("/") for o in origins if o.strip())
         if env.get("PUNTO_WEB_DIR"):
             values["web_dir"] = Path(env["PUNTO_WEB_DIR"])
+        if env.get("PUNTO_RECORDINGS_DIR"):
+            values["recordings_dir"] = Path(env["PUNTO_RECORDINGS_DIR"])
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]

@@ -68,6 +68,7 @@ class InputGuard:
         self.max_body = max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Check an HTTP request's size, nesting and text, then pass it on."""
         if scope["type"] != "http":  # the WebSocket endpoint checks its own input
             await self.app(scope, receive, send)
             return
@@ -125,6 +126,7 @@ class SecurityHeaders:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on and add the headers to its HTTP answer."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

@@ -11,7 +11,9 @@ spectators — and ``self``, the player the event concerns or the holder of face
 cards); every connection of a kind gets the same string object, so an event costs one
 encoding per kind, however many clients watch. A ready ``message`` for everyone at the
 table is encoded once too; one for a single player (``to``) reaches that player's
-connections through an index, without looking at anyone else's.
+connections through an index, without looking at anyone else's. A ``legal_actions``
+envelope (:mod:`punto.server.legalcast`) carries a text per kind of viewer and one per
+player whose value changed.
 
 >>> import asyncio
 >>> from punto.server.auth import ANONYMOUS
@@ -61,6 +63,8 @@ class Connection:
     def __init__(self, table_id: str, actor: Actor, *, queue_size: int) -> None:
         self.table_id = table_id
         self.actor = actor
+        self.view_key = _view_key(actor.viewer)
+        """Which view of an event this client gets (``self`` is chosen per event)."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self.slow = False
         self.closed = False
@@ -68,16 +72,6 @@ class Connection:
         self._buffer: list[tuple[int | None, str]] = []
         self._after = 0
         self.on_slow: Callable[[Connection], None] | None = None
-
-    @property
-    def view_key(self) -> str:
-        """Which view of an event this client gets (``self`` is chosen per event)."""
-        viewer = self.actor.viewer
-        if viewer is Viewer.AUDITOR:
-            return "auditor"
-        if viewer is Viewer.DEALER:
-            return "dealer"
-        return "watcher"
 
     def start(self, snapshot: str, *, seq: int) -> None:
         """Send the snapshot first, then what arrived meanwhile after event ``seq``."""
@@ -88,6 +82,11 @@ class Connection:
             if event_seq is None or event_seq > seq:
                 self._put(text)
         self._buffer.clear()
+
+    def renumber(self) -> None:
+        """The table's events are numbered from 0 again (a new owner): let every event
+        through until the client's resync brings a snapshot and its number."""
+        self._after = -1
 
     def restart(self) -> None:
         """Hold messages until the next :meth:`start` (a resync)."""
@@ -131,6 +130,9 @@ class Hub:
     def __init__(self, *, queue_size: int) -> None:
         self._queue_size = queue_size
         self._tables: dict[str, set[Connection]] = {}
+        self._kinds: dict[tuple[str, str], set[Connection]] = {}
+        """Each table's connections by kind of viewer (an event seen by the dealer alone
+        costs one look-up, not a walk over every spectator)."""
         self._players: dict[tuple[str, str], set[Connection]] = {}
         self.delivered = 0
         self.dropped = 0
@@ -139,6 +141,7 @@ class Hub:
         """Subscribe a client to a table."""
         conn = Connection(table_id, actor, queue_size=self._queue_size)
         self._tables.setdefault(table_id, set()).add(conn)
+        self._kinds.setdefault((table_id, conn.view_key), set()).add(conn)
         if actor.user_id is not None and actor.viewer is Viewer.PLAYER:
             self._players.setdefault((table_id, actor.user_id), set()).add(conn)
         return conn
@@ -146,6 +149,7 @@ class Hub:
     def disconnect(self, conn: Connection) -> None:
         """Unsubscribe a client."""
         _discard(self._tables, conn.table_id, conn)
+        _discard(self._kinds, (conn.table_id, conn.view_key), conn)
         if conn.actor.user_id is not None:
             _discard(self._players, (conn.table_id, conn.actor.user_id), conn)
         conn.close()
@@ -168,31 +172,72 @@ class Hub:
         if "texts" in envelope:
             self._deliver_event(table_id, envelope)
             return
+        if "legal" in envelope:
+            self._deliver_legal(table_id, envelope)
+            return
+        if envelope.get("renumber"):
+            for conn in self._tables.get(table_id, ()):
+                conn.renumber()
         to = envelope.get("to")
         conns = self._tables.get(table_id) if to is None else self._players.get((table_id, to))
         if not conns:
             return
         text = dumps(envelope["message"])
+        seq = envelope.get("seq")  # a message that follows event ``seq`` (``bet_totals``)
         for conn in list(conns):
-            conn.send(text)
+            conn.send(text, seq=seq)
         self.delivered += len(conns)
 
     def _deliver_event(self, table_id: str, envelope: Mapping[str, Any]) -> None:
-        conns = self._tables.get(table_id)
-        if not conns:
-            return
         texts: Mapping[str, str | None] = envelope["texts"]
         seq = int(envelope["seq"])
         concerned = envelope.get("player")
-        mine = self._players.get((table_id, concerned), set()) if concerned else set()
-        own = texts.get("self")
+        mine = self._players.get((table_id, concerned), _NONE) if concerned else _NONE
         sent = 0
-        for conn in list(conns):
-            text = own if conn in mine else texts.get(conn.view_key)
-            if text is not None:
+        for kind in _KINDS:
+            text = texts.get(kind)
+            conns = self._kinds.get((table_id, kind))
+            if text is None or not conns:
+                continue
+            for conn in list(conns):
+                if conn not in mine:
+                    conn.send(text, seq=seq)
+                    sent += 1
+        own = texts.get("self")
+        if own is not None:
+            for conn in list(mine):
+                conn.send(own, seq=seq)
+                sent += 1
+        self.delivered += sent
+
+    def _deliver_legal(self, table_id: str, envelope: Mapping[str, Any]) -> None:
+        """A :class:`~punto.server.legalcast.LegalCast` envelope: each kind's text to that
+        kind's connections, each player's text to that player's connections only."""
+        seq = int(envelope["seq"])
+        sent = 0
+        kinds: Mapping[str, str] = envelope["legal"]
+        for kind, text in kinds.items():
+            for conn in list(self._kinds.get((table_id, kind), _NONE)):
+                conn.send(text, seq=seq)
+                sent += 1
+        players: Mapping[str, str] = envelope["players"]
+        for player, text in players.items():
+            for conn in list(self._players.get((table_id, player), ())):
                 conn.send(text, seq=seq)
                 sent += 1
         self.delivered += sent
+
+
+_KINDS = ("auditor", "dealer", "watcher")
+_NONE: frozenset[Connection] = frozenset()
+
+
+def _view_key(viewer: Viewer) -> str:
+    if viewer is Viewer.AUDITOR:
+        return "auditor"
+    if viewer is Viewer.DEALER:
+        return "dealer"
+    return "watcher"
 
 
 _K = TypeVar("_K")

@@ -18,9 +18,10 @@ import random
 import re
 import secrets
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
+from punto.codec import why_from_json
 from punto.errors import (
     AuthError,
     NotFoundError,
@@ -46,12 +47,15 @@ from punto.server.auth import (
 from punto.server.backoffice import rules_of_hand
 from punto.server.bank import Bank
 from punto.server.bus import Bus, LocalBus, RedisBus
+from punto.server.chat import ChatRoom
 from punto.server.config import Settings
 from punto.server.hub import Connection, Hub
 from punto.server.metrics import Metrics
 from punto.server.migrate import upgrade_async
 from punto.server.outbox import WalletOutbox
 from punto.server.protocol import (
+    Chat,
+    ChatMute,
     Command,
     error_message,
     event_json,
@@ -60,12 +64,15 @@ from punto.server.protocol import (
     parse_command,
     tier_json,
 )
+from punto.server.recordings import Recordings
 from punto.server.runner import TableRunner
-from punto.server.services import DEALER_ROSTER, Services
+from punto.server.services import DEALER_ROSTER, Services, WallClock
 from punto.server.snapshot import table_json
 from punto.server.storage import ServerStore
 from punto.server.tables import DEMO_TABLES, TableConfig
 from punto.server.truth import amend_record
+from punto.table.clock import Clock
+from punto.table.reasons import NONE, Reason, Why
 from punto.table.records import GameNumber
 
 __all__ = ["DEMO_USERS", "Node"]
@@ -121,8 +128,12 @@ def _raise_remote(answer: Mapping[str, Any]) -> None:
 class Node:
     """One server process (see the module docstring)."""
 
-    def __init__(self, settings: Settings, *, wallet: Wallet | None = None) -> None:
+    def __init__(
+        self, settings: Settings, *, wallet: Wallet | None = None, clock: Clock | None = None
+    ) -> None:
         self.settings = settings
+        self.clock: Clock = clock or WallClock()
+        """The tables' clock (a test's own, moved by hand, makes grace periods exact)."""
         self.engine = create_engine(settings.database_url)
         self.ledger = LedgerStore(self.engine)
         self.store = ServerStore(self.engine)
@@ -159,7 +170,18 @@ class Node:
             if settings.redis_url
             else LocalBus(self.hub)
         )
+        self.chat = ChatRoom(
+            engine=self.engine,
+            store=self.store,
+            bus=self.bus,
+            messages=settings.chat_messages,
+            window=settings.chat_window,
+        )
         self.metrics = Metrics()
+        self.recordings = (
+            Recordings(settings.recordings_dir) if settings.recordings_dir is not None else None
+        )
+        """The tables' video recordings (``None``: this server keeps none)."""
         self.signer = TokenSigner(settings.secret or secrets.token_hex(32), ttl=settings.token_ttl)
         self.logins = LoginLimiter(
             per_account=settings.login_attempts,
@@ -175,8 +197,16 @@ class Node:
         self._roster: list[str] = list(DEALER_ROSTER)
         self._owners: dict[str, str] = {}
         self._owners_at = 0.0
+        self._owners_lookup: asyncio.Future[dict[str, str]] | None = None
+        self._configs: dict[str, tuple[float, asyncio.Future[TableConfig]]] = {}
+        """Other processes' tables' configurations, looked up once per second at most (a
+        burst of thousands of clients connecting costs one query, not one each)."""
         self._tasks: list[asyncio.Task[None]] = []
         self._presence: dict[tuple[str, str], int] = {}
+        self._moves: list[tuple[str, int, str]] = []
+        """Moves of players' money by play at a table, for their other tables to follow
+        (:meth:`_mirror`): ``(player, amount, table)`` in the order they happened."""
+        self._mirroring: asyncio.Task[None] | None = None
         self._hand_locks: dict[str, tuple[asyncio.Lock, int]] = {}
         self._rng = random.Random(settings.rng_seed) if settings.rng_seed is not None else None
         self.shutting_down = False
@@ -204,6 +234,8 @@ class Node:
         self._tasks.append(asyncio.create_task(self._lease_loop(), name="punto-leases"))
         if self.bank.seamless:
             self._tasks.append(asyncio.create_task(self._outbox_loop(), name="punto-outbox"))
+        if self.recordings is not None:
+            self._tasks.append(asyncio.create_task(self._prune_loop(), name="punto-video-prune"))
         self.started = True
 
     async def stop(self) -> None:
@@ -217,6 +249,8 @@ class Node:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if self._mirroring is not None and not self._mirroring.done():
+            await asyncio.wait({self._mirroring}, timeout=10)
         runners = list(self.runners.values())
         await asyncio.gather(*(r.stop() for r in runners), return_exceptions=True)
         with contextlib.suppress(Exception):
@@ -322,7 +356,39 @@ class Node:
             bus=self.bus,
             metrics=self.metrics,
             roster=lambda: self._roster,
+            clock=self.clock,
+            moved=self._mirror,
         )
+
+    def _mirror(self, player: str, amount: int, table_id: str) -> None:
+        """Play at ``table_id`` moved ``amount`` of ``player``'s wallet (a stake, a
+        settlement, a refund): their other tables move their table balance the same way,
+        so each shows what the player has. Queued for one task of the process, never run
+        under a table's lock: it looks up in one query where all the players whose money
+        moved meanwhile are (a settlement's thousands of players, a batch of confirms),
+        then follows each move in the order it happened."""
+        if self.shutting_down or not amount:
+            return
+        self._moves.append((player, amount, table_id))
+        if self._mirroring is None or self._mirroring.done():
+            self._mirroring = asyncio.create_task(self._follow_moves(), name="punto-mirror")
+
+    async def _follow_moves(self) -> None:
+        while self._moves:
+            moves, self._moves = self._moves, []
+            try:
+                where = await self.store.tables_of_many(player for player, _, _ in moves)
+            except Exception:  # a display figure: the ledger holds the money
+                _LOG.exception("table balances not followed", extra={"moves": len(moves)})
+                continue
+            for player, amount, skip in moves:
+                tables = [t for t in where.get(player, ()) if t != skip]
+                if not tables:
+                    continue
+                try:
+                    await self._transfer_at(tables, player, amount, reason=Why(Reason.OTHER_TABLE))
+                except Exception:
+                    _LOG.exception("table balance not followed", extra={"player": player})
 
     async def _acquire_tables(self) -> None:
         """Take every enabled table no live process owns."""
@@ -397,14 +463,44 @@ class Node:
             except Exception:
                 _LOG.exception("wallet outbox delivery failed")
 
+    async def _prune_loop(self) -> None:
+        """Delete the recordings older than the retention [L], now and then every
+        ``video_prune_seconds``."""
+        recordings = self.recordings
+        assert recordings is not None
+        while True:
+            try:
+                pruned = await asyncio.to_thread(
+                    recordings.prune, now=time.time(), retention=self.settings.video_retention
+                )
+                if pruned.segments or pruned.playlists:
+                    _LOG.info(
+                        "recordings pruned",
+                        extra={"segments": pruned.segments, "bytes": pruned.bytes},
+                    )
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                _LOG.exception("pruning the recordings failed")
+            await asyncio.sleep(self.settings.video_prune_seconds)
+
     async def owner(self, table_id: str) -> str | None:
         """The process owning ``table_id`` (``None``: nobody now)."""
         if table_id in self.runners:
             return self.id
         now = time.monotonic()
         if table_id not in self._owners or now - self._owners_at > 1.0:
-            self._owners = await self.store.owners()
-            self._owners_at = now
+            if self._owners_lookup is None:  # one query for everyone asking meanwhile
+                self._owners_lookup = asyncio.ensure_future(self.store.owners())
+            lookup = self._owners_lookup
+            try:
+                owners = await asyncio.shield(lookup)
+            finally:
+                if self._owners_lookup is lookup and lookup.done():
+                    self._owners_lookup = None
+            if self._owners_at < now:
+                self._owners, self._owners_at = owners, now
+            return owners.get(table_id)
         return self._owners.get(table_id)
 
     async def _route(self, table_id: str, payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -428,6 +524,9 @@ class Node:
         actor = _actor_of(request.get("actor") or {})
         if op == "command":
             command = parse_command(request["command"])
+            if isinstance(command, Chat | ChatMute):
+                await self._chat_here(runner, actor, command)
+                return {"events": []}
             return {"events": [event_json(e) for e in await runner.execute(actor, command)]}
         if op == "snapshot":
             wallet = request.get("wallet")
@@ -449,20 +548,47 @@ class Node:
             return {}
         if op == "transfer":
             await runner.transfer(
-                str(request["player"]), int(request["amount"]), reason=str(request["reason"])
+                str(request["player"]),
+                int(request["amount"]),
+                reason=_why(request.get("reason"), request.get("reason_params")),
             )
             return {}
         if op == "close":
-            await self._close_here(runner.id, str(request.get("reason", "")))
+            await self._close_here(
+                runner.id, _why(request.get("reason"), request.get("reason_params"))
+            )
             return {}
         raise ProtocolError(f"unknown request {op!r}")
 
     # -- tables ----------------------------------------------------------------------
 
     async def config(self, table_id: str) -> TableConfig:
-        """A table's configuration; :class:`NotFoundError` if there is none."""
+        """A table's configuration; :class:`NotFoundError` if there is none. A table
+        owned elsewhere is read from the database at most once per
+        :data:`_CONFIG_SECONDS`, however many ask at once."""
         runner = self.runners.get(table_id)
-        return runner.config if runner is not None else await self.store.table(table_id)
+        if runner is not None:
+            return runner.config
+        now = time.monotonic()
+        cached = self._configs.get(table_id)
+        if cached is None or now - cached[0] > _CONFIG_SECONDS:
+            if len(self._configs) >= _CONFIG_ENTRIES:  # unknown names cannot fill memory
+                self._configs = {
+                    k: v for k, v in self._configs.items() if now - v[0] <= _CONFIG_SECONDS
+                }
+                if len(self._configs) >= _CONFIG_ENTRIES:
+                    self._configs.clear()
+            lookup = asyncio.ensure_future(self.store.table(table_id))
+            lookup.add_done_callback(lambda done: self._config_done(table_id, done))
+            cached = self._configs[table_id] = (now, lookup)
+        return await asyncio.shield(cached[1])
+
+    def _config_done(self, table_id: str, lookup: asyncio.Future[TableConfig]) -> None:
+        """A lookup that failed for another reason than "no such table" is not kept."""
+        if lookup.cancelled() or not isinstance(lookup.exception(), (NotFoundError, type(None))):
+            entry = self._configs.get(table_id)
+            if entry is not None and entry[1] is lookup:
+                del self._configs[table_id]
 
     async def describe(self, table_id: str) -> dict[str, Any]:
         """``GET /api/tables/{id}``."""
@@ -499,6 +625,7 @@ class Node:
             entry: dict[str, Any] = {
                 "id": config.id,
                 "name": config.name,
+                "names": dict(config.names),
                 "rules": config.rules,
                 "kind": config.kind.value,
                 "dealing": config.dealing.value,
@@ -517,6 +644,7 @@ class Node:
                 "max_bet": max(t.max_bet for t in tiers),
                 "tiers": [tier_json(t) for t in tiers],
                 "last_results": "",
+                "streak": {"side": None, "length": 0, "ping_pong": 0},
             }
             entry.update(statuses.get(config.id, {}))
             out.append(entry)
@@ -529,6 +657,9 @@ class Node:
             raise UnavailableError("the server is shutting down")
         runner = self.runners.get(table_id)
         if runner is not None:
+            if isinstance(command, Chat | ChatMute):
+                await self._chat_here(runner, actor, command)
+                return []
             return [event_json(e) for e in await runner.execute(actor, command)]
         answer = await self._route(
             table_id,
@@ -539,6 +670,11 @@ class Node:
             },
         )
         return list(answer["events"])
+
+    async def _chat_here(self, runner: TableRunner, actor: Actor, command: Chat | ChatMute) -> None:
+        """A chat line or mute at a table owned here (tagged with the hand in play)."""
+        game = runner.table.game
+        await self.chat.handle(runner.id, None if game is None else str(game), actor, command)
 
     async def snapshot(self, table_id: str, actor: Actor) -> dict[str, Any]:
         """The ``snapshot`` message for ``actor``."""
@@ -591,6 +727,7 @@ class Node:
     async def create_table(self, config: TableConfig) -> TableConfig:
         """Add a table; this process opens it at once when it can."""
         await self.store.create_table(config)
+        self._configs.pop(config.id, None)
         await self._acquire_tables()
         return config
 
@@ -599,8 +736,9 @@ class Node:
         table (``enabled`` false: a hand in play is void and refunded)."""
         before = await self.store.table(config.id)
         await self.store.update_table(config)
+        self._configs.pop(config.id, None)
         if before.enabled and not config.enabled:
-            await self.close_table(config.id, reason="closed by the administrator [S14]")
+            await self.close_table(config.id, reason=Why(Reason.CLOSED_BY_ADMIN))  # [S14]
             return config
         runner = self.runners.get(config.id)
         if runner is not None:
@@ -616,34 +754,43 @@ class Node:
             await self._acquire_tables()
         return config
 
-    async def close_table(self, table_id: str, *, reason: str) -> None:
+    async def close_table(self, table_id: str, *, reason: Why) -> None:
         """Close a table wherever it is owned and release it."""
         if table_id in self.runners:
             await self._close_here(table_id, reason)
             return
         with contextlib.suppress(UnavailableError):
-            await self._route(table_id, {"op": "close", "reason": reason})
+            await self._route(table_id, {"op": "close", **_why_json(reason)})
 
-    async def _close_here(self, table_id: str, reason: str) -> None:
+    async def _close_here(self, table_id: str, reason: Why) -> None:
         runner = self.runners.pop(table_id)
         await runner.stop(reason=reason)
         await self.store.release_leases([table_id], self.id)
         self.metrics.tables_owned.set(len(self.runners))
 
-    async def transfer(self, player: str, amount: int, *, reason: str) -> None:
-        """Money moved in a player's wallet outside any hand: the table they are at (if
-        any) moves their table balance the same way."""
-        table_id = await self.store.table_of(player)
-        if table_id is None or not amount:
+    async def transfer(
+        self, player: str, amount: int, *, reason: Why, skip: str | None = None
+    ) -> None:
+        """Money moved in a player's wallet outside a table's hand: every table they are at
+        (but ``skip``, where it moved) moves their table balance the same way."""
+        if not amount:
             return
-        runner = self.runners.get(table_id)
-        if runner is not None:
-            await runner.transfer(player, amount, reason=reason)
-            return
-        with contextlib.suppress(UnavailableError):
-            await self._route(
-                table_id, {"op": "transfer", "player": player, "amount": amount, "reason": reason}
-            )
+        tables = [t for t in await self.store.tables_of(player) if t != skip]
+        await self._transfer_at(tables, player, amount, reason=reason)
+
+    async def _transfer_at(
+        self, tables: Sequence[str], player: str, amount: int, *, reason: Why
+    ) -> None:
+        for table_id in tables:
+            runner = self.runners.get(table_id)
+            if runner is not None:
+                await runner.transfer(player, amount, reason=reason)
+                continue
+            with contextlib.suppress(UnavailableError):
+                await self._route(
+                    table_id,
+                    {"op": "transfer", "player": player, "amount": amount, **_why_json(reason)},
+                )
 
     # -- corrections [O] ------------------------------------------------------------------
 
@@ -670,10 +817,7 @@ class Node:
         payload = {
             "op": "correct",
             "game": game,
-            "outcome": {
-                "player": [c.code for c in outcome.player],
-                "banker": [c.code for c in outcome.banker],
-            },
+            "outcome": outcome_json(outcome),
             "author": author,
             "reason": reason,
             "correction_id": correction_id,
@@ -869,7 +1013,10 @@ class Node:
             return {**answer, "corrections": amendment["corrections"], "replayed": True}
         if not table_followed:
             for player, delta in moved.items():
-                await self.transfer(player, delta, reason=f"{kind} of {game}")
+                why = Why(
+                    Reason.CORRECTION_OF if kind == "correction" else Reason.VOID_OF, {"game": game}
+                )
+                await self.transfer(player, delta, reason=why)
         await self._amend_record(number, amendment, kind, reason, outcome)
         for player in moved:
             wallet = None
@@ -944,6 +1091,21 @@ class Node:
                 "message": {"type": "records", "table": number.table, "game": game, "kind": kind},
             }
         )
+
+
+_CONFIG_SECONDS = 1.0
+"""How long another process's table configuration is taken as read (as its owner is)."""
+_CONFIG_ENTRIES = 1024
+
+
+def _why_json(reason: Why) -> dict[str, Any]:
+    """A reason in a request between servers: its code and parameters."""
+    return {"reason": reason.code.value, "reason_params": dict(reason.params)}
+
+
+def _why(code: object, params: object) -> Why:
+    """A reason from :func:`_why_json` (none given: no reason)."""
+    return why_from_json(code, params) or NONE
 
 
 def _game(text: str) -> GameNumber:

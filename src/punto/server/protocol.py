@@ -1,5 +1,6 @@
 """The WebSocket protocol without I/O: client messages parsed and validated into typed
-commands, and table events serialized to JSON (``docs/protocol.md``).
+commands, error codes, and what each viewer sees of an event (``docs/protocol.md``).
+Domain objects become JSON in :mod:`punto.codec` (its functions are also named here).
 
 >>> command = parse_command('{"type": "add_chip", "bet": "banker", "request_id": "r1"}')
 >>> type(command).__name__, command.bet, command.request_id
@@ -8,6 +9,8 @@ commands, and table events serialized to JSON (``docs/protocol.md``).
 Traceback (most recent call last):
 ...
 punto.errors.ProtocolError: deal_card: card: Field required
+>>> len(COMMAND_TYPES), "deal_card" in COMMAND_TYPES
+(42, True)
 >>> from punto.errors import BetLimitError
 >>> error_code(ProtocolError("x")), error_code(BetLimitError("x", limit="max", value=1))
 ('bad_message', 'bet_limit')
@@ -15,12 +18,11 @@ punto.errors.ProtocolError: deal_card: card: Field required
 
 from __future__ import annotations
 
-import dataclasses
-import enum
 import json
+import math
 import re
+import typing
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -34,37 +36,44 @@ from pydantic import (
 )
 
 from punto.bets import Bet
-from punto.cards import Card
+from punto.codec import (
+    bet_totals_json,
+    bets_json,
+    event_json,
+    event_kind,
+    hand_record_json,
+    jsonable,
+    outcome_from_json,
+    outcome_json,
+    result_json,
+    settlement_json,
+    streak_json,
+    tier_json,
+)
 from punto.coup import Position
 from punto.errors import (
-    AuthError,
     BetLimitError,
-    ConflictError,
-    ForbiddenError,
-    NotFoundError,
+    ChatError,
     ProtocolError,
     PuntoError,
     RateLimitedError,
     RemoteError,
-    UnavailableError,
+    TooManyTablesError,
 )
-from punto.limits import LimitTier
-from punto.outcome import Outcome, Side
-from punto.settlement import Settlement
-from punto.shoe import ShoeReveal
+from punto.outcome import Side
 from punto.table.events import CardPlaced, Event
 from punto.table.faults import Fault
-from punto.table.records import GameNumber, HandRecord, PlayerResult
 from punto.table.squeeze import ReadCall
 from punto.table.views import Viewer, project
 
 __all__ = [
-    "DEALER_COMMANDS",
+    "CHAT_MAX_LENGTH",
+    "COMMAND_TYPES",
     "MAX_DEPTH",
     "MAX_MESSAGE",
-    "PLAYER_COMMANDS",
-    "SUPERVISOR_COMMANDS",
     "Command",
+    "bet_totals_json",
+    "bets_json",
     "check_text",
     "control_character",
     "decode_json",
@@ -80,6 +89,8 @@ __all__ = [
     "outcome_json",
     "parse_command",
     "result_json",
+    "settlement_json",
+    "streak_json",
     "tier_json",
 ]
 
@@ -372,11 +383,33 @@ class Resume(_Message):
     type: Literal["resume"]
 
 
+# -- chat (anyone logged in at the table; the mute: supervisors) ------------------------
+
+CHAT_MAX_LENGTH = 300
+"""The longest chat message, in characters."""
+
+
+class Chat(_Message):
+    """A line of table chat (a player, the dealer or a supervisor)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=CHAT_MAX_LENGTH)]
+
+
+class ChatMute(_Message):
+    """A supervisor mutes (``muted`` true) or unmutes a player's chat at this table."""
+
+    type: Literal["chat_mute"]
+    player: Annotated[str, Field(min_length=1, max_length=64)]
+    muted: StrictBool = True
+
+
 class CloseTable(_Message):
-    """Close the table for good [S14]."""
+    """Close the table for good [S14] (``reason``: the words typed; none: the event's
+    reason is ``closed_by_supervisor``)."""
 
     type: Literal["close_table"]
-    reason: _Text = "closed by the supervisor [S14]"
+    reason: _Text = ""
 
 
 Command = Annotated[
@@ -419,66 +452,21 @@ Command = Annotated[
     | ReportFault
     | Pause
     | Resume
-    | CloseTable,
+    | CloseTable
+    | Chat
+    | ChatMute,
     Field(discriminator="type"),
 ]
 """Any client message."""
 
 _COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
 
-PLAYER_COMMANDS = frozenset(
-    {
-        "join",
-        "sit",
-        "take_table",
-        "watch",
-        "stand",
-        "leave",
-        "choose_chip",
-        "add_chip",
-        "undo",
-        "clear",
-        "double",
-        "rebet",
-        "confirm",
-        "change_tie_bets",
-        "wait_for_me",
-        "open_cards",
-        "fly",
-        "squeeze",
-        "read",
-        "vip_settings",
-        "change_shoe",
-        "change_dealer",
-    }
+COMMAND_TYPES: frozenset[str] = frozenset(
+    typing.get_args(cls.model_fields["type"].annotation)[0]
+    for cls in typing.get_args(typing.get_args(Command)[0])
 )
-"""Messages a player sends (``change_shoe`` / ``change_dealer``: as a VIP owner)."""
-
-DEALER_COMMANDS = frozenset(
-    {
-        "start_shoe",
-        "deal_demo_hand",
-        "open_betting",
-        "close_betting",
-        "start_blank_hand",
-        "deal_card",
-        "rescan",
-        "reveal_cards",
-        "settle",
-        "burn",
-        "cut_card_out",
-        "change_shoe",
-        "change_dealer",
-        "report_fault",
-        "pause",
-        "resume",
-        "close_table",
-    }
-)
-"""Messages of the dealer console."""
-
-SUPERVISOR_COMMANDS = frozenset({"report_fault", "pause", "resume", "close_table"})
-"""Messages a supervisor sends over the WebSocket (corrections are REST calls)."""
+"""Every client message's ``type`` (which role may send which is
+:mod:`punto.server.commands`'s)."""
 
 MAX_MESSAGE = 16_384
 """The largest client message (bytes of UTF-8), and the WebSocket frame size limit."""
@@ -489,11 +477,11 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def control_character(text: str) -> str | None:
-    """The first control character (NUL, ESC, newline, C1 and so on) in ``text``, if any: no
+    r"""The first control character (NUL, ESC, newline, C1 and so on) in ``text``, if any: no
     text field of the protocol may hold one.
 
-    >>> control_character("ann"), control_character("a\\x00b")
-    (None, '\\\\x00')
+    >>> control_character("ann"), control_character("a\x00b")
+    (None, '\\x00')
     """
     found = _CONTROL.search(text)
     return None if found is None else f"\\x{ord(found.group()):02x}"
@@ -596,30 +584,16 @@ def parse_command(raw: str | bytes | Mapping[str, Any]) -> Command:
         raise ProtocolError(f"{kind}: {where}: {first['msg']}") from None
 
 
-_SERVER_CODES: tuple[tuple[type[Exception], str], ...] = (
-    (ProtocolError, "bad_message"),
-    (AuthError, "unauthorized"),
-    (ForbiddenError, "forbidden"),
-    (NotFoundError, "not_found"),
-    (ConflictError, "conflict"),
-    (RateLimitedError, "rate_limited"),
-    (UnavailableError, "unavailable"),
-)
-
-
 def error_code(exc: BaseException) -> str:
-    """The protocol's error code: the server's own, else the typed error's class name in
-    snake case without ``Error`` (``BetLimitError`` → ``bet_limit``); ``internal`` for
-    anything that is not a :class:`PuntoError`."""
+    """The protocol's error code: the typed error's declared wire name
+    (:attr:`punto.errors.PuntoError.kind`: ``BetLimitError`` → ``bet_limit``), the owning
+    process's code for a :class:`RemoteError`, ``internal`` for anything that is not a
+    :class:`PuntoError`."""
     if isinstance(exc, RemoteError):
         return exc.code
-    for kind, code in _SERVER_CODES:
-        if isinstance(exc, kind):
-            return code
-    if not isinstance(exc, PuntoError):
-        return "internal"
-    name = type(exc).__name__.removesuffix("Error") or "punto"
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+    if isinstance(exc, PuntoError):
+        return exc.kind
+    return "internal"
 
 
 _BETS = frozenset(bet.value for bet in Bet)
@@ -635,9 +609,23 @@ def error_params(exc: BaseException) -> dict[str, Any] | None:
     {'limit': 'max', 'bet': 'player_pair', 'value': 50000}
     >>> error_params(BetLimitError("x", limit="max_imbalance", value=100))
     {'limit': 'max_imbalance', 'value': 100}
+
+    A refused chat message gives its ``reason`` (``empty`` or ``muted``); a rate limit the
+    whole seconds to wait (``retry_after``).
+
+    >>> error_params(ChatError("x", reason="muted"))
+    {'reason': 'muted'}
+    >>> error_params(RateLimitedError("x", retry_after=2.5))
+    {'retry_after': 3}
     """
     if isinstance(exc, RemoteError):
         return dict(exc.params) if exc.params else None
+    if isinstance(exc, ChatError):
+        return {"reason": exc.reason}
+    if isinstance(exc, RateLimitedError):
+        return {"retry_after": math.ceil(exc.retry_after)}
+    if isinstance(exc, TooManyTablesError):
+        return {"max_tables": exc.limit}
     if isinstance(exc, BetLimitError):
         bet, _, bound = exc.limit.rpartition("_")
         if bound in ("min", "max") and bet in _BETS:
@@ -664,143 +652,7 @@ def error_message(exc: BaseException, request_id: str | None = None) -> dict[str
     return message
 
 
-# -- serialization ---------------------------------------------------------------------
-
-
-def event_kind(event: Event) -> str:
-    """``BetsConfirmed`` → ``bets_confirmed``."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(event).__name__).lower()
-
-
-def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    """An outcome as JSON."""
-    return {
-        "player": [c.code for c in outcome.player],
-        "banker": [c.code for c in outcome.banker],
-        "player_total": outcome.player_total,
-        "banker_total": outcome.banker_total,
-        "winner": outcome.winner.value,
-        "natural": outcome.natural,
-        "player_pair": outcome.player_pair,
-        "banker_pair": outcome.banker_pair,
-    }
-
-
-def settlement_json(settlement: Settlement) -> dict[str, Any]:
-    """A settlement as JSON (odds as exact fractions in text)."""
-    return {
-        "total_stake": settlement.total_stake,
-        "total_net": settlement.total_net,
-        "total_returned": settlement.total_returned,
-        "results": [
-            {
-                "bet": r.bet.value,
-                "stake": r.stake,
-                "payout_class": r.payout_class,
-                "odds": str(r.odds),
-                "net": r.net,
-            }
-            for r in settlement.results
-        ],
-    }
-
-
-def result_json(result: PlayerResult) -> dict[str, Any]:
-    """A player's result as JSON."""
-    return {
-        "player": result.player,
-        "returned": result.returned,
-        "standing": bets_json(result.standing),
-        "settlement": settlement_json(result.settlement),
-    }
-
-
-def tier_json(tier: LimitTier) -> dict[str, Any]:
-    """A limit tier as JSON."""
-    return {
-        "name": tier.name,
-        "min_bet": tier.min_bet,
-        "max_bet": tier.max_bet,
-        "side_min": tier.side_min,
-        "side_max": tier.side_max,
-        "bet_limits": {b.value: [lo, hi] for b, (lo, hi) in tier.bet_limits.items()},
-    }
-
-
-def bets_json(bets: Mapping[Bet, int]) -> dict[str, int]:
-    """Bets as ``{bet: amount}``."""
-    return {bet.value: amount for bet, amount in bets.items()}
-
-
-def jsonable(value: object) -> Any:
-    """Any value of an event as JSON data."""
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, Card):
-        return value.code
-    if isinstance(value, GameNumber):
-        return str(value)
-    if isinstance(value, Outcome):
-        return outcome_json(value)
-    if isinstance(value, PlayerResult):
-        return result_json(value)
-    if isinstance(value, Settlement):
-        return settlement_json(value)
-    if isinstance(value, LimitTier):
-        return tier_json(value)
-    if isinstance(value, ShoeReveal):
-        return {"order": value.order_text, "salt": value.salt}
-    if isinstance(value, Fraction):
-        return str(value)
-    if isinstance(value, Mapping):
-        return {jsonable(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, tuple | list | frozenset | set):
-        return [jsonable(v) for v in value]
-    raise TypeError(f"cannot serialize {type(value).__name__}")
-
-
-def event_json(event: Event) -> dict[str, Any]:
-    """An event as the ``event`` object of an ``event`` message.
-
-    >>> from punto.table.events import ChipChosen
-    >>> event_json(ChipChosen(at=1.5, player="ann", chip=1000))
-    {'kind': 'chip_chosen', 'at': 1.5, 'player': 'ann', 'chip': 1000}
-    """
-    out: dict[str, Any] = {"kind": event_kind(event)}
-    for f in dataclasses.fields(event):
-        name = "kind_of_table" if f.name == "kind" else f.name
-        out[name] = jsonable(getattr(event, f.name))
-    return out
-
-
-def hand_record_json(record: HandRecord) -> dict[str, Any]:
-    """A hand record as JSON (every player's bets: project it before showing it)."""
-    return {
-        "game": str(record.game),
-        "table": record.game.table,
-        "dealer": record.dealer,
-        "opened_at": record.opened_at,
-        "closed_at": record.closed_at,
-        "cards": [[p.value, c.code] for p, c in record.cards],
-        "outcome": None if record.outcome is None else outcome_json(record.outcome),
-        "bets": {p: bets_json(b) for p, b in record.bets.items()},
-        "results": {p: result_json(r) for p, r in record.results.items()},
-        "holders": {s.value: p for s, p in record.holders.items()},
-        "faults": [f.value for f in record.faults],
-        "blank": record.blank,
-        "void": record.void,
-        "void_reason": record.void_reason,
-        "corrections": dict(record.corrections),
-    }
-
-
-def outcome_from_json(data: Mapping[str, Any]) -> Outcome:
-    """An outcome from :func:`outcome_json` (totals and flags are computed again)."""
-    return Outcome.from_hands(
-        [Card.parse(c) for c in data["player"]], [Card.parse(c) for c in data["banker"]]
-    )
+# -- what each viewer sees ----------------------------------------------------------
 
 
 def event_views(event: Event, *, holder: str | None = None) -> dict[str, Any]:

@@ -41,6 +41,7 @@ def _sides(facts: Mapping[str, Any]) -> dict[str, Any]:
         "outcome": facts.get("outcome"),
         "void": bool(facts.get("void")),
         "void_reason": facts.get("void_reason") or "",
+        "void_reason_params": facts.get("void_reason_params"),
     }
 
 

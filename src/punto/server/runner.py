@@ -20,61 +20,74 @@ import contextlib
 import logging
 import random
 import time
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from punto.bets import Bet
 from punto.errors import PuntoError, UnavailableError
 from punto.ledger.model import Transaction, settle_players
-from punto.limits import LimitTier
 from punto.outcome import Outcome, Side
 from punto.roads import RoadBoard, RoadResult
 from punto.roads_render import render_svg, roads_dict
 from punto.server.auth import Actor, Role
 from punto.server.backoffice import check_drift, rules_of_hand
-from punto.server.commands import BETWEEN, Confirming, TableCommands
+from punto.server.commands import Confirming, TableCommands
 from punto.server.confirms import ConfirmBatcher, Pending
+from punto.server.effects import (
+    AddRoad,
+    CloseShoe,
+    Countdown,
+    Effect,
+    Failure,
+    Forget,
+    Hand,
+    HoldCards,
+    LeaveTable,
+    OpenShoe,
+    Publish,
+    PublishBalances,
+    PublishRoads,
+    RecordResult,
+    Refund,
+    RememberChip,
+    SaveRecord,
+    SendSnapshots,
+    Settle,
+    Stake,
+    StartHand,
+    Stop,
+    effects_of,
+)
 from punto.server.hub import event_texts
+from punto.server.legalcast import LegalCast
 from punto.server.protocol import (
     Command,
     Confirm,
+    bet_totals_json,
     event_json,
     event_views,
     hand_record_json,
+    streak_json,
     tier_json,
 )
-from punto.server.services import DEALER_ROSTER, Services, WallClock
+from punto.server.services import DEALER_ROSTER, Services
 from punto.server.snapshot import snapshot_state, table_json, you_json
 from punto.server.tables import TableConfig
 from punto.server.truth import carry_amendments, roads_of
 from punto.table import Dealing, Fault, Phase, Table, Viewer, hand_records
+from punto.table.clock import Clock
 from punto.table.events import (
-    BalanceTransferred,
     BetsConfirmed,
     BetsRefunded,
-    BettingClosed,
-    BettingExtended,
     BettingOpened,
-    BlankHandStarted,
     CardPlaced,
-    CardsHeld,
-    ChipChosen,
     Event,
-    HandResettled,
-    HandRestarted,
-    HandResult,
-    HandSettled,
     HandVoided,
-    OpenCardsRequested,
-    PlayerJoined,
-    PlayerLeft,
-    RulesChanged,
-    ShoeClosed,
-    ShoeOpened,
-    TableClosed,
     TieBetsChanged,
 )
+from punto.table.phases import BETWEEN_HANDS
+from punto.table.reasons import SHUTDOWN, Why
 from punto.table.records import GameNumber
 
 __all__ = ["TableRunner"]
@@ -95,12 +108,14 @@ class TableRunner(TableCommands):
         first_shoe: int = 0,
         rng: random.Random | None = None,
         dealer: str | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.config = config
         self._s = services
         settings = config.settings(betting_seconds=services.settings.betting_seconds)
         roster = list(services.roster()) or list(DEALER_ROSTER)
-        self.table = Table(settings, clock=WallClock(), rng=rng, dealer=dealer or roster[0])
+        self._clock: Clock = clock or services.clock
+        self.table = Table(settings, clock=self._clock, rng=rng, dealer=dealer or roster[0])
         self.table.shoe_number = first_shoe  # game numbers stay unique across restarts
         self.roads = RoadBoard()
         self._lock = asyncio.Lock()
@@ -119,25 +134,36 @@ class TableRunner(TableCommands):
         self._payouts: list[tuple[tuple[Transaction, ...], str]] = []
         """Posted settlements and refunds whose seamless wallet calls are still to make."""
         self._paying: set[asyncio.Task[None]] = set()
-        """Set while a money effect failed and waits for its retry (settlement pending)."""
-        self._records: list[tuple[GameNumber, bool]] = []
-        """Hands whose record is saved once this step's effects ran and before its events
-        go out (the JSON made for the fan-out is reused for the record), and whether the
-        table re-settled them (their amendments are carried over)."""
+        """The payout tasks at the operator (a stop waits for them)."""
+        self._player_calls: dict[str, asyncio.Task[None]] = {}
+        """Each player's latest payout task (the next one waits for it: their balance
+        messages go in order)."""
+        self._operator_calls = asyncio.Semaphore(_OPERATOR_CALLS)
+        self._todo: deque[Effect] = deque()
+        """The effects still to run, in order (:func:`effects_of`); the first is the one
+        that failed while the table is settlement pending."""
+        self._legal = LegalCast()
+        self._legal_events: list[Event] = []  # published, their legal_actions not yet sent
+        self._legal_seq = 0
+        """What each viewer was last told it may do; sends what events change."""
+        self._encoded = 0
+        """Events before this one have their fan-out envelopes made (:meth:`_encode`)."""
+        self._envelopes: dict[int, dict[str, Any]] = {}
+        """Envelopes made and not yet published, by event number."""
+        self._blank = False
+        """The hand in play is a blank hand (no road)."""
         self._json: dict[int, dict[str, Any]] = {}
         """The hand's events as JSON by number (made once for the fan-out, kept for the
         hand's record)."""
         self._wallets: dict[str, int] = {}
+        self._known: dict[str, int] = {}
+        """Each player's table balance when it was last told (multi-table play)."""
         """Wallet balances just learnt from a stake (spares a query per confirm)."""
         self._author = "system"
         self._squeeze_deadline: float | None = None
         self._next_countdown = 0.0
-        self._pending_limits: tuple[LimitTier, ...] | None = None
-        self._pending_betting_seconds: float | None = None
-        self._pending_rules: TableConfig | None = None
-        self._pause_after_hand: str | None = None
         self._stopping = False
-        self._closing_reason: str | None = None
+        self._closing_reason: Why | None = None
         self.stopped = asyncio.Event()
         self._confirms = ConfirmBatcher(
             self._flush_confirms,
@@ -162,9 +188,9 @@ class TableRunner(TableCommands):
         table = self.table
         seated = watching = 0
         for who in table.seats.participants.values():
-            if who.role.value == "seated":
+            if who.place.value == "seated":
                 seated += 1
-            elif who.role.value == "watching":
+            elif who.place.value == "watching":
                 watching += 1
         tiers = table.rules.limit_tiers
         return {
@@ -182,6 +208,7 @@ class TableRunner(TableCommands):
             "last_results": "".join(r.code[0] for r in self.roads.results),
             "hands_dealt": 0 if table.shoe is None else table.shoe.hands_dealt,
             "shoe": table.shoe_number,
+            "streak": streak_json(self.roads.streak),
         }
 
     def describe(self) -> dict[str, Any]:
@@ -220,6 +247,10 @@ class TableRunner(TableCommands):
         """The events from event ``number`` on (numbers count forgotten events too)."""
         return self.table.events[max(0, number - self.table.events_forgotten) :]
 
+    def _event_at(self, number: int) -> Event:
+        """Event ``number`` (not forgotten yet)."""
+        return self.table.events[number - self.table.events_forgotten]
+
     def _hand_events(self) -> list[Event]:
         """The events of the hand in progress, or of the last one."""
         return self._events_from(self._hand_start)
@@ -248,9 +279,7 @@ class TableRunner(TableCommands):
         """Start the table's loop."""
         self._task = asyncio.create_task(self._loop(), name=f"punto-table-{self.id}")
 
-    async def stop(
-        self, *, reason: str = "the server is shutting down", timeout: float = 30.0
-    ) -> None:
+    async def stop(self, *, reason: Why = SHUTDOWN, timeout: float = 30.0) -> None:
         """Stop gracefully: an RNG hand in play is finished and settled (quickly), a live
         hand is void and refunded; then the table closes (everyone's balance goes back)."""
         self._stopping = True
@@ -295,6 +324,18 @@ class TableRunner(TableCommands):
             await asyncio.wait(set(self._paying), timeout=60)
 
     async def _loop(self) -> None:
+        # A table opened by this process numbers its events from 0: every process's
+        # clients of it (connected before a restart or a takeover) ask for a new snapshot.
+        try:
+            await self._s.bus.publish(
+                {
+                    "table": self.id,
+                    "renumber": True,
+                    "message": {"type": "table_opened", "table": self.id},
+                }
+            )
+        except Exception:  # without the bus nobody else is connected: nothing to tell
+            _LOG.warning("could not announce the table", extra={"table": self.id})
         while True:
             try:
                 async with self._lock:
@@ -308,9 +349,37 @@ class TableRunner(TableCommands):
                 delay = max(0.0, self._pending_money.retry_at - time.monotonic())
             elif delay is not None and delay < 0:
                 return
+            else:
+                delay = self._until_release(delay)
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), delay)
+
+    def _until_release(self, delay: float | None) -> float | None:
+        """``delay``, shortened to wake up when the grace of a player who has gone ends
+        (one whose grace ended already waits for the hand: every step tries again)."""
+        due = self.table.next_release_at(grace=self._s.settings.seat_grace)
+        if due is None:
+            return delay
+        left = due - self._clock.now()
+        if left <= 0:
+            return delay
+        return left if delay is None else min(delay, left)
+
+    def wake(self) -> None:
+        """Let the loop look at the table now (a test that moved the clock)."""
+        self._wake.set()
+
+    async def release_gone(self) -> tuple[str, ...]:
+        """Release now the players whose grace is over and who may go (the loop does it
+        at every step too) [S13]; who left."""
+        async with self._lock:
+            if self.table.phase is Phase.CLOSED or self._pending_money is not None:
+                return ()
+            left = self.table.release_due(grace=self._s.settings.seat_grace)
+            await self._process()
+        self._wake.set()
+        return tuple(event.player for event in left)
 
     async def _step(self) -> float | None:
         """One step of the house: returns how long to wait before the next (``None``:
@@ -326,22 +395,20 @@ class TableRunner(TableCommands):
         s = self._s.settings
         fast = self._stopping
         try:
+            if not fast:
+                table.release_due(grace=s.seat_grace)  # players gone for good [S13]
             if phase is Phase.BETTING_OPEN:
                 closes_at = table.closes_at or 0.0
-                now = time.time()
+                now = self._clock.now()
                 if now >= closes_at or fast:
                     table.close_betting()
                     return 0.0 if fast else s.card_delay
                 await self._countdown(now)
                 return min(1.0, closes_at - now)
-            if self._stopping and (phase in BETWEEN or phase is Phase.PAUSED or not rng):
+            if self._stopping and (phase in BETWEEN_HANDS or phase is Phase.PAUSED or not rng):
                 return -1.0
             if not rng:
                 return self._live_step()
-            if phase in BETWEEN:
-                self._apply_between_hands()
-                if table.phase is Phase.PAUSED:
-                    return None
             if phase in (Phase.WAITING, Phase.SHOE_END):
                 table.start_shoe()
                 return 0.0
@@ -353,7 +420,7 @@ class TableRunner(TableCommands):
                     table.start_blank_hand()
                 else:
                     table.open_betting()
-                    await self._countdown(time.time(), force=True)
+                    await self._countdown(self._clock.now(), force=True)
                     return min(1.0, table.settings.betting_seconds)
                 return s.card_delay
             if phase in (Phase.BETTING_CLOSED, Phase.DEALING):
@@ -361,7 +428,7 @@ class TableRunner(TableCommands):
                 table.deal_card()
                 return 0.0 if fast else s.card_delay
             if phase is Phase.SQUEEZE:
-                now = time.time()
+                now = self._clock.now()
                 if self._squeeze_deadline is None:
                     self._squeeze_deadline = now + s.squeeze_seconds
                     await self._squeeze_countdown(now)
@@ -382,8 +449,6 @@ class TableRunner(TableCommands):
         table = self.table
         if table.phase is Phase.RESULT and table.can_settle():
             table.settle()
-        if table.phase in BETWEEN:
-            self._apply_between_hands()
         return None
 
     async def _countdown(self, now: float, *, force: bool = False) -> None:
@@ -461,7 +526,8 @@ class TableRunner(TableCommands):
             )
 
     async def set_connected(self, player: str, connected: bool) -> None:
-        """A player's last connection closed, or a first one opened [L], [O]."""
+        """A player's last connection closed, or a first one opened [L], [O]; a player
+        gone for ``seat_grace`` seconds is released by the loop [S13]."""
         async with self._lock:
             table = self.table
             if self.table.phase is Phase.CLOSED or player not in table.seats.participants:
@@ -481,81 +547,225 @@ class TableRunner(TableCommands):
 
     # -- money, records and fan-out -------------------------------------------------------
 
-    async def _process(self) -> None:
-        """The effects of the events not yet processed, then their fan-out.
+    async def _process(self, *, retry: bool = False) -> None:
+        """Run the effects of the events not yet processed, in order (:mod:`effects`).
 
-        Money first: when an event's money effect fails (the ledger or the operator's
-        wallet did not answer), that event and those after it are neither fanned out nor
-        forgotten: the table is *settlement pending* (:meth:`_money_failed`) until the
-        loop retries them with success."""
-        while self._pending_money is None and self._done < self.table.event_count:
-            start = self._done
-            new = self._events_from(start)
-            notes: dict[str, str] = {}
-            roads_changed = False
-            game: GameNumber | None = None
-            for offset, event in enumerate(new):
-                before = dict(notes)
-                try:
-                    changed = await self._effect(start + offset, event, notes)
-                except Exception as exc:
-                    if not isinstance(event, _MONEY_EVENTS):
-                        _LOG.exception(
-                            "event effect failed",
-                            extra={"table": self.id, "kind": type(event).__name__},
-                        )
-                        changed = False
-                    else:
-                        notes = before  # no word of money that has not moved
-                        new = new[:offset]
-                        self._money_failed(event, exc)
-                        break
-                roads_changed = roads_changed or changed
-                game = getattr(event, "game", None) or game
-            self._done = start + len(new)
-            envelopes: list[dict[str, Any]] = []
-            for offset, event in enumerate(new):
-                holder = (
-                    self._holders.get((event.game, event.position.side))
-                    if isinstance(event, CardPlaced)
-                    else None
+        Money first: when a money effect fails (the ledger or the operator's wallet did
+        not answer), it and every effect after it — the fan-out of those events among
+        them — wait: the table is *settlement pending* (:meth:`_money_failed`) until the
+        loop's retry has moved the money, and then the list goes on where it stopped
+        (``retry``: that retry; the table shows *settlement pending* until it succeeds)."""
+        retrying = retry
+        while self._pending_money is None or retrying:
+            if not self._todo:
+                if self._done >= self.table.event_count:
+                    break
+                start, new = self._done, self._events_from(self._done)
+                self._done = start + len(new)
+                hand = Hand(start=self._hand_start, outcome=self._outcome, blank=self._blank)
+                self._todo.extend(effects_of(new, first=start, hand=hand, now=self._clock.now()))
+                continue
+            effect = self._todo[0]
+            try:
+                await self._run(effect)
+            except Exception as exc:
+                if effect.failure is Failure.PAUSE:
+                    self._money_failed(effect, exc)
+                    break
+                self._todo.popleft()
+                if effect.failure is Failure.RAISE:
+                    raise
+                _LOG.exception(
+                    "effect failed", extra={"table": self.id, "effect": type(effect).__name__}
                 )
-                views = event_views(event, holder=holder)
-                if views.get("auditor") is not None:
-                    self._json[start + offset] = views["auditor"]
-                envelopes.append(
-                    {"table": self.id, "seq": start + offset}
-                    | event_texts(self.id, start + offset, views)
-                )
-            records, self._records = self._records, []
-            for record, resettled in records:  # in the players' history before they hear of it
-                try:
-                    await self._save_hand(record, resettled=resettled)
-                except Exception:  # a record, not money: the table goes on
-                    _LOG.exception("hand record not saved", extra={"table": self.id})
-            started = time.perf_counter()
-            for envelope in envelopes:
-                await self._s.bus.publish(envelope)
-            for player in self._resnap:  # a takeover: the new holder sees the held cards
-                snapshot = self.snapshot(Actor(player, Role.PLAYER), wallet=None)
-                await self._s.bus.publish({"table": self.id, "to": player, "message": snapshot})
-            self._resnap.clear()
-            self._s.metrics.broadcast_seconds.observe(time.perf_counter() - started)
-            if notes or self._payouts:
-                await self._send_balances(notes, game)
-            if roads_changed:
-                await self._s.bus.publish({"table": self.id, "message": self.roads_message()})
-            if self._pending_money is not None:
-                await self._s.bus.publish({"table": self.id, "message": self._pending_message()})
-        if self._pending_money is None:
+                continue
+            self._todo.popleft()
+            if retrying:  # the money moved: the table goes on
+                retrying = False
+                self._pending_money = None
+        if self._pending_money is not None:
+            await self._s.bus.publish({"table": self.id, "message": self._pending_message()})
+        else:
+            await self._publish_legal()
             self._forget()
 
-    def _money_failed(self, event: Event, exc: Exception) -> None:
+    async def _publish_legal(self) -> None:
+        """The ``legal_actions`` of the viewers whose value the events published since the
+        last call changed: after the pass's events, balances and roads (at thousands of
+        players the values of a table-wide event take tens of milliseconds to work out,
+        which no balance message waits for)."""
+        events, self._legal_events = self._legal_events, []
+        if not events:
+            return
+        legal = self._legal.envelope(self.table, events, table_id=self.id, seq=self._legal_seq)
+        if legal is not None:
+            await self._s.bus.publish(legal)
+
+    async def _run(self, effect: Effect) -> None:
+        """Carry one effect out."""
+        s = self._s
+        match effect:
+            case Stake():
+                await self._stake_standing(effect)
+            case RecordResult():
+                await s.bank.record_result(effect.game, effect.outcome, rules=self.table.rules.name)
+                self._outcome = effect.outcome
+            case Settle():
+                started = time.perf_counter()
+                posted = await s.bank.settle(
+                    effect.game,
+                    rules=self.table.rules,
+                    outcome=effect.outcome,
+                    pay=False,
+                    wallets=self._wallets,
+                )
+                self._payouts.append((posted, effect.game))
+                s.metrics.settle_seconds.observe(time.perf_counter() - started)
+            case Refund():
+                if s.bank.round_open(effect.game):
+                    if effect.by_table:
+                        self._author = "system"
+                    await self._void(effect.game, reason=effect.reason)
+            case OpenShoe():
+                event = effect.event
+                self._commitment = event.commitment
+                self.roads = RoadBoard()
+                await s.store.shoe_opened(
+                    self.id,
+                    event.shoe,
+                    cards=event.cards,
+                    commitment=event.commitment,
+                    at=event.at,
+                    rules_version=self.table.settings.rules_version,
+                )
+            case CloseShoe():
+                closed = effect.event
+                reveal = closed.reveal
+                await s.store.shoe_closed(
+                    self.id,
+                    closed.shoe,
+                    at=closed.at,
+                    hands=closed.hands,
+                    reason=str(closed.reason),
+                    order=None if reveal is None else reveal.order_text,
+                    salt=None if reveal is None else reveal.salt,
+                )
+                await check_drift(s.store, self.id, shoe=closed.shoe, at=closed.at)
+            case StartHand():
+                self._hand_start = effect.index
+                self._blank = effect.blank
+                self._json = {}
+                self._holders.clear()
+                self._outcome = None
+                self._confirmations = {}
+            case Forget():
+                self._outcome = None
+            case RememberChip():
+                self._chips[effect.player] = effect.chip
+            case HoldCards():
+                self._holders[(effect.game, effect.side)] = effect.player
+                if effect.side in self.table.awaiting_squeeze:
+                    self._resnap.add(effect.player)
+            case LeaveTable():
+                self._chips.pop(effect.player, None)
+                await s.store.leave_table(effect.player, self.id)
+            case AddRoad():
+                self.roads.add(RoadResult.from_outcome(effect.outcome))
+            case Stop():
+                self._stopping = True
+            case SaveRecord():
+                if not effect.resettled:
+                    s.metrics.hands_settled.labels(self.id).inc()
+                self._encode()  # the record reuses the JSON made for the fan-out
+                await self._save_hand(effect.game, resettled=effect.resettled)
+            case Countdown():
+                await self._countdown(effect.now, force=True)
+            case Publish():
+                await self._publish(effect.first, effect.count)
+            case SendSnapshots():
+                if effect.everyone:
+                    self._resnap.update(self.table.seats.participants)
+                resnap, self._resnap = self._resnap, set()
+                for player in resnap:  # a takeover: the new holder sees the held cards
+                    snapshot = self.snapshot(Actor(player, Role.PLAYER), wallet=None)
+                    await s.bus.publish({"table": self.id, "to": player, "message": snapshot})
+            case PublishBalances():
+                self._follow_elsewhere(effect.notes, dict(effect.outside))
+                if effect.notes or self._payouts:
+                    await self._send_balances(dict(effect.notes), effect.game)
+            case PublishRoads():
+                await s.bus.publish({"table": self.id, "message": self.roads_message()})
+            case _:  # pragma: no cover - every effect has its case
+                raise TypeError(f"no runner for {type(effect).__name__}")
+
+    def _encode(self) -> None:
+        """Make the fan-out's envelopes of the events processed and not yet published,
+        once each (each kind of viewer's text)."""
+        for index in range(self._encoded, self._done):
+            event = self._event_at(index)
+            holder = (
+                self._holders.get((event.game, event.position.side))
+                if isinstance(event, CardPlaced)
+                else None
+            )
+            views = event_views(event, holder=holder)
+            if views.get("auditor") is not None:
+                self._json[index] = views["auditor"]
+            if isinstance(event, BetsConfirmed):
+                # Coalesced: the player who confirmed gets the event, the dealer and
+                # auditors every one; the others one ``bet_totals`` for the whole pass
+                views = {**views, "watcher": None}
+            self._envelopes[index] = {"table": self.id, "seq": index} | event_texts(
+                self.id, index, views
+            )
+        self._encoded = max(self._encoded, self._done)
+
+    async def _publish(self, first: int, count: int) -> None:
+        """Fan out the events ``first`` … ``first + count - 1``; when they changed the
+        players' totals per bet area, one ``bet_totals`` message after them."""
+        self._encode()
+        started = time.perf_counter()
+        totals = any(
+            isinstance(self._event_at(index), _TOTALS_EVENTS)
+            for index in range(first, first + count)
+        )
+        try:
+            for index in range(first, first + count):
+                envelope = self._envelopes.pop(index, None)
+                if envelope is not None:
+                    await self._s.bus.publish(envelope)
+            if totals:
+                await self._s.bus.publish(self._totals_envelope(first + count - 1))
+            # what each viewer may do now: sent once the pass's money messages are out
+            self._legal_events.extend(self._event_at(i) for i in range(first, first + count))
+            self._legal_seq = first + count - 1
+        finally:  # the bus gave up: these events are not sent again
+            for index in range(first, first + count):
+                self._envelopes.pop(index, None)
+        self._s.metrics.broadcast_seconds.observe(time.perf_counter() - started)
+
+    def _totals_envelope(self, seq: int) -> dict[str, Any]:
+        """The ``bet_totals`` message after event ``seq``: every player's confirmed stakes
+        per bet area, once per pass of events (a whole batch of confirms is one frame)."""
+        table = self.table
+        return {
+            "table": self.id,
+            "seq": seq,
+            "message": {
+                "type": "bet_totals",
+                "table": self.id,
+                "game": None if table.game is None else str(table.game),
+                "seq": seq,
+                **bet_totals_json(table.bet_totals()),
+            },
+        }
+
+    def _money_failed(self, effect: Effect, exc: Exception) -> None:
         """The table stops in *settlement pending*: no new hand, no command, until the
         loop's retry (with backoff) has moved the money."""
         tries = self._money_tries
         delay = min(_RETRY_MAX, _RETRY_FIRST * 2**tries)
-        game = getattr(event, "game", None)
+        game = getattr(effect, "game", None)
         self._pending_money = _PendingMoney(
             game=None if game is None else str(game),
             reason=str(exc) if isinstance(exc, PuntoError) else "the ledger did not answer",
@@ -566,7 +776,7 @@ class TableRunner(TableCommands):
         _LOG.error(
             "settlement pending: money effect failed",
             exc_info=exc,
-            extra={"table": self.id, "kind": type(event).__name__, "retry_in": delay},
+            extra={"table": self.id, "effect": type(effect).__name__, "retry_in": delay},
         )
 
     def _pending_message(self) -> dict[str, Any]:
@@ -591,9 +801,8 @@ class TableRunner(TableCommands):
         now = time.monotonic()
         if now < pending.retry_at:
             return pending.retry_at - now
-        self._pending_money = None
         self._money_tries = pending.tries
-        await self._process()
+        await self._process(retry=True)
         if self._pending_money is not None:
             return max(0.0, self._pending_money.retry_at - time.monotonic())
         self._money_tries = 0
@@ -603,155 +812,43 @@ class TableRunner(TableCommands):
         await self._s.bus.publish({"table": self.id, "message": message})
         return 0.0
 
-    async def _effect(self, index: int, event: Event, notes: dict[str, str]) -> bool:
-        """Apply one event's effect; ``True`` when the roads changed."""
-        s = self._s
-        match event:
-            case ShoeOpened():
-                self._commitment = event.commitment
-                self.roads = RoadBoard()
-                await s.store.shoe_opened(
-                    self.id,
-                    event.shoe,
-                    cards=event.cards,
-                    commitment=event.commitment,
-                    at=event.at,
-                    rules_version=self.table.settings.rules_version,
-                )
-                return True
-            case ShoeClosed():
-                reveal = event.reveal
-                await s.store.shoe_closed(
-                    self.id,
-                    event.shoe,
-                    at=event.at,
-                    hands=event.hands,
-                    reason=event.reason,
-                    order=None if reveal is None else reveal.order_text,
-                    salt=None if reveal is None else reveal.salt,
-                )
-                await check_drift(s.store, self.id, shoe=event.shoe, at=event.at)
-            case RulesChanged():
-                self._resnap.update(self.table.seats.participants)
-            case BettingOpened():
-                self._hand_start = index
-                self._json = {}
-                self._holders.clear()
-                self._outcome = None
-                self._confirmations = {}
-                for player, bets in event.standing:
-                    await self._stake_standing(str(event.game), player, bets)
-            case BlankHandStarted():
-                self._hand_start = index
-                self._json = {}
-                self._holders.clear()
-                self._outcome = None
-                self._confirmations = {}
-            case ChipChosen():
-                self._chips[event.player] = event.chip
-            case CardsHeld():
-                self._holders[(event.game, event.side)] = event.player
-                if event.side in self.table.awaiting_squeeze:
-                    self._resnap.add(event.player)
-            case BetsConfirmed() | TieBetsChanged():
-                notes[event.player] = (
-                    "confirmed" if isinstance(event, BetsConfirmed) else "tie_bets_changed"
-                )
-            case BettingExtended() | BettingClosed():
-                await self._countdown(time.time(), force=True)
-            case OpenCardsRequested():
-                self._maybe_open_cards()
-            case HandRestarted():
-                self._outcome = None
-            case HandResult():
-                self._outcome = event.outcome
-                await s.bank.record_result(
-                    str(event.game), event.outcome, rules=self.table.rules.name
-                )
-            case HandSettled():
-                return await self._settled(event, notes)
-            case BetsRefunded():
-                for result in event.refunds:
-                    notes[result.player] = "refunded"
-                if event.game is not None and s.bank.round_open(str(event.game)):
-                    await self._void(str(event.game), reason=event.reason)
-            case HandVoided():
-                if s.bank.round_open(str(event.game)):
-                    await self._void(str(event.game), reason=event.reason)
-                self._records.append((event.game, False))
-                s.metrics.hands_settled.labels(self.id).inc()
-            case HandResettled():
-                for player, _delta in event.corrections:
-                    notes[player] = "corrected"
-                self._records.append((event.game, True))
-            case PlayerJoined():
-                notes[event.player] = "joined"
-            case BalanceTransferred():
-                notes[event.player] = "transferred"
-            case PlayerLeft():
-                self._chips.pop(event.player, None)
-                await s.store.leave_table(event.player, self.id)
-                notes[event.player] = "left"
-            case TableClosed():
-                self._stopping = True
-            case _:
-                pass
-        return False
-
-    async def _settled(self, event: HandSettled, notes: dict[str, str]) -> bool:
-        s = self._s
-        round_id = str(event.game)
-        started = time.perf_counter()
-        if event.void_reason:
-            if s.bank.round_open(round_id):
-                self._author = "system"
-                await self._void(round_id, reason=event.void_reason)
-        elif self._outcome is not None:
-            posted = await s.bank.settle(
-                round_id, rules=self.table.rules, outcome=self._outcome, pay=False
-            )
-            self._payouts.append((posted, round_id))
-        s.metrics.settle_seconds.observe(time.perf_counter() - started)
-        s.metrics.hands_settled.labels(self.id).inc()
-        for result in event.results:
-            notes[result.player] = "settled"
-        self._records.append((event.game, False))
-        blank = any(isinstance(e, BlankHandStarted) for e in self._hand_events())
-        if event.void_reason or blank or self._outcome is None:
-            return False
-        self.roads.add(RoadResult.from_outcome(self._outcome))
-        return True
-
     async def _void(self, round_id: str, *, reason: str) -> None:
         """Void the round in the ledger; the seamless wallet's refunds wait for
         :meth:`_send_balances` (outside the lock)."""
         posted = await self._s.bank.void_round(round_id, author=self._author, reason=reason)
         self._payouts.append((posted, round_id))
 
-    async def _stake_standing(self, round_id: str, player: str, bets: Mapping[Bet, int]) -> None:
+    async def _stake_standing(self, stake: Stake) -> None:
         """Main bets a tie left standing [M12] are staked again on the new round (the
-        ledger paid them back with the tie's push)."""
-        confirmation_id = f"standing:{round_id}:{player}"
+        ledger paid them back with the tie's push); if the player's wallet no longer has
+        the money (seamless), the table takes them back."""
         try:
-            await self._stake(player, dict(bets), confirmation_id)
+            await self._stake(stake.player, dict(stake.bets), stake.confirmation_id)
         except PuntoError as exc:  # the wallet moved meanwhile (seamless): take them back
             _LOG.warning(
                 "standing bets could not be staked",
-                extra={"table": self.id, "player": player, "error": str(exc)},
+                extra={"table": self.id, "player": stake.player, "error": str(exc)},
             )
-            if self.table.can_change_tie_bets(player, {}):
-                self.table.change_tie_bets(player, {})
+            if self.table.can_change_tie_bets(stake.player, {}):
+                self.table.change_tie_bets(stake.player, {})
 
-    def _maybe_open_cards(self) -> None:
-        """[O] Seated players asked to open the cards: when every seated bettor asked, the
-        dealer closes betting at once."""
-        table = self.table
-        if table.phase is not Phase.BETTING_OPEN:
-            return
-        asked = {e.player for e in self._hand_events() if isinstance(e, OpenCardsRequested)}
-        seated = {p for p, who in table.seats.participants.items() if who.role.value == "seated"}
-        if seated and seated <= asked:
-            table.close_betting()
+    def _follow_elsewhere(
+        self, notes: tuple[tuple[str, str], ...], outside: Mapping[str, int]
+    ) -> None:
+        """Multi-table play: what play here moved of a player's table balance (not what
+        came in from outside: a deposit, another table) is told to their other tables."""
+        for player, _why in notes:
+            if not self.at_table(player):
+                self._known.pop(player, None)
+                continue
+            now = self.table.balance(player)
+            before = self._known.get(player)
+            self._known[player] = now
+            if before is None:
+                continue
+            moved = now - before - outside.get(player, 0)
+            if moved:
+                self._s.moved(player, moved, self.id)
 
     async def _save_hand(self, game: GameNumber, *, resettled: bool = False) -> None:
         events = self._hand_events()
@@ -788,10 +885,11 @@ class TableRunner(TableCommands):
 
     async def _send_balances(self, notes: Mapping[str, str], game: GameNumber | None) -> None:
         """The ``balance`` messages of the players whose money moved. With the internal
-        wallet, now (the ledger is the wallet). With the operator's wallet, its credits
-        and balance calls are made by a task of their own, outside the table's lock: a
-        slow operator delays only its players' messages, never the table; each message
-        goes once the operator has the money."""
+        wallet, now (the ledger is the wallet). With the operator's wallet, each player's
+        credits and balance call are made by a task of that player's own, outside the
+        table's lock: a slow operator answer delays only that player's message, never the
+        table or another player; each message goes once the operator has the money, and
+        a player's messages go in the order their money moved."""
         payouts, self._payouts = self._payouts, []
         known, self._wallets = self._wallets, {}
         tables = {p: self.table.balance(p) if self.at_table(p) else None for p in notes}
@@ -801,20 +899,63 @@ class TableRunner(TableCommands):
             wallets = {**known, **(await bank.balances(unknown) if unknown else {})}
             await self._publish_balances(notes, tables, wallets, game)
             return
+        owed: dict[str, list[tuple[tuple[Transaction, ...], str]]] = {}
+        for posted, round_id in payouts:
+            mine: dict[str, list[Transaction]] = {}
+            for tx in posted:
+                if tx.player_id is not None:
+                    mine.setdefault(tx.player_id, []).append(tx)
+            for player, txs in mine.items():
+                owed.setdefault(player, []).append((tuple(txs), round_id))
+        for player in {*notes, *owed}:
+            before = self._player_calls.get(player)
+            task = asyncio.create_task(
+                self._pay_then_tell(
+                    player,
+                    owed.get(player, []),
+                    notes.get(player),
+                    table=tables.get(player),
+                    wallet=known.get(player),
+                    game=game,
+                    after=before,
+                ),
+                name=f"punto-payout-{self.id}",
+            )
+            self._player_calls[player] = task
+            self._paying.add(task)
+            task.add_done_callback(self._paid)
 
-        async def pay_then_tell() -> None:
-            for posted, round_id in payouts:
-                await bank.pay_out(posted, round_id)
-            unknown = [p for p in notes if p not in known]
-            wallets = {**known, **(await bank.balances(unknown) if unknown else {})}
-            await self._publish_balances(notes, tables, wallets, game)
-
-        task = asyncio.create_task(pay_then_tell(), name=f"punto-payout-{self.id}")
-        self._paying.add(task)
-        task.add_done_callback(self._paid)
+    async def _pay_then_tell(
+        self,
+        player: str,
+        owed: list[tuple[tuple[Transaction, ...], str]],
+        reason: str | None,
+        *,
+        table: int | None,
+        wallet: int | None,
+        game: GameNumber | None,
+        after: asyncio.Task[None] | None,
+    ) -> None:
+        """One player's seamless credits, then their ``balance`` message."""
+        if after is not None and not after.done():  # this player's earlier message first
+            with contextlib.suppress(Exception):
+                await asyncio.shield(after)
+        bank = self._s.bank
+        async with self._operator_calls:
+            for txs, round_id in owed:
+                await bank.pay_out(txs, round_id)
+            if reason is not None and wallet is None:
+                wallet = (await bank.balances([player])).get(player)
+        if reason is not None:
+            await self._publish_balances(
+                {player: reason}, {player: table}, {} if wallet is None else {player: wallet}, game
+            )
 
     def _paid(self, task: asyncio.Task[None]) -> None:
         self._paying.discard(task)
+        for player, last in list(self._player_calls.items()):
+            if last is task:
+                del self._player_calls[player]
         if not task.cancelled() and task.exception() is not None:
             _LOG.error(
                 "balance messages not sent", exc_info=task.exception(), extra={"table": self.id}
@@ -850,20 +991,20 @@ class TableRunner(TableCommands):
         rules version) from the next shoe."""
         async with self._lock:
             self.config = config
-            if config.rules_version != self.table.settings.rules_version:
-                self._pending_rules = config
-            limits = config.limits or config.settings(betting_seconds=None).rules.limit_tiers
-            if tuple(limits) != tuple(self.table.rules.limit_tiers):
-                self._pending_limits = tuple(limits)
-            seconds = self._s.settings.betting_seconds or config.betting_seconds
-            if seconds != self.table.settings.betting_seconds:
-                self._pending_betting_seconds = seconds
-            if self.table.phase in BETWEEN | {Phase.PAUSED}:
-                self._apply_between_hands()
+            table = self.table
+            if table.phase is not Phase.CLOSED:  # the table makes them when it can [S14]
+                if config.rules_version != table.settings.rules_version:
+                    table.change_rules(config.table_rules(), version=config.rules_version)
+                limits = config.limits or config.settings(betting_seconds=None).rules.limit_tiers
+                if tuple(limits) != tuple(table.rules.limit_tiers):
+                    table.change_limits(limits)
+                seconds = self._s.settings.betting_seconds or config.betting_seconds
+                if seconds != table.settings.betting_seconds:
+                    table.change_betting_time(seconds)
                 await self._process()
         self._wake.set()
 
-    async def transfer(self, player: str, amount: int, *, reason: str) -> None:
+    async def transfer(self, player: str, amount: int, *, reason: Why) -> None:
         """Money moved in ``player``'s wallet outside the table (a deposit, a supervisor's
         void or correction): their table balance follows, as far as it can."""
         async with self._lock:
@@ -918,8 +1059,8 @@ class TableRunner(TableCommands):
             await self._s.bus.publish({"table": self.id, "message": self.roads_message()})
 
 
-_MONEY_EVENTS = (HandResult, HandSettled, BetsRefunded, HandVoided)
-"""Events whose effect moves (or records for recovery) money: a failure stops the table."""
+_OPERATOR_CALLS = 32
+"""Players' payouts and balance calls one table has at the operator at once."""
 _RETRY_FIRST = 0.5
 _RETRY_MAX = 10.0
 """Backoff of a failed money effect's retries (seconds): 0.5, 1, 2 … up to 10."""
@@ -935,3 +1076,7 @@ class _PendingMoney:
 
 _KEEP_EVENTS = 2000
 """Events before the current hand a table keeps in memory before forgetting them."""
+
+
+_TOTALS_EVENTS = (BettingOpened, BetsConfirmed, TieBetsChanged, BetsRefunded, HandVoided)
+"""Events that change the players' totals per bet area (a ``bet_totals`` follows)."""

@@ -26,10 +26,13 @@ __all__ = [
     "AlarmRow",
     "AmendmentRow",
     "Base",
+    "ChatMuteRow",
+    "ChatRow",
     "ComplaintRow",
     "HandPlayerRow",
     "HandRow",
     "LeaseRow",
+    "LobbyPrefsRow",
     "OutboxRow",
     "PlayerTurnRow",
     "PresenceRow",
@@ -92,6 +95,8 @@ class TableRow(Base):
     last_shoe: Mapped[int] = mapped_column(Integer, server_default="0")
     stream_url: Mapped[str | None] = mapped_column(String(500))
     """The table's live video playlist (HLS), or none."""
+    names: Mapped[str] = mapped_column(Text, server_default="{}")
+    """The display name per language (JSON object ``{"zh": "…"}``); ``name`` is the default."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
@@ -197,12 +202,12 @@ class AmendmentRow(Base):
 
 
 class PresenceRow(Base):
-    """The table a player is at (one at a time)."""
+    """A table a player is at (up to ``Settings.max_tables`` at a time)."""
 
     __tablename__ = "server_presence"
 
     player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    table_id: Mapped[str] = mapped_column(String(40), index=True)
+    table_id: Mapped[str] = mapped_column(String(40), primary_key=True, index=True)
     since: Mapped[float] = mapped_column(Float)
 
 
@@ -267,3 +272,41 @@ class ComplaintRow(Base):
     resolved_by: Mapped[str | None] = mapped_column(String(64))
     resolved_at: Mapped[float | None] = mapped_column(Float)
     resolution: Mapped[str | None] = mapped_column(Text)
+
+
+class ChatRow(Base):
+    """A line of table chat, kept in the table's record with the hand it was said during."""
+
+    __tablename__ = "server_chat"
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(40), index=True)
+    game: Mapped[str | None] = mapped_column(String(80), index=True)
+    at: Mapped[float] = mapped_column(Float)
+    author_id: Mapped[str] = mapped_column(String(64))
+    author_name: Mapped[str] = mapped_column(String(100))
+    role: Mapped[str] = mapped_column(String(16))
+    """``player``, ``dealer`` or ``supervisor``."""
+    text: Mapped[str] = mapped_column(Text)
+
+
+class ChatMuteRow(Base):
+    """A player a supervisor muted at a table (no row: may chat)."""
+
+    __tablename__ = "server_chat_mutes"
+
+    table_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    muted_by: Mapped[str] = mapped_column(String(64))
+    at: Mapped[float] = mapped_column(Float)
+
+
+class LobbyPrefsRow(Base):
+    """A player's lobby favourites and road alerts (JSON lists)."""
+
+    __tablename__ = "server_lobby_prefs"
+
+    user_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    favourites: Mapped[str] = mapped_column(Text)
+    alerts: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[float] = mapped_column(Float)

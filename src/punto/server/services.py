@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from punto.server.bank import Bank
 from punto.server.bus import Bus
 from punto.server.config import Settings
 from punto.server.metrics import Metrics
 from punto.server.storage import ServerStore
+from punto.table.clock import Clock
 
 __all__ = ["DEALER_ROSTER", "Services", "WallClock"]
+
 
 DEALER_ROSTER: tuple[str, ...] = ("Dana", "Lin", "Mei", "Kai", "Rosa")
 """The dealers' names an RNG table rotates through (a VIP owner's "change dealer" [O])."""
@@ -36,3 +38,8 @@ class Services:
     bus: Bus
     metrics: Metrics
     roster: Callable[[], Sequence[str]] = lambda: DEALER_ROSTER
+    clock: Clock = field(default_factory=WallClock)
+    """The tables' clock (epoch seconds; a test passes one it moves by hand)."""
+    moved: Callable[[str, int, str], None] = lambda player, amount, table_id: None
+    """Play at a table moved a player's wallet: ``(player, amount, table_id)``; their
+    other tables follow (multi-table play)."""

@@ -11,9 +11,16 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from punto.codec import legal_actions_json
 from punto.paytables import paytable
 from punto.server.auth import Actor
-from punto.server.protocol import bets_json, event_json, outcome_json, tier_json
+from punto.server.protocol import (
+    bet_totals_json,
+    bets_json,
+    event_json,
+    outcome_json,
+    tier_json,
+)
 from punto.server.tables import TableConfig
 from punto.table import Phase, Table, TableSettings, Viewer, project
 from punto.table.events import (
@@ -24,7 +31,7 @@ from punto.table.events import (
     HandRestarted,
     HandResult,
 )
-from punto.table.seats import Role as SeatRole
+from punto.table.seats import Place
 
 __all__ = ["snapshot_state", "table_json", "you_json"]
 
@@ -35,6 +42,7 @@ def table_json(config: TableConfig, settings: TableSettings) -> dict[str, Any]:
     return {
         "id": config.id,
         "name": config.name,
+        "names": dict(config.names),
         "rules": rules.name,
         "description": rules.description,
         "kind": settings.kind.value,
@@ -111,7 +119,7 @@ def snapshot_state(
     seats: list[dict[str, Any]] = []
     watchers: list[str] = []
     for who in table.seats.participants.values():
-        if who.role is SeatRole.SEATED:
+        if who.place is Place.SEATED:
             seats.append(
                 {
                     "seat": who.seat,
@@ -120,7 +128,7 @@ def snapshot_state(
                     "connected": who.connected,
                 }
             )
-        elif who.role is SeatRole.WATCHING:
+        elif who.place is Place.WATCHING:
             watchers.append(who.player)
     seats.sort(key=lambda s: s["seat"])
     marked = [
@@ -152,6 +160,7 @@ def snapshot_state(
         "watchers": sorted(watchers),
         "owner": table.owner,
         "bets": {p: bets_json(b) for p in table.seats.participants if (b := table.bets(p))},
+        **bet_totals_json(table.bet_totals()),
         "holders": {side.value: p for side, p in table.holders.items()},
         "cards": cards,
         "outcome": outcome,
@@ -162,6 +171,7 @@ def snapshot_state(
         },
         "blank_owed": table.blank_owed,
         "paused": table.phase is Phase.PAUSED,
+        "legal": legal_actions_json(table.legal_actions(viewer, player)),
     }
     return state, [event_json(e) for e in shown]
 
@@ -189,7 +199,7 @@ def you_json(table: Table, actor: Actor, *, chip: int | None, wallet: int | None
     who = table.seats.get(me)
     out.update(
         at_table=True,
-        place=who.role.value,
+        place=who.place.value,
         seat=who.seat,
         tier=who.tier,
         table_balance=table.balance(me),

@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 import orjson
-from sqlalchemy import Table, and_, delete, false, func, insert, or_, select, true, update
+from sqlalchemy import Table, and_, delete, false, func, insert, or_, select, text, true, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from punto.cards import parse_cards
-from punto.errors import ConflictError, NotFoundError
+from punto.errors import ConflictError, NotFoundError, TooManyTablesError
 from punto.ledger.tables import EntryRow, TransactionRow
 from punto.server.auth import Role
 from punto.server.schema import (
@@ -129,6 +129,7 @@ def _table_values(config: TableConfig) -> dict[str, Any]:
         "overrides": json.dumps(dict(config.overrides), sort_keys=True),
         "rules_version": config.rules_version,
         "stream_url": config.stream_url,
+        "names": json.dumps(dict(config.names), ensure_ascii=False, sort_keys=True),
     }
 
 
@@ -432,7 +433,9 @@ class ServerStore:
         """Store (or replace) a hand's record and who bet on it."""
         # orjson: a hand of thousands of bets is encoded in milliseconds, not a fifth of a
         # second (the same JSON text as json.dumps(sort_keys=True) but for spacing)
-        text = orjson.dumps(record, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
+        encoded = orjson.dumps(
+            record, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+        ).decode()
 
         values = {
             "table_id": table_id,
@@ -441,7 +444,7 @@ class ServerStore:
             "opened_at": opened_at,
             "closed_at": closed_at,
             "status": status,
-            "record": text,
+            "record": encoded,
         }
         wanted = sorted(set(players))
 
@@ -450,18 +453,27 @@ class ServerStore:
             # and a supervisor's amendment) never collide on the key or deadlock.
             stmt = _insert(conn, _H).values(game=game, **values)
             await conn.execute(stmt.on_conflict_do_update(index_elements=[_H.c.game], set_=values))
-            await conn.execute(
-                delete(_HP).where(_HP.c.game == game, _HP.c.player_id.not_in(wanted))
-            )
-            if wanted:
-                rows = [{"game": game, "player_id": p, "closed_at": closed_at} for p in wanted]
-                ins = _insert(conn, _HP).values(rows)
+            # Who bet is written once: a hand saved again (an amendment) changes the
+            # list rarely, so only the difference is written, and a first save of a
+            # hand of thousands of players is one bulk insert.
+            before = set(await conn.scalars(select(_HP.c.player_id).where(_HP.c.game == game)))
+            gone = sorted(before - set(wanted))
+            if gone:
+                await conn.execute(delete(_HP).where(_HP.c.game == game, _HP.c.player_id.in_(gone)))
+            if before:
                 await conn.execute(
-                    ins.on_conflict_do_update(
-                        index_elements=[_HP.c.game, _HP.c.player_id],
-                        set_={"closed_at": ins.excluded.closed_at},
-                    )
+                    update(_HP).where(_HP.c.game == game).values(closed_at=closed_at)
                 )
+            new = [p for p in wanted if p not in before]
+            if not new:
+                return
+            if conn.dialect.name == "postgresql":
+                await conn.execute(_ADD_HAND_PLAYERS, {"g": game, "p": new, "c": closed_at})
+                return
+            rows = [{"game": game, "player_id": p, "closed_at": closed_at} for p in new]
+            # executemany: one statement compiled once (two saves of one hand at once
+            # may both insert a player: the second does nothing)
+            await conn.execute(_insert(conn, _HP).on_conflict_do_nothing(), rows)
 
         await self._run(unit)
 
@@ -585,24 +597,31 @@ class ServerStore:
 
     # -- presence -------------------------------------------------------------------
 
-    async def enter_table(self, player_id: str, table_id: str) -> None:
-        """Note that the player is at ``table_id``; :class:`ConflictError` if at another."""
+    async def enter_table(self, player_id: str, table_id: str, *, limit: int = 1) -> None:
+        """Note that the player is at ``table_id`` too; :class:`TooManyTablesError` when
+        they are at ``limit`` other tables already (the caller holds the player's
+        :meth:`turn`, so two joins never count at once)."""
 
         async def unit(conn: AsyncConnection) -> None:
-            found = await conn.scalar(select(_P.c.table_id).where(_P.c.player_id == player_id))
-            if found is not None and found != table_id:
-                raise ConflictError(
-                    f"{player_id} is at table {found}: leave it before joining another"
+            found = list(
+                await conn.scalars(select(_P.c.table_id).where(_P.c.player_id == player_id))
+            )
+            if table_id in found:
+                return
+            if len(found) >= limit:
+                raise TooManyTablesError(
+                    f"{player_id} is at {len(found)} tables ({', '.join(sorted(found))}); "
+                    f"one player may be at {limit} at a time: leave one first",
+                    limit=limit,
                 )
-            if found is None:
-                await conn.execute(
-                    insert(_P).values(player_id=player_id, table_id=table_id, since=time.time())
-                )
+            await conn.execute(
+                insert(_P).values(player_id=player_id, table_id=table_id, since=time.time())
+            )
 
         try:
             await self._run(unit)
         except IntegrityError:
-            raise ConflictError(f"{player_id} is joining another table") from None
+            raise ConflictError(f"{player_id} is joining table {table_id} already") from None
 
     async def leave_table(self, player_id: str, table_id: str) -> None:
         """The player is no longer at ``table_id``."""
@@ -622,14 +641,45 @@ class ServerStore:
 
         await self._run(unit)
 
-    async def table_of(self, player_id: str) -> str | None:
-        """The table the player is at."""
+    async def tables_of(self, player_id: str) -> list[str]:
+        """The tables the player is at, in the order they joined them."""
 
-        async def unit(conn: AsyncConnection) -> str | None:
-            found = await conn.scalar(select(_P.c.table_id).where(_P.c.player_id == player_id))
-            return None if found is None else str(found)
+        async def unit(conn: AsyncConnection) -> list[str]:
+            rows = await conn.execute(
+                select(_P.c.table_id)
+                .where(_P.c.player_id == player_id)
+                .order_by(_P.c.since, _P.c.table_id)
+            )
+            return [str(table_id) for (table_id,) in rows]
 
         return await self._run(unit)
+
+    async def tables_of_many(self, player_ids: Iterable[str]) -> dict[str, list[str]]:
+        """The tables each of the players is at (one query however many players: a
+        settlement's thousands of players cost one look-up); players at no table are
+        left out."""
+        wanted = sorted(set(player_ids))
+        found: dict[str, list[str]] = {}
+        if not wanted:
+            return found
+
+        async def unit(conn: AsyncConnection) -> None:
+            for start in range(0, len(wanted), 1000):
+                rows = await conn.execute(
+                    select(_P.c.player_id, _P.c.table_id)
+                    .where(_P.c.player_id.in_(wanted[start : start + 1000]))
+                    .order_by(_P.c.player_id, _P.c.since, _P.c.table_id)
+                )
+                for player_id, table_id in rows:
+                    found.setdefault(str(player_id), []).append(str(table_id))
+
+        await self._run(unit)
+        return found
+
+    async def table_of(self, player_id: str) -> str | None:
+        """The first table the player joined of those they are at, if any."""
+        tables = await self.tables_of(player_id)
+        return tables[0] if tables else None
 
     # -- revoked tokens -----------------------------------------------------------------
 
@@ -933,6 +983,15 @@ class ServerStore:
 
 _LTX = cast(Table, TransactionRow.__table__)
 _LEN = cast(Table, EntryRow.__table__)
+
+
+_ADD_HAND_PLAYERS = text(
+    "INSERT INTO server_hand_players (game, player_id, closed_at) "
+    "SELECT CAST(:g AS varchar), p, CAST(:c AS double precision) "
+    "FROM unnest(CAST(:p AS varchar[])) AS p "
+    "ON CONFLICT DO NOTHING"
+)
+"""A hand's players in one statement (PostgreSQL): thousands of them, one array."""
 
 
 def _insert(conn: AsyncConnection, table: Table) -> Any:

@@ -32,10 +32,52 @@ from punto.server.protocol import tier_json
 from punto.table.kinds import Dealing, TableKind, TableSettings
 from punto.table.squeeze import Reading
 
-__all__ = ["DEMO_TABLES", "TableConfig", "tiers_from_json", "tiers_to_json"]
+__all__ = [
+    "DEMO_TABLES",
+    "NAME_LANGUAGES",
+    "NAME_MAX",
+    "TableConfig",
+    "names_from_json",
+    "tiers_from_json",
+    "tiers_to_json",
+]
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _STREAM = re.compile(r"^https?://[^\s\"<>]{1,490}$")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+NAME_LANGUAGES: tuple[str, ...] = ("en", "zh", "zh-Hant")
+"""The languages a table may have a display name in (the web client's languages)."""
+NAME_MAX = 100
+"""The longest display name (characters), the ``server_tables.name`` column's width."""
+
+
+def _check_name(name: object, what: str) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise ProtocolError(f"{what} is a non-empty text, not {name!r}")
+    if len(name) > NAME_MAX:
+        raise ProtocolError(f"{what} is at most {NAME_MAX} characters, not {len(name)}")
+    if _CONTROL.search(name):
+        raise ProtocolError(f"{what} may not hold control characters: {name!r}")
+    return name
+
+
+def names_from_json(data: object) -> dict[str, str]:
+    """Display names per language from an API body or stored JSON text
+    (:class:`ProtocolError` if malformed).
+
+    >>> names_from_json('{"zh": "澳门"}')
+    {'zh': '澳门'}
+    """
+    if data is None:
+        return {}
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except ValueError:
+            raise ProtocolError("table names must be an object of language: name") from None
+    if not isinstance(data, Mapping):
+        raise ProtocolError(f"table names must be an object of language: name, not {data!r}")
+    return {str(lang): name for lang, name in data.items()}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -60,6 +102,9 @@ class TableConfig:
     next shoe."""
     stream_url: str | None = None
     """The table's live video (an ``http(s)`` HLS playlist, ``.m3u8``), or none."""
+    names: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """The display name per language (``en``, ``zh``, ``zh-Hant``); ``name`` is the default
+    (English) one, shown where a language has none."""
 
     def __post_init__(self) -> None:
         if not _ID.match(self.id):
@@ -68,6 +113,18 @@ class TableConfig:
                 f"digit, not {self.id!r}"
             )
         object.__setattr__(self, "overrides", MappingProxyType(dict(self.overrides)))
+        _check_name(self.name, "a table name")
+        if not isinstance(self.names, Mapping):
+            raise ProtocolError(
+                f"table names must be an object of language: name, not {self.names!r}"
+            )
+        for lang, name in self.names.items():
+            if lang not in NAME_LANGUAGES:
+                raise ProtocolError(
+                    f"a table name's language is one of {', '.join(NAME_LANGUAGES)}, not {lang!r}"
+                )
+            _check_name(name, f"the table's {lang} name")
+        object.__setattr__(self, "names", MappingProxyType(dict(sorted(self.names.items()))))
         if isinstance(self.rules_version, bool) or not isinstance(self.rules_version, int):
             raise ProtocolError(f"a rules version is a whole number, not {self.rules_version!r}")
         if self.stream_url is not None and not _STREAM.match(self.stream_url):
@@ -132,6 +189,7 @@ class TableConfig:
             overrides=overrides,
             rules_version=int(data.get("rules_version") or 1),
             stream_url=data.get("stream_url") or None,
+            names=names_from_json(data.get("names")),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -151,6 +209,7 @@ class TableConfig:
             "overrides": dict(self.overrides),
             "rules_version": self.rules_version,
             "stream_url": self.stream_url,
+            "names": dict(self.names),
             "document": rules_to_document(self.table_rules()),
         }
 
@@ -184,21 +243,53 @@ def tiers_from_json(data: str | Sequence[Mapping[str, Any]] | None) -> tuple[Lim
 
 
 DEMO_TABLES: tuple[TableConfig, ...] = (
-    TableConfig(id="macau-1", name="Macau", rules="macau"),
-    TableConfig(id="nocomm-1", name="No Commission", rules="no_commission"),
-    TableConfig(id="tiger-1", name="Live Tiger (RNG)", rules="live_tiger"),
-    TableConfig(id="online-1", name="Online 8 Decks", rules="online_8deck"),
+    TableConfig(id="macau-1", name="Macau", rules="macau", names={"zh": "澳门", "zh-Hant": "澳門"}),
     TableConfig(
-        id="spb-1", name="Super Punto Banco", rules="super_punto_banco", reading=Reading.BUTTON
+        id="nocomm-1",
+        name="No Commission",
+        rules="no_commission",
+        names={"zh": "免佣", "zh-Hant": "免佣"},
     ),
-    TableConfig(id="vip-1", name="VIP Salon", rules="online_8deck", kind=TableKind.VIP),
+    TableConfig(
+        id="tiger-1",
+        name="Live Tiger (RNG)",
+        rules="live_tiger",
+        names={"zh": "老虎百家乐（电子）", "zh-Hant": "老虎百家樂（電子）"},
+    ),
+    TableConfig(
+        id="online-1",
+        name="Online 8 Decks",
+        rules="online_8deck",
+        names={"zh": "线上八副牌", "zh-Hant": "線上八副牌"},
+    ),
+    TableConfig(
+        id="spb-1",
+        name="Super Punto Banco",
+        rules="super_punto_banco",
+        reading=Reading.BUTTON,
+        names={"zh": "超级百家乐", "zh-Hant": "超級百家樂"},
+    ),
+    TableConfig(
+        id="vip-1",
+        name="VIP Salon",
+        rules="online_8deck",
+        kind=TableKind.VIP,
+        names={"zh": "贵宾厅", "zh-Hant": "貴賓廳"},
+    ),
     TableConfig(
         id="bid-1",
         name="Bid Squeeze",
         rules="macau",
         kind=TableKind.BID_SQUEEZE,
         vip_min_balance=500_000,
+        names={"zh": "竞咪厅", "zh-Hant": "競咪廳"},
     ),
-    TableConfig(id="live-1", name="Live Dealer", rules="live_tiger", dealing=Dealing.LIVE),
+    TableConfig(
+        id="live-1",
+        name="Live Dealer",
+        rules="live_tiger",
+        dealing=Dealing.LIVE,
+        names={"zh": "真人荷官", "zh-Hant": "真人荷官"},
+    ),
 )
 """The tables ``make run`` opens on first start."""

@@ -21,7 +21,7 @@ from punto.server.protocol import outcome_from_json, outcome_json, settlement_js
 
 __all__ = ["amend_record", "cards_json", "carry_amendments", "player_net", "roads_of"]
 
-_ORIGINAL = ("cards", "outcome", "void", "void_reason", "net")
+_ORIGINAL = ("cards", "outcome", "void", "void_reason", "void_reason_params", "net")
 
 
 def cards_json(outcome: Outcome) -> list[list[str]]:
@@ -97,7 +97,8 @@ def amend_record(
             out["results"] = results
     elif kind == "void":
         out["void"] = True
-        out["void_reason"] = reason
+        out["void_reason"] = "typed"  # the supervisor's words (punto.table.reasons)
+        out["void_reason_params"] = {"text": reason}
     players = set(original_net) | set(moved)
     out["net"] = {p: original_net.get(p, 0) + int(moved.get(p, 0)) for p in sorted(players)}
     out["corrections"] = dict(moved)

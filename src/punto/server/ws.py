@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from punto.errors import (
@@ -64,18 +64,19 @@ CLOSE_GOING_AWAY = 1001
 
 
 def _dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 async def _writer(websocket: WebSocket, conn: Connection, node: Node) -> None:
     """Send the queued texts in order; close with the right code when told to stop."""
+    sent = node.metrics.ws_messages.labels("out")  # looked up once, not per message
     try:
         while True:
             text = await conn.queue.get()
             if text is None:
                 break
             await websocket.send_text(text)
-            node.metrics.ws_messages.labels("out").inc()
+            sent.inc()
     except (WebSocketDisconnect, RuntimeError, OSError):
         return
     code, reason = CLOSE_GOING_AWAY, "server shutting down"
@@ -154,6 +155,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     node.metrics.ws_connections.inc()
     try:
         await _send_snapshot(node, conn, table_id, actor)
+        with contextlib.suppress(PuntoError):
+            conn.send(_dumps(await node.chat.history(table_id, actor)))
         if player is not None:
             await node.connected(table_id, player, connected=True)
         await _read(websocket, node, conn, table_id, actor)
@@ -193,6 +196,7 @@ async def _send_snapshot(
 async def _read(
     websocket: WebSocket, node: Node, conn: Connection, table_id: str, actor: Actor
 ) -> None:
+    received = node.metrics.ws_messages.labels("in")
     while not conn.closed:
         timeout = None if actor.expires_at is None else actor.expires_at - time.time()
         if timeout is not None and timeout <= 0:
@@ -207,7 +211,7 @@ async def _read(
             return
         if frame["type"] == "websocket.disconnect":
             return
-        node.metrics.ws_messages.labels("in").inc()
+        received.inc()
         request_id = None
         try:
             text = frame.get("text")

@@ -14,6 +14,7 @@ of the table's life. See ``docs/table.md``.
 - :mod:`~punto.table.faults` — every fault of RULES.md §7 and its effect;
 - :mod:`~punto.table.shoes` — the RNG shoe and the scanned live shoe;
 - :mod:`~punto.table.records` — game numbers and hand records [L];
+- :mod:`~punto.table.legal` — what each viewer may do now, and the dealer's guidance;
 - :mod:`~punto.table.views` — what a player, a watcher, the dealer, an auditor see;
 - :mod:`~punto.table.table` — :class:`Table`, tying them together.
 """
@@ -22,9 +23,10 @@ from punto.table.clock import Clock, ManualClock, SystemClock
 from punto.table.events import Event
 from punto.table.faults import FAULTS, Effect, Fault, FaultSpec
 from punto.table.kinds import Dealing, TableKind, TableSettings, VipSettings
+from punto.table.legal import Action, Guidance, GuideReason, LegalActions
 from punto.table.phases import TRANSITIONS, Phase, Step
 from punto.table.records import GameNumber, HandRecord, PlayerResult
-from punto.table.seats import Role
+from punto.table.seats import Place
 from punto.table.squeeze import ReadCall, Reading
 from punto.table.table import Table
 from punto.table.views import Viewer, bet_records, hand_records, project
@@ -32,6 +34,7 @@ from punto.table.views import Viewer, bet_records, hand_records, project
 __all__ = [
     "FAULTS",
     "TRANSITIONS",
+    "Action",
     "Clock",
     "Dealing",
     "Effect",
@@ -39,13 +42,16 @@ __all__ = [
     "Fault",
     "FaultSpec",
     "GameNumber",
+    "Guidance",
+    "GuideReason",
     "HandRecord",
+    "LegalActions",
     "ManualClock",
     "Phase",
+    "Place",
     "PlayerResult",
     "ReadCall",
     "Reading",
-    "Role",
     "Step",
     "SystemClock",
     "Table",

@@ -1,8 +1,9 @@
 """The state of a table and the steps its actions share.
 
-:class:`TableCore` holds everything a table knows — phase, seats, balances, bet slips,
-the shoe, the hand in progress — and the internal steps several actions take (emit an
-event, change phase, refund, void a hand, close the shoe, reveal cards). The actions
+:class:`TableCore` holds everything a table knows — phase, seats, its money (a
+:class:`~punto.table.money.TableMoney`), bet slips, the shoe, the hand in progress —
+and the internal steps several actions take (emit an event, change phase, refund, void
+a hand, close the shoe, reveal cards). The actions
 themselves live in :mod:`~punto.table.seating`, :mod:`~punto.table.round`,
 :mod:`~punto.table.hand`, :mod:`~punto.table.house` and
 :mod:`~punto.table.fault_handling`; :class:`~punto.table.Table` combines them.
@@ -42,19 +43,28 @@ from punto.table.events import (
     TableOpened,
 )
 from punto.table.kinds import Dealing, TableKind, TableSettings, VipSettings, password_digest
+from punto.table.money import TableMoney
 from punto.table.phases import Phase, Step, require_phase, verify_transition
+from punto.table.reasons import Reason, Why
 from punto.table.records import Bets, GameNumber, HandRecord, PlayerId, PlayerResult, freeze_bets
-from punto.table.seats import Role, Seats
+from punto.table.seats import Place, Seats
 from punto.table.shoes import CutNotice, LiveShoe, RngShoe, TableShoe
-from punto.table.squeeze import Claim, ReadCall, Reading, choose_holders
+from punto.table.squeeze import (
+    HolderChoice,
+    ReadCall,
+    claims_of,
+    holder_choice,
+    is_face_down,
+    may_hand_over,
+    takeovers,
+)
 from punto.table.views import Viewer, hand_records, project
+from punto.tiers import LimitTier
 
-__all__ = ["TableCore"]
+__all__ = ["PendingChanges", "TableCore"]
 
 SHOE_IN_PLAY = frozenset({Phase.SHOE_START, Phase.SETTLED})
 """Phases between two hands of a shoe in play."""
-FIRST_TWO = frozenset({Position.PLAYER_1, Position.PLAYER_2})
-"""The Player cards an [S] reader reads."""
 
 
 @dataclass(slots=True)
@@ -66,6 +76,9 @@ class OpenHand:
     closes_at: float
     blank: bool = False
     waited: set[PlayerId] = field(default_factory=set)
+    open_asked: set[PlayerId] = field(default_factory=set)
+    """Seated players who asked to open the cards at this stage: while betting, or during
+    the squeeze now on (cleared when betting closes and when cards are turned) [O]."""
     coup: Coup = field(default_factory=Coup)
     face_down: set[Position] = field(default_factory=set)
     holders: dict[Side, PlayerId] = field(default_factory=dict)
@@ -88,6 +101,28 @@ class SettledHand:
     outcome: Outcome
     bets: Mapping[PlayerId, Bets]
     results: Mapping[PlayerId, PlayerResult]
+
+
+@dataclass(frozen=True, slots=True)
+class PendingChanges:
+    """Changes asked for that wait for the hand (or, for rules, the shoe) to end [S14]:
+    the table makes them itself then (see :meth:`~punto.table.Table.request_pause`,
+    :meth:`~punto.table.Table.change_limits`, :meth:`~punto.table.Table.change_betting_time`
+    and :meth:`~punto.table.Table.change_rules`)."""
+
+    pause: Why | None = None
+    """The reason of a pause asked for during a hand."""
+    limits: tuple[LimitTier, ...] | None = None
+    """Limit tiers to put in force (a rules change replaces them)."""
+    betting_seconds: float | None = None
+    """The betting countdown to come."""
+    rules: tuple[Rules, int] | None = None
+    """Rules and their version, for the next shoe."""
+
+    @property
+    def any(self) -> bool:
+        """Whether anything waits."""
+        return (self.pause, self.limits, self.betting_seconds, self.rules) != (None,) * 4
 
 
 class TableCore:
@@ -119,25 +154,27 @@ class TableCore:
         self.vip = VipSettings()
         self.button = 1
         self.shoe_number = 0
-        self.brought_in = 0
-        self.cashed_out = 0
-        self.house_result = 0
-        self._balances: dict[PlayerId, int] = {}
+        self.money = TableMoney()
+        """Every table balance, the stakes, the house's result (the one place money moves)."""
         self._chips: dict[PlayerId, int] = {}
         self._slips: dict[PlayerId, BetSlip] = {}
+        self._main_totals: tuple[int, int, int] = (-1, 0, 0)
+        """Every slip's confirmed Banker and Player total, as of event number ``[0]``
+        (confirmed bets change only with an event; a confirm keeps it current)."""
         self._last_bets: dict[PlayerId, Bets] = {}
         self._shoe: TableShoe | None = None
         self._shoe_open = False
         self._game: OpenHand | None = None
-        self._blank_owed = ""
+        self._blank_owed: Why | None = None
         self._paused_from: Phase | None = None
+        self._pending = PendingChanges()
         self._settled: dict[GameNumber, SettledHand] = {}
         self._remove_after_hand: set[PlayerId] = set()
         self._emit(
             TableOpened(
                 at=self._now(),
                 table=settings.table_id,
-                kind=settings.kind,
+                kind_of_table=settings.kind,
                 dealing=settings.dealing,
                 reading=settings.table_reading,
                 rules=settings.rules.name,
@@ -150,6 +187,11 @@ class TableCore:
     def rules(self) -> Rules:
         """The table's rules (limit tiers may change within a shoe [S14])."""
         return self.settings.rules
+
+    @property
+    def pending_changes(self) -> PendingChanges:
+        """The changes waiting for the hand or the shoe to end [S14]."""
+        return self._pending
 
     @property
     def game(self) -> GameNumber | None:
@@ -245,12 +287,27 @@ class TableCore:
     def balance(self, player: PlayerId) -> int:
         """A player's table balance (minor units)."""
         self.seats.get(player)
-        return self._balances[player]
+        return self.money.balance(player)
 
     @property
     def balances(self) -> Mapping[PlayerId, int]:
         """Every table balance (a copy)."""
-        return dict(self._balances)
+        return self.money.balances
+
+    @property
+    def brought_in(self) -> int:
+        """Money brought to the table: join balances and deposits (minor units)."""
+        return self.money.brought_in
+
+    @property
+    def cashed_out(self) -> int:
+        """Money taken from the table: balances of players who left, withdrawals."""
+        return self.money.cashed_out
+
+    @property
+    def house_result(self) -> int:
+        """The house's result over the settled hands (positive: the house won)."""
+        return self.money.house_result
 
     def bets(self, player: PlayerId) -> Bets:
         """A player's confirmed bets on the current hand."""
@@ -262,6 +319,27 @@ class TableCore:
         slip = self._slips.get(player)
         return slip.pending if slip else freeze_bets({})
 
+    def bet_totals(self) -> dict[Bet, tuple[int, int]]:
+        """Every player's confirmed stakes on the current hand, per bet area: the total
+        (minor units) and the number of players who bet on it [L] — what a casino layout
+        shows of the others' bets. Areas nobody bet on are left out.
+
+        >>> from punto.table.betting import BetSlip
+        >>> table = TableCore.__new__(TableCore)
+        >>> table._slips = {"ann": BetSlip("ann", confirmed={Bet.BANKER: 1000}),
+        ...                 "bob": BetSlip("bob", confirmed={Bet.BANKER: 500, Bet.TIE: 100})}
+        >>> table.bet_totals()
+        {<Bet.BANKER: 'banker'>: (1500, 2), <Bet.TIE: 'tie'>: (100, 1)}
+        """
+        amounts: dict[Bet, int] = {}
+        bettors: dict[Bet, int] = {}
+        for slip in self._slips.values():
+            for bet, amount in slip.confirmed.items():
+                if amount:
+                    amounts[bet] = amounts.get(bet, 0) + amount
+                    bettors[bet] = bettors.get(bet, 0) + 1
+        return {bet: (amount, bettors[bet]) for bet, amount in amounts.items()}
+
     def money_in_play(self) -> int:
         """Stakes confirmed on the current hand (and main bets a tie left standing [M12])."""
         return sum(slip.confirmed_total for slip in self._slips.values())
@@ -269,8 +347,7 @@ class TableCore:
     def money_check(self) -> bool:
         """Whether no money was lost or created: balances + stakes + the house's result
         equal what was brought in less what was taken out."""
-        held = sum(self._balances.values()) + self.money_in_play() + self.house_result
-        return held == self.brought_in - self.cashed_out
+        return self.money.balanced and self.money.staked == self.money_in_play()
 
     @property
     def holders(self) -> Mapping[Side, PlayerId]:
@@ -302,6 +379,10 @@ class TableCore:
         if phase is not self.phase:
             self.phase = phase
             self.phase_history.append(phase)
+
+    def _apply_pending(self) -> None:
+        """Make the changes that waited, as far as they can be made now [S14] (the house
+        does: :class:`~punto.table.house.House`)."""
 
     @staticmethod
     def _can(verify: Callable[[], object]) -> bool:
@@ -357,7 +438,7 @@ class TableCore:
         ):
             raise AccessError("this VIP table needs its password [O]")
 
-    def _remove(self, player: PlayerId, *, reason: str) -> PlayerLeft:
+    def _remove(self, player: PlayerId, *, reason: Why) -> PlayerLeft:
         slip = self._slips.get(player)
         if slip is not None and slip.confirmed:
             # Main bets a tie left standing [M12] go back before the balance is cashed
@@ -370,8 +451,7 @@ class TableCore:
                     reason=reason,
                 )
             )
-        cash = self._balances.pop(player)
-        self.cashed_out += cash
+        cash = self.money.cash_out_all(player)
         self.seats.remove(player)
         self._slips.pop(player, None)
         self._chips.pop(player, None)
@@ -381,7 +461,7 @@ class TableCore:
         self._emit(event)
         return event
 
-    def _everyone_leaves(self, reason: str) -> None:
+    def _everyone_leaves(self, reason: Why) -> None:
         if self.money_in_play():
             self._refund_all(reason)
         for player in list(self.seats.participants):
@@ -392,7 +472,7 @@ class TableCore:
         game = self._require_game()
         if self._now() >= game.closes_at:
             raise BettingError("betting is closed: the countdown has ended [L]")
-        if self.seats.get(player).role is Role.LOBBY:
+        if self.seats.get(player).place is Place.LOBBY:
             raise SeatError(f"{player} is not at the table: sit or watch to bet")
         return game
 
@@ -410,7 +490,7 @@ class TableCore:
         self._shoe = shoe
         self._shoe_open = True
         self.shoe_number += 1
-        self._blank_owed = ""
+        self._blank_owed = None
         now = self._now()
         event = ShoeOpened(
             at=now,
@@ -428,7 +508,7 @@ class TableCore:
                     shoe=self.shoe_number,
                     count=len(start.burned),
                     cards=start.burned,
-                    reason="start [M2]",
+                    reason=Why(Reason.BURN_START),
                 )
             )
         return event
@@ -445,7 +525,7 @@ class TableCore:
         self._emit(event)
         return event
 
-    def _close_shoe(self, reason: str) -> ShoeClosed:
+    def _close_shoe(self, reason: Why) -> ShoeClosed:
         shoe = self._shoe
         assert shoe is not None
         reveal = shoe.close()
@@ -458,12 +538,13 @@ class TableCore:
         )
         self._emit(event)
         self._shoe_open = False
-        self._blank_owed = ""
+        self._blank_owed = None
         return event
 
     def _close_betting(self, *, by: PlayerId | None) -> BettingClosed:
         game = self._require_game()
         discarded = tuple((p, total) for p, s in self._slips.items() if (total := s.discard()) > 0)
+        game.open_asked.clear()
         now = self._now()
         event = BettingClosed(
             at=now, game=game.number, by=by, early=now < game.closes_at, discarded=discarded
@@ -472,53 +553,19 @@ class TableCore:
         self._enter(Phase.BETTING_CLOSED)
         return event
 
-    def _claims(self) -> list[tuple[Claim, bool]]:
-        """Every main-game bettor's claim to the cards, and whether they bet from a seat."""
-        out: list[tuple[Claim, bool]] = []
-        spare = self.settings.seats + 1
-        for player, slip in self._slips.items():
-            p_bet = slip.confirmed.get(Bet.PLAYER, 0)
-            b_bet = slip.confirmed.get(Bet.BANKER, 0)
-            who = self.seats.participants.get(player)
-            if who is None or not (p_bet or b_bet):
-                continue
-            seat = who.seat or self.seats.marked_seat_of(player) or slip.spot or spare
-            claim = Claim(
-                player=player,
-                seat=seat,
-                player_bet=p_bet,
-                banker_bet=b_bet,
-                player_since=slip.first_confirmed.get(Bet.PLAYER, 0),
-                banker_since=slip.first_confirmed.get(Bet.BANKER, 0),
-                present=who.present,
-            )
-            out.append((claim, slip.from_seat or who.role is Role.SEATED))
-        return out
-
-    def _choose_holders(self) -> tuple[dict[Side, PlayerId], dict[Side, PlayerId]]:
-        """(who holds each side now, who the bets designate)."""
-        claims = self._claims()
-
-        def choose(pool: list[Claim], *, present_only: bool) -> dict[Side, PlayerId]:
-            return choose_holders(
-                self.settings.table_reading,
-                pool,
-                button=self.button,
-                seats=self.settings.seats,
-                owner=self.owner,
-                squeeze_on=self.vip.squeeze,
-                present_only=present_only,
-            )
-
-        now = choose([c for c, _ in claims], present_only=True)
-        designated = choose([c for c, seated in claims if seated], present_only=False)
-        return now, designated
+    def _choose_holders(self) -> HolderChoice:
+        """Who holds each side now, and who the bets designate."""
+        return holder_choice(
+            self.settings.table_reading,
+            claims_of(self._slips.values(), self.seats),
+            button=self.button,
+            seats=self.settings.seats,
+            owner=self.owner,
+            squeeze_on=self.vip.squeeze,
+        )
 
     def _face_down(self, game: OpenHand, position: Position) -> bool:
-        if position.side not in game.holders:
-            return False
-        # [S] the reader reads the Player's first two cards; the dealer turns the rest.
-        return self.settings.table_reading is not Reading.BUTTON or position in FIRST_TWO
+        return is_face_down(self.settings.table_reading, game.holders, position)
 
     def _start_dealing(self, game: OpenHand) -> None:
         """First card: the shoe begins the hand and the squeeze rights are fixed."""
@@ -542,35 +589,27 @@ class TableCore:
         )
 
     def _may_hand_over(self, player: PlayerId) -> bool:
-        """[O] A bid-squeeze holder may leave the seat before the squeeze of their side
-        begins: the next seated bettor takes the cards over."""
+        """[O] A bid-squeeze holder may leave the seat before their side's squeeze."""
         game = self._game
-        return (
-            game is not None
-            and self.settings.table_reading is Reading.BID
-            and not any(side in game.turned for side, p in game.holders.items() if p == player)
+        return game is not None and may_hand_over(
+            self.settings.table_reading, game.holders, game.turned, player
         )
 
     def _follow_squeezers(self) -> None:
-        """[O] Bid-squeeze: until a side's squeeze begins (none of its face-down cards
-        turned), its cards go to the largest seated, connected bettor on that side: a
-        squeezer who stood up or lost the connection is replaced, and gets the cards back
-        on return. A side nobody present may take stays with its squeezer (the dealer
-        turns the cards if they do not come back)."""
+        """[O] Bid-squeeze: before a side's squeeze begins its cards follow the largest
+        seated, connected bettor on that side (see :func:`~punto.table.squeeze.takeovers`)."""
         game = self._game
         if (
-            self.settings.table_reading is not Reading.BID
-            or game is None
+            game is None
             or game.blank
             or not game.started
             or self.phase not in (Phase.BETTING_CLOSED, Phase.DEALING, Phase.SQUEEZE)
         ):
             return
         now, designated = self._choose_holders()
-        for side, holder in list(game.holders.items()):
-            new = now.get(side)
-            if side in game.turned or new is None or new == holder:
-                continue
+        for side, new in takeovers(
+            self.settings.table_reading, game.holders, now, game.turned
+        ).items():
             game.holders[side] = new
             self._hold(game, side, new, designated.get(side))
 
@@ -598,11 +637,12 @@ class TableCore:
         *,
         by: PlayerId | None,
         call: ReadCall | None,
-        reason: str,
+        reason: Why,
     ) -> CardsRevealed:
         cards = dict(game.cards)
         game.face_down.difference_update(positions)
         game.turned.update(pos.side for pos in positions)
+        game.open_asked.clear()
         event = CardsRevealed(
             at=self._now(),
             game=game.number,
@@ -628,19 +668,19 @@ class TableCore:
         if self._remove_after_hand and not self.seats.seated():
             for player in sorted(self._remove_after_hand):
                 if player in self.seats.participants:
-                    self._remove(player, reason="no seated player is left [O]")
+                    self._remove(player, reason=Why(Reason.NO_SEATED_PLAYER))
         self._remove_after_hand.clear()
 
     def _refund_slip(self, slip: BetSlip) -> PlayerResult:
         """Return every confirmed stake of ``slip`` to its player's balance."""
         result = refund(freeze_bets(slip.confirmed))
-        self._balances[slip.player] += result.total_returned
+        self.money.refund(slip.player, result.total_returned)
         slip.confirmed.clear()
         slip.standing.clear()
         slip.first_confirmed.clear()
         return PlayerResult(player=slip.player, settlement=result, returned=result.total_returned)
 
-    def _refund_all(self, reason: str) -> BetsRefunded | None:
+    def _refund_all(self, reason: Why) -> BetsRefunded | None:
         refunds = [self._refund_slip(slip) for slip in self._slips.values() if slip.confirmed]
         if not refunds:
             return None
@@ -648,7 +688,7 @@ class TableCore:
         self._emit(event)
         return event
 
-    def _void_hand(self, reason: str) -> None:
+    def _void_hand(self, reason: Why) -> None:
         """Refund every stake and end the hand as void [M10], [L] (the shoe counts it)."""
         game = self._require_game()
         self._refund_all(reason)
@@ -663,7 +703,7 @@ class TableCore:
         self._emit(HandVoided(at=self._now(), game=game.number, reason=reason))
         game.new_shoe_after = game.new_shoe_after or end.last
 
-    def _close_table(self, reason: str) -> TableClosed:
+    def _close_table(self, reason: Why) -> TableClosed:
         if self._game is not None:
             self._void_hand(reason)
             self._game = None
@@ -671,6 +711,7 @@ class TableCore:
         if self._shoe_open:
             self._close_shoe(reason)
         self.owner = None
+        self._pending = PendingChanges()
         self._enter(Phase.CLOSED)
         event = TableClosed(at=self._now(), reason=reason)
         self._emit(event)

@@ -15,23 +15,33 @@ server can post it to a ledger:
 
 Fields a viewer may not see are ``None`` in that viewer's projection (a face-down card,
 another player's balance, a password digest).
+
+Every event class declares its wire name, ``kind`` (``bets_confirmed``): the protocol and
+the stored hand records use it, so renaming a class changes neither; :mod:`punto.codec`
+turns events into JSON and back.
+
+Why something happened is a :class:`~punto.table.reasons.Why`: a reason code and its
+parameters, never an English sentence (the client translates the code).
 """
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
+from typing import ClassVar
 
 from punto.bets import Bet
 from punto.cards import Card
 from punto.coup import Position
-from punto.limits import LimitTier
 from punto.outcome import Outcome, Side
 from punto.shoe import ShoeReveal
 from punto.table.faults import Effect, Fault
 from punto.table.kinds import Dealing, TableKind
+from punto.table.reasons import Why
 from punto.table.records import Bets, GameNumber, PlayerId, PlayerResult
 from punto.table.squeeze import ReadCall, Reading
 from punto.tie_options import TieAction
+from punto.tiers import LimitTier
 
 __all__ = [
     "BalanceTransferred",
@@ -42,11 +52,13 @@ __all__ = [
     "BettingClosed",
     "BettingExtended",
     "BettingOpened",
+    "BettingTimeChanged",
     "BlankHandStarted",
     "CardPlaced",
     "CardsBurned",
     "CardsHeld",
     "CardsRevealed",
+    "ChangePending",
     "ChipAdded",
     "ChipChosen",
     "ChipsUndone",
@@ -62,6 +74,9 @@ __all__ = [
     "HandVoided",
     "LimitsChanged",
     "OpenCardsRequested",
+    "PauseCalledOff",
+    "PauseRequested",
+    "PendingChange",
     "PlayerConnection",
     "PlayerJoined",
     "PlayerLeft",
@@ -87,9 +102,12 @@ __all__ = [
 class TableOpened:
     """The table opened with these settings and this dealer."""
 
+    kind: ClassVar[str] = "table_opened"
+
     at: float
     table: str
-    kind: TableKind
+    kind_of_table: TableKind
+    """The table's kind (``kind`` is the event's wire name)."""
     dealing: Dealing
     reading: Reading
     rules: str
@@ -101,13 +119,37 @@ class TableOpened:
 class TablePaused:
     """The table paused between hands."""
 
+    kind: ClassVar[str] = "table_paused"
+
     at: float
-    reason: str
+    reason: Why
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableResumed:
     """The table resumed in the phase it paused in."""
+
+    kind: ClassVar[str] = "table_resumed"
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PauseRequested:
+    """A pause was asked for during a hand: the table pauses when the hand ends (settled
+    or void) [S14]."""
+
+    kind: ClassVar[str] = "pause_requested"
+
+    at: float
+    reason: Why
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PauseCalledOff:
+    """The pause asked for during the hand was called off before the hand ended [S14]."""
+
+    kind: ClassVar[str] = "pause_called_off"
 
     at: float
 
@@ -116,13 +158,17 @@ class TableResumed:
 class TableClosed:
     """The table closed for good [S14], [L]; every player left with their balance."""
 
+    kind: ClassVar[str] = "table_closed"
+
     at: float
-    reason: str
+    reason: Why
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DealerChanged:
     """A new dealer took the table; ``by`` is the VIP owner who asked, if any [O]."""
+
+    kind: ClassVar[str] = "dealer_changed"
 
     at: float
     dealer: str
@@ -133,6 +179,8 @@ class DealerChanged:
 class LimitsChanged:
     """The supervisor changed the limit tiers within the shoe [S14]."""
 
+    kind: ClassVar[str] = "limits_changed"
+
     at: float
     tiers: tuple[LimitTier, ...]
 
@@ -140,6 +188,8 @@ class LimitsChanged:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RulesChanged:
     """The administrator's new rules took effect, before a new shoe is opened."""
+
+    kind: ClassVar[str] = "rules_changed"
 
     at: float
     rules: str
@@ -149,8 +199,51 @@ class RulesChanged:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class BettingTimeChanged:
+    """The betting countdown lasts ``seconds`` from the next betting round on [S14]."""
+
+    kind: ClassVar[str] = "betting_time_changed"
+
+    at: float
+    seconds: float
+
+
+class PendingChange(enum.StrEnum):
+    """What a :class:`ChangePending` waits to change."""
+
+    LIMITS = "limits"
+    """The limit tiers (:class:`LimitsChanged` follows)."""
+    BETTING_TIME = "betting_time"
+    """The betting countdown (:class:`BettingTimeChanged` follows)."""
+    RULES = "rules"
+    """The rules (:class:`RulesChanged` follows, once no shoe is in play)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChangePending:
+    """A change asked for that cannot take effect yet: the table makes it itself when
+    the hand ends (limits, betting time) or when the shoe ends (rules) [S14]. The field
+    of the change is set; the others are ``None``."""
+
+    kind: ClassVar[str] = "change_pending"
+
+    at: float
+    change: PendingChange
+    tiers: tuple[LimitTier, ...] | None = None
+    """The limit tiers to come (``limits``)."""
+    seconds: float | None = None
+    """The betting countdown to come (``betting_time``)."""
+    rules: str | None = None
+    """The rules' name to come (``rules``)."""
+    version: int | None = None
+    """The rules version to come (``rules``)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class VipSettingsChanged:
     """The VIP owner changed the table's settings [O]."""
+
+    kind: ClassVar[str] = "vip_settings_changed"
 
     at: float
     by: PlayerId
@@ -168,6 +261,8 @@ class ShoeOpened:
     """Shoe number ``shoe`` was shuffled and cut [M2]. An RNG shoe publishes the
     commitment of its order; a live shoe's order is not known (``None``)."""
 
+    kind: ClassVar[str] = "shoe_opened"
+
     at: float
     shoe: int
     cards: int
@@ -178,19 +273,23 @@ class ShoeOpened:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardsBurned:
-    """Cards taken out of play: ``start`` [M2], ``mid_shoe`` [M8], ``discarded`` [S2].
+    """Cards taken out of play: ``burn_start`` [M2], ``burn_mid_shoe`` [M8], ``discarded`` [S2].
     ``cards`` is ``None`` in a projection that hides them."""
+
+    kind: ClassVar[str] = "cards_burned"
 
     at: float
     shoe: int
     count: int
     cards: tuple[Card, ...] | None
-    reason: str
+    reason: Why
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DemoHandDealt:
     """A demonstration hand, with no bets [M2]."""
+
+    kind: ClassVar[str] = "demo_hand_dealt"
 
     at: float
     shoe: int
@@ -203,6 +302,8 @@ class CutCardOut:
     """The cut card came out (``during``: in that hand; else between hands); hand
     ``last_hand`` of the shoe is its last [M3], [S5]."""
 
+    kind: ClassVar[str] = "cut_card_out"
+
     at: float
     shoe: int
     during: GameNumber | None
@@ -214,10 +315,12 @@ class ShoeClosed:
     """The shoe is finished: after its last hand, changed by the house or the VIP owner,
     or replaced after a fault. ``reveal`` opens an RNG shoe's commitment."""
 
+    kind: ClassVar[str] = "shoe_closed"
+
     at: float
     shoe: int
     hands: int
-    reason: str
+    reason: Why
     reveal: ShoeReveal | None
 
 
@@ -227,6 +330,8 @@ class ShoeClosed:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerJoined:
     """A player brought ``balance`` (minor units) to the table."""
+
+    kind: ClassVar[str] = "player_joined"
 
     at: float
     player: PlayerId
@@ -239,15 +344,19 @@ class BalanceTransferred:
     operator's deposit, a supervisor's void or correction of a hand the table no longer
     holds): ``amount`` in (positive) or out (negative), minor units."""
 
+    kind: ClassVar[str] = "balance_transferred"
+
     at: float
     player: PlayerId
     amount: int | None
-    reason: str
+    reason: Why
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerSat:
     """A player sat at ``seat`` on a limit tier; ``owner``: took a VIP table [O]."""
+
+    kind: ClassVar[str] = "player_sat"
 
     at: float
     player: PlayerId
@@ -260,6 +369,8 @@ class PlayerSat:
 class PlayerWatching:
     """A player watches (and may bet from free spots) on a limit tier [M15], [S13]."""
 
+    kind: ClassVar[str] = "player_watching"
+
     at: float
     player: PlayerId
     tier: str
@@ -268,6 +379,8 @@ class PlayerWatching:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerStood:
     """A player left their seat and now watches; ``marked``: the seat is kept [S13]."""
+
+    kind: ClassVar[str] = "player_stood"
 
     at: float
     player: PlayerId
@@ -279,6 +392,8 @@ class PlayerStood:
 class PlayerConnection:
     """A player's connection was lost or came back [L], [O]."""
 
+    kind: ClassVar[str] = "player_connection"
+
     at: float
     player: PlayerId
     connected: bool
@@ -288,10 +403,12 @@ class PlayerConnection:
 class PlayerLeft:
     """A player left the table with ``cashed_out`` (their whole table balance)."""
 
+    kind: ClassVar[str] = "player_left"
+
     at: float
     player: PlayerId
     cashed_out: int | None
-    reason: str
+    reason: Why
 
 
 # -- betting -------------------------------------------------------------------
@@ -302,6 +419,8 @@ class BettingOpened:
     """The countdown of hand ``game`` started. ``last_hand``: announced as the shoe's
     last [M3]. ``standing``: main bets left on the layout by a tie [M12]."""
 
+    kind: ClassVar[str] = "betting_opened"
+
     at: float
     game: GameNumber
     closes_at: float
@@ -311,7 +430,9 @@ class BettingOpened:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BettingExtended:
-    """ "Wait for me": the countdown now ends at ``closes_at`` [O]."""
+    """The countdown now ends at ``closes_at``: a player asked "wait for me" [O]."""
+
+    kind: ClassVar[str] = "betting_extended"
 
     at: float
     game: GameNumber
@@ -323,6 +444,8 @@ class BettingExtended:
 class OpenCardsRequested:
     """A seated player asked the dealer to open the cards [O]; the dealer decides."""
 
+    kind: ClassVar[str] = "open_cards_requested"
+
     at: float
     game: GameNumber
     player: PlayerId
@@ -331,6 +454,8 @@ class OpenCardsRequested:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ChipChosen:
     """A player picked a chip denomination [L]."""
+
+    kind: ClassVar[str] = "chip_chosen"
 
     at: float
     player: PlayerId
@@ -341,6 +466,8 @@ class ChipChosen:
 class ChipAdded:
     """A chip went on a bet area, not yet confirmed [L]; ``spot`` is the seat whose spot
     it is on (``None``: the watchers' area)."""
+
+    kind: ClassVar[str] = "chip_added"
 
     at: float
     game: GameNumber
@@ -354,6 +481,8 @@ class ChipAdded:
 class ChipsUndone:
     """The last step of unconfirmed chips was taken back [L]."""
 
+    kind: ClassVar[str] = "chips_undone"
+
     at: float
     game: GameNumber
     player: PlayerId
@@ -364,6 +493,8 @@ class ChipsUndone:
 class BetsCleared:
     """Every unconfirmed chip was taken back [L]."""
 
+    kind: ClassVar[str] = "bets_cleared"
+
     at: float
     game: GameNumber
     player: PlayerId
@@ -373,6 +504,8 @@ class BetsCleared:
 class BetsDoubled:
     """The unconfirmed chips were doubled [L]."""
 
+    kind: ClassVar[str] = "bets_doubled"
+
     at: float
     game: GameNumber
     player: PlayerId
@@ -381,6 +514,8 @@ class BetsDoubled:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RebetPlaced:
     """Last hand's confirmed bets were put back as unconfirmed chips."""
+
+    kind: ClassVar[str] = "rebet_placed"
 
     at: float
     game: GameNumber
@@ -393,6 +528,8 @@ class BetsConfirmed:
     """Unconfirmed chips became bets: ``added`` was debited (``debited``) and the player's
     bets on this hand are now ``bets`` [L]."""
 
+    kind: ClassVar[str] = "bets_confirmed"
+
     at: float
     game: GameNumber
     player: PlayerId
@@ -404,6 +541,8 @@ class BetsConfirmed:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TieBetsChanged:
     """A player changed the main bets a tie left standing [M12]."""
+
+    kind: ClassVar[str] = "tie_bets_changed"
 
     at: float
     game: GameNumber
@@ -419,6 +558,8 @@ class BettingClosed:
     """No more bets. ``discarded``: unconfirmed chips that were not placed [L];
     ``by``: the VIP owner who flew the cards [O]; ``early``: before the countdown ended."""
 
+    kind: ClassVar[str] = "betting_closed"
+
     at: float
     game: GameNumber
     by: PlayerId | None
@@ -430,9 +571,11 @@ class BettingClosed:
 class BlankHandStarted:
     """A blank hand (colpo in bianco): dealt with no bets [S1]."""
 
+    kind: ClassVar[str] = "blank_hand_started"
+
     at: float
     game: GameNumber
-    reason: str
+    reason: Why
 
 
 # -- cards ---------------------------------------------------------------------
@@ -442,6 +585,8 @@ class BlankHandStarted:
 class CardsHeld:
     """``player`` holds this hand's ``side`` cards; ``took_over_from``: the squeezer the
     bets designated, who was gone [O]."""
+
+    kind: ClassVar[str] = "cards_held"
 
     at: float
     game: GameNumber
@@ -454,6 +599,8 @@ class CardsHeld:
 class CardPlaced:
     """The coup machine placed a card [M7]; ``card`` is ``None`` where a projection hides
     a face-down card; ``rescan``: scanned again after a failed scan [L]."""
+
+    kind: ClassVar[str] = "card_placed"
 
     at: float
     game: GameNumber
@@ -468,26 +615,32 @@ class CardsRevealed:
     """Face-down cards were turned: by their holder (``by``), with a reader's ``call``
     [S], or by the dealer / supervisor (``by`` is ``None``)."""
 
+    kind: ClassVar[str] = "cards_revealed"
+
     at: float
     game: GameNumber
     by: PlayerId | None
     call: ReadCall | None
     cards: tuple[tuple[Position, Card], ...]
-    reason: str
+    reason: Why
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandRestarted:
     """The hand is dealt again from the same cards [M10], [S7], [S8]."""
 
+    kind: ClassVar[str] = "hand_restarted"
+
     at: float
     game: GameNumber
-    reason: str
+    reason: Why
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandResult:
     """The coup is complete and every card is face up; the cards speak [S9]."""
+
+    kind: ClassVar[str] = "hand_result"
 
     at: float
     game: GameNumber
@@ -499,10 +652,12 @@ class HandSettled:
     """Every player's bets were settled (refunded when ``void_reason`` is set, as [S5]
     does) and each ``returned`` credited to the balance; ``last``: the shoe's last hand."""
 
+    kind: ClassVar[str] = "hand_settled"
+
     at: float
     game: GameNumber
     results: tuple[PlayerResult, ...]
-    void_reason: str
+    void_reason: Why | None
     last: bool
 
 
@@ -510,25 +665,31 @@ class HandSettled:
 class BetsRefunded:
     """Stakes returned before the hand's end (a fault, a forced leave)."""
 
+    kind: ClassVar[str] = "bets_refunded"
+
     at: float
     game: GameNumber | None
     refunds: tuple[PlayerResult, ...]
-    reason: str
+    reason: Why
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandVoided:
     """The hand is void [M10], [S6], [S7], [L]; its stakes were refunded."""
 
+    kind: ClassVar[str] = "hand_voided"
+
     at: float
     game: GameNumber
-    reason: str
+    reason: Why
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandResettled:
     """A settled hand was settled again [O]: ``corrections`` moved to each balance
     (positive: paid to the player) and ``results`` replace the recorded ones."""
+
+    kind: ClassVar[str] = "hand_resettled"
 
     at: float
     game: GameNumber
@@ -540,6 +701,8 @@ class HandResettled:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FaultReported:
     """A fault of RULES.md §7 was reported; its ``effect`` follows in later events."""
+
+    kind: ClassVar[str] = "fault_reported"
 
     at: float
     game: GameNumber | None
@@ -554,10 +717,14 @@ Event = (
     TableOpened
     | TablePaused
     | TableResumed
+    | PauseRequested
+    | PauseCalledOff
     | TableClosed
     | DealerChanged
     | LimitsChanged
     | RulesChanged
+    | BettingTimeChanged
+    | ChangePending
     | VipSettingsChanged
     | ShoeOpened
     | CardsBurned

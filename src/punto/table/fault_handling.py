@@ -16,6 +16,7 @@ from punto.table.events import CardsBurned, FaultReported, HandResettled, HandRe
 from punto.table.faults import Effect, Fault
 from punto.table.kinds import Dealing
 from punto.table.phases import Phase
+from punto.table.reasons import Reason, Why, fault_reason, rule_id
 from punto.table.records import GameNumber, PlayerId, PlayerResult
 
 __all__ = ["FaultHandling"]
@@ -145,7 +146,7 @@ class FaultHandling(TableCore):
     ) -> None:
         spec = fault.spec
         effect = spec.effect
-        why = f"{spec.case} {spec.rule}"
+        why = fault_reason(fault)
         if effect is Effect.RECORD:
             return
         if effect is Effect.BLANK_NEXT_HAND:
@@ -157,7 +158,7 @@ class FaultHandling(TableCore):
             hand.holders.clear()
             face_down = self._face_down_of(hand, None)
             if face_down:
-                self._reveal(hand, face_down, by=None, call=None, reason="blank hand [S3]")
+                self._reveal(hand, face_down, by=None, call=None, reason=Why(Reason.BLANK_HAND))
         elif effect is Effect.RESTART_HAND:
             hand = self._require_game()
             self._require_shoe().return_cards([card for _, card in hand.cards])
@@ -177,7 +178,7 @@ class FaultHandling(TableCore):
                     shoe=self.shoe_number,
                     count=count,
                     cards=taken or None,
-                    reason=f"discarded {spec.rule}",
+                    reason=Why(Reason.DISCARDED, {"rule": rule_id(spec.rule)}),
                 )
             )
         elif effect in (Effect.VOID_REFUND, Effect.VOID_NEW_SHOE):
@@ -188,6 +189,7 @@ class FaultHandling(TableCore):
             if new_shoe:
                 self._close_shoe(why)
                 self._enter(Phase.SHOE_END)
+            self._apply_pending()  # changes asked for during the hand [S14]
         elif effect is Effect.VOID_CLOSE_TABLE:
             self._close_table(why)
         elif effect is Effect.RESULT_STANDS_NEW_SHOE:
@@ -196,6 +198,7 @@ class FaultHandling(TableCore):
             else:
                 self._close_shoe(why)
                 self._enter(Phase.SHOE_END)
+                self._apply_pending()  # rules waiting for the shoe to end [S14]
         elif effect is Effect.RESHUFFLE:
             self._close_shoe(why)
             self._open_shoe(())
@@ -225,9 +228,9 @@ class FaultHandling(TableCore):
         for player, bets in hand.bets.items():
             new = settle(self.rules, result, bets)
             delta = new.total_returned - hand.results[player].returned
-            if delta and player not in self._balances:
+            if delta and player not in self.money:
                 raise FaultError(f"{player} has left the table: correct their account directly")
-            if delta < 0 and self._balances[player] + delta < 0:
+            if delta < 0 and self.money.balance(player) + delta < 0:
                 raise FaultError(
                     f"{player}'s table balance cannot cover a correction of {self._show(delta)}"
                 )
@@ -240,8 +243,7 @@ class FaultHandling(TableCore):
         hand, result, results, corrections = self._corrections(game, outcome)
         assert game is not None
         for player, delta in corrections:
-            self._balances[player] += delta
-            self.house_result -= delta
+            self.money.correct(player, delta)
         self._settled[game] = SettledHand(result, hand.bets, {r.player: r for r in results})
         self._emit(
             HandResettled(

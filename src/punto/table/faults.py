@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from punto.table.phases import Phase
+from punto.table.phases import BETWEEN_HANDS, IN_HAND, Phase
 
 __all__ = ["FAULTS", "Effect", "Fault", "FaultSpec"]
 
@@ -56,10 +56,8 @@ class Effect(enum.Enum):
 
 
 _DEALING = frozenset({Phase.BETTING_CLOSED, Phase.DEALING, Phase.SQUEEZE})
-_IN_HAND = frozenset({Phase.BETTING_CLOSED, Phase.DEALING, Phase.SQUEEZE, Phase.RESULT})
 _CARDS_OUT = frozenset({Phase.DEALING, Phase.SQUEEZE})
 _AFTER_RESULT = frozenset({Phase.RESULT, Phase.SETTLED})
-_BETWEEN = frozenset({Phase.WAITING, Phase.SHOE_START, Phase.SETTLED, Phase.SHOE_END})
 _ANY_OPEN = frozenset(Phase) - {Phase.CLOSED}
 
 
@@ -144,21 +142,21 @@ FAULTS: Mapping[Fault, FaultSpec] = MappingProxyType(
             "a misdeal or a wrong draw that cannot be corrected",
             _E.VOID_REFUND,
             "the hand is void and every stake is refunded",
-            _IN_HAND,
+            IN_HAND,
         ),
         _F.S1_CARD_DRAWN_UNSEEN: _spec(
             "[S1]",
             "a card drawn by mistake, unseen",
             _E.RECORD,
             "play on; the card goes back under the shoe and is used in the next hand",
-            _IN_HAND | {Phase.SETTLED},
+            IN_HAND | {Phase.SETTLED},
         ),
         _F.S1_CARD_DRAWN_SEEN: _spec(
             "[S1]",
             "a card drawn by mistake and seen",
             _E.BLANK_NEXT_HAND,
             "the card is used in the next hand, which is a blank hand (no bets)",
-            _IN_HAND | {Phase.SETTLED, Phase.SHOE_START},
+            IN_HAND | {Phase.SETTLED, Phase.SHOE_START},
         ),
         _F.S1_FIRST_CARD_SEEN: _spec(
             "[S1]",
@@ -333,7 +331,7 @@ FAULTS: Mapping[Fault, FaultSpec] = MappingProxyType(
             "a settlement error",
             _E.RESETTLE,
             "the hand is settled again from its recorded result; only the difference moves",
-            _BETWEEN | {Phase.PAUSED},
+            BETWEEN_HANDS | {Phase.PAUSED},
         ),
     }
 )

@@ -9,9 +9,9 @@ from punto.cards import Card
 from punto.coup import Position
 from punto.errors import FaultError, PhaseError, SqueezeError, TableauError
 from punto.outcome import Outcome, Side, Winner
-from punto.settlement import refund, settle
+from punto.settlement import Settler, refund
 from punto.table.betting import BetSlip
-from punto.table.core import FIRST_TWO, SHOE_IN_PLAY, OpenHand, SettledHand, TableCore
+from punto.table.core import SHOE_IN_PLAY, OpenHand, SettledHand, TableCore
 from punto.table.events import (
     BettingClosed,
     BettingOpened,
@@ -21,8 +21,9 @@ from punto.table.events import (
     HandSettled,
 )
 from punto.table.phases import Phase, require_phase
+from punto.table.reasons import Reason, Why
 from punto.table.records import Bets, GameNumber, PlayerId, PlayerResult, freeze_bets
-from punto.table.squeeze import ReadCall, Reading, verify_read
+from punto.table.squeeze import FIRST_TWO, ReadCall, Reading, verify_read
 
 __all__ = ["HandDealing"]
 
@@ -100,8 +101,9 @@ class HandDealing(TableCore):
             blank=True,
         )
         self._game = game
+        assert self._blank_owed is not None  # verified above
         event = BlankHandStarted(at=now, game=game.number, reason=self._blank_owed)
-        self._blank_owed = ""  # owed no more: a fault during this hand may owe another
+        self._blank_owed = None  # owed no more: a fault during this hand may owe another
         self._emit(event)
         self._enter(Phase.BETTING_CLOSED)
         return event
@@ -125,6 +127,15 @@ class HandDealing(TableCore):
         live dealer scans ``card``, which the shoe must be able to hold and the tableau
         must allow (to ``position``, if the scanner names one) [M7], [M9], [S8]; while
         someone holds face-down cards, the next card waits for the squeeze [M16]."""
+        game = self._deal_turn()
+        shoe = self._require_shoe()
+        shoe.verify_card(card)
+        if card is not None:
+            game.coup.verify_deal(card, position)
+        self._verify_next_card(game, position)
+
+    def _deal_turn(self) -> OpenHand:
+        """The hand whose next card may be dealt now, whatever the card (raises if none)."""
         if self.phase is Phase.SQUEEZE:
             raise SqueezeError(
                 "the cards held face down are turned before the next card is dealt [M16]"
@@ -133,12 +144,30 @@ class HandDealing(TableCore):
         require_phase(
             self.phase, {Phase.BETTING_CLOSED, Phase.DEALING, Phase.RESULT}, "deal a card"
         )
-        game = self._require_game()
-        shoe = self._require_shoe()
-        shoe.verify_card(card)
-        if card is not None:
-            game.coup.verify_deal(card, position)
-        self._verify_next_card(game, position)
+        return self._require_game()
+
+    def _verify_deal_next(self) -> None:
+        self._verify_next_card(self._deal_turn(), None)
+        self._require_shoe()
+
+    def can_deal_next(self) -> bool:
+        """Whether the tableau takes a next card now (a live dealer's scan of it may still
+        be refused: a card the shoe cannot hold) [M7], [M9], [S8]."""
+        return self._can(self._verify_deal_next)
+
+    def can_rescan_next(self) -> bool:
+        """Whether a failed scan was reported and the tableau takes the card again now,
+        whatever the card [L]."""
+
+        def verify() -> None:
+            self._verify_rescan_owed()
+            self._verify_deal_next()
+
+        return self._can(verify)
+
+    def _verify_rescan_owed(self) -> None:
+        if not self._require_game().rescan:
+            raise FaultError("no failed scan was reported: report l_card_not_scanned first [L]")
 
     def can_deal_card(self, card: Card | None = None, *, position: Position | None = None) -> bool:
         """Whether :meth:`deal_card` would succeed."""
@@ -177,9 +206,7 @@ class HandDealing(TableCore):
 
     def verify_rescan(self, card: Card, *, position: Position | None = None) -> None:
         """Raise unless a failed scan was reported and ``card`` may be dealt [L]."""
-        game = self._require_game()
-        if not game.rescan:
-            raise FaultError("no failed scan was reported: report l_card_not_scanned first [L]")
+        self._verify_rescan_owed()
         self.verify_deal_card(card, position=position)
 
     def can_rescan(self, card: Card, *, position: Position | None = None) -> bool:
@@ -215,7 +242,7 @@ class HandDealing(TableCore):
         self.verify_squeeze(player, side)
         game = self._require_game()
         return self._reveal(
-            game, self._face_down_of(game, side), by=player, call=None, reason="squeezed"
+            game, self._face_down_of(game, side), by=player, call=None, reason=Why(Reason.SQUEEZED)
         )
 
     def verify_read(self, player: PlayerId, call: ReadCall) -> None:
@@ -239,7 +266,11 @@ class HandDealing(TableCore):
         self.verify_read(player, call)
         game = self._require_game()
         return self._reveal(
-            game, self._face_down_of(game, Side.PLAYER), by=player, call=call, reason="read"
+            game,
+            self._face_down_of(game, Side.PLAYER),
+            by=player,
+            call=call,
+            reason=Why(Reason.READ),
         )
 
     def verify_reveal_cards(self, *, side: Side | None = None) -> None:
@@ -258,7 +289,7 @@ class HandDealing(TableCore):
         self.verify_reveal_cards(side=side)
         game = self._require_game()
         return self._reveal(
-            game, self._face_down_of(game, side), by=None, call=None, reason="dealer"
+            game, self._face_down_of(game, side), by=None, call=None, reason=Why(Reason.DEALER)
         )
 
     def verify_settle(self, *, cards_left: int | None = None) -> None:
@@ -288,12 +319,15 @@ class HandDealing(TableCore):
         results: list[PlayerResult] = []
         bets_of: dict[PlayerId, Bets] = {}
         if not game.blank:
+            settler = Settler(self.rules, outcome)  # one ratio per area, shared results
             for player, slip in self._slips.items():
                 if not slip.confirmed:
                     continue
                 bets = freeze_bets(slip.confirmed)
                 bets_of[player] = bets
-                results.append(self._settle_slip(slip, outcome, void=bool(end.void_reason)))
+                results.append(
+                    self._settle_slip(slip, outcome, settler, bets, void=bool(end.void_reason))
+                )
         event = HandSettled(
             at=self._now(),
             game=game.number,
@@ -309,24 +343,30 @@ class HandDealing(TableCore):
             self._last_bets.update(bets_of)
         self._end_game()
         if end.last or game.new_shoe_after:
-            reason = "last hand [M3]" if end.last else "extra card after the hand [L]"
+            reason = Why(Reason.LAST_HAND if end.last else Reason.EXTRA_CARD)  # [M3] / [L]
             self._close_shoe(reason)
             self._enter(Phase.SHOE_END)
+        self._apply_pending()  # changes asked for during the hand [S14]
         return event
 
-    def _settle_slip(self, slip: BetSlip, outcome: Outcome, *, void: bool) -> PlayerResult:
-        bets = freeze_bets(slip.confirmed)
+    def _settle_slip(
+        self, slip: BetSlip, outcome: Outcome, settler: Settler, bets: Bets, *, void: bool
+    ) -> PlayerResult:
         if void:
             result = refund(bets)
             standing: dict[Bet, int] = {}
         else:
-            result = settle(self.rules, outcome, bets)
+            result = settler.settle(bets)
             standing = {}
             if self.rules.tie_policy.stand and outcome.winner is Winner.TIE:
                 standing = {b: a for b, a in bets.items() if b in MAIN_BETS}  # [M12]
         returned = result.total_returned - sum(standing.values())
-        self._balances[slip.player] += returned
-        self.house_result -= result.total_net
+        self.money.settle(
+            slip.player,
+            stake=result.total_stake,
+            returned=result.total_returned,
+            standing=sum(standing.values()),
+        )
         slip.confirmed = dict(standing)
         slip.standing = dict(standing)
         slip.first_confirmed = {b: s for b, s in slip.first_confirmed.items() if b in standing}

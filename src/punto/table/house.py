@@ -1,9 +1,17 @@
 """The house: shoes (start, demonstration hands, burns, the cut card, changes), the
-dealer, limits [S14], VIP settings [O], pause and closing the table.
+dealer, limits, betting time and rules [S14], VIP settings [O], pause and closing the
+table.
+
+A change asked for during a hand (a pause, new limits, a new betting time) waits for the
+hand to end, settled or void; new rules wait for the shoe to end. The table records what
+waits (:class:`~punto.table.events.PauseRequested`,
+:class:`~punto.table.events.ChangePending`) and makes the change itself then, with the
+change's usual event [S14].
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from punto.cards import Card
@@ -12,11 +20,16 @@ from punto.limits import LimitTier
 from punto.rules import Rules
 from punto.table.core import SHOE_IN_PLAY, TableCore
 from punto.table.events import (
+    BettingTimeChanged,
     CardsBurned,
+    ChangePending,
     CutCardOut,
     DealerChanged,
     DemoHandDealt,
     LimitsChanged,
+    PauseCalledOff,
+    PauseRequested,
+    PendingChange,
     RulesChanged,
     ShoeClosed,
     ShoeOpened,
@@ -27,6 +40,7 @@ from punto.table.events import (
 )
 from punto.table.kinds import Dealing, TableSettings, VipSettings, password_digest
 from punto.table.phases import BETWEEN_HANDS, IN_HAND, Phase, require_phase
+from punto.table.reasons import CLOSED_BY_SUPERVISOR, Reason, Why, as_why
 from punto.table.records import PlayerId
 from punto.table.shoes import LiveShoe, RngShoe
 
@@ -66,6 +80,16 @@ class House(TableCore):
         """Whether :meth:`deal_demo_hand` would succeed."""
         return self._can(lambda: self.verify_deal_demo_hand(cards=cards))
 
+    def can_deal_demo_next(self) -> bool:
+        """Whether a demonstration hand may be dealt now, whatever its cards (a live
+        dealer scans them) [M2]."""
+
+        def verify() -> None:
+            require_phase(self.phase, {Phase.SHOE_START}, "deal a demonstration hand")
+            self._require_shoe().verify_demo_turn()
+
+        return self._can(verify)
+
     def deal_demo_hand(self, *, cards: Sequence[Card] = ()) -> DemoHandDealt:
         """Deal a demonstration hand, with no bets, before the first hand [M2]."""
         self.verify_deal_demo_hand(cards=cards)
@@ -95,7 +119,7 @@ class House(TableCore):
             shoe=self.shoe_number,
             count=count,
             cards=burned or None,
-            reason="mid_shoe [M8]",
+            reason=Why(Reason.BURN_MID_SHOE),
         )
         self._emit(event)
         return event
@@ -149,9 +173,12 @@ class House(TableCore):
         """End the shoe between hands: the house may after any hand [M3]; a VIP owner
         once the shoe has dealt 30 hands [O]. Start the next with :meth:`start_shoe`."""
         self.verify_change_shoe(by=by)
-        reason = "changed by the house [M3]" if by is None else f"changed by the owner {by} [O]"
+        reason = (  # [M3] by the house, [O] by a VIP owner
+            Why(Reason.CHANGED_BY_HOUSE) if by is None else Why(Reason.CHANGED_BY_OWNER, {"by": by})
+        )
         event = self._close_shoe(reason)
         self._enter(Phase.SHOE_END)
+        self._apply_pending()  # rules waiting for the shoe to end [S14]
         return event
 
     def verify_change_dealer(self, dealer: str, *, by: PlayerId | None = None) -> None:
@@ -196,7 +223,7 @@ class House(TableCore):
         self._emit(event)
         return event
 
-    def verify_change_rules(self, rules: Rules, *, version: int) -> TableSettings:
+    def _verify_rules_now(self, rules: Rules, *, version: int) -> TableSettings:
         """Raise unless new rules may take effect now: only with no shoe in play (before
         the first shoe or after the last one), and every seated player's limit tier must
         still exist."""
@@ -208,16 +235,105 @@ class House(TableCore):
                 raise TableError(f"{who.player} plays on the {who.tier} limits, which would go")
         return settings
 
+    def _put_rules(self, rules: Rules, version: int) -> RulesChanged:
+        """Put new rules in force (checked); they replace any limit change waiting."""
+        self.settings = self._verify_rules_now(rules, version=version)
+        self._pending = dataclasses.replace(self._pending, rules=None, limits=None)
+        event = RulesChanged(at=self._now(), rules=rules.name, version=version)
+        self._emit(event)
+        return event
+
+    def verify_change_rules(self, rules: Rules, *, version: int) -> None:
+        """Raise unless new rules may be asked for (the table is open)."""
+        self._require_open()
+
     def can_change_rules(self, rules: Rules, *, version: int) -> bool:
         """Whether :meth:`change_rules` would succeed."""
         return self._can(lambda: self.verify_change_rules(rules, version=version))
 
-    def change_rules(self, rules: Rules, *, version: int) -> RulesChanged:
-        """New rules (version ``version``) for the next shoe and on."""
-        self.settings = self.verify_change_rules(rules, version=version)
-        event = RulesChanged(at=self._now(), rules=rules.name, version=version)
+    def change_rules(self, rules: Rules, *, version: int) -> RulesChanged | ChangePending:
+        """New rules (version ``version``) for the next shoe and on: at once with no shoe
+        in play, else when the shoe ends (:class:`ChangePending` now, :class:`RulesChanged`
+        then). They replace any limit change waiting [S14]."""
+        self.verify_change_rules(rules, version=version)
+        if self._can(lambda: self._verify_rules_now(rules, version=version)):
+            return self._put_rules(rules, version)
+        self._pending = dataclasses.replace(self._pending, rules=(rules, version))
+        event = ChangePending(
+            at=self._now(), change=PendingChange.RULES, rules=rules.name, version=version
+        )
         self._emit(event)
         return event
+
+    def verify_change_limits(self, tiers: Sequence[LimitTier]) -> None:
+        """Raise unless new limit tiers may be asked for (the table is open, with at least
+        one tier)."""
+        self._require_open()
+        if not tiers:
+            raise TableError("a table needs at least one limit tier")
+
+    def can_change_limits(self, tiers: Sequence[LimitTier]) -> bool:
+        """Whether :meth:`change_limits` would succeed."""
+        return self._can(lambda: self.verify_change_limits(tiers))
+
+    def change_limits(self, tiers: Sequence[LimitTier]) -> LimitsChanged | ChangePending:
+        """The supervisor's new limit tiers [S14]: at once between hands (or paused),
+        else when the hand ends (:class:`ChangePending` now, :class:`LimitsChanged` then);
+        while a seated player's tier would go, they wait too."""
+        self.verify_change_limits(tiers)
+        if self.can_set_limit_tiers(tiers):
+            self._pending = dataclasses.replace(self._pending, limits=None)
+            return self.set_limit_tiers(tiers)
+        self._pending = dataclasses.replace(self._pending, limits=tuple(tiers))
+        event = ChangePending(at=self._now(), change=PendingChange.LIMITS, tiers=tuple(tiers))
+        self._emit(event)
+        return event
+
+    def verify_change_betting_time(self, seconds: float) -> None:
+        """Raise unless the betting countdown may be set to ``seconds`` (more than none)."""
+        self._require_open()
+        if not seconds > 0:
+            raise TableError("the betting countdown needs some seconds")
+
+    def can_change_betting_time(self, seconds: float) -> bool:
+        """Whether :meth:`change_betting_time` would succeed."""
+        return self._can(lambda: self.verify_change_betting_time(seconds))
+
+    def change_betting_time(self, seconds: float) -> BettingTimeChanged | ChangePending:
+        """A new betting countdown [S14]: at once between hands (or paused), else when
+        the hand ends (:class:`ChangePending` now, :class:`BettingTimeChanged` then)."""
+        self.verify_change_betting_time(seconds)
+        if self.phase in BETWEEN_HANDS | {Phase.PAUSED}:
+            return self._put_betting_time(seconds)
+        self._pending = dataclasses.replace(self._pending, betting_seconds=seconds)
+        event = ChangePending(at=self._now(), change=PendingChange.BETTING_TIME, seconds=seconds)
+        self._emit(event)
+        return event
+
+    def _put_betting_time(self, seconds: float) -> BettingTimeChanged:
+        self.settings = self.settings.replace(betting_seconds=seconds)
+        self._pending = dataclasses.replace(self._pending, betting_seconds=None)
+        event = BettingTimeChanged(at=self._now(), seconds=seconds)
+        self._emit(event)
+        return event
+
+    def _apply_pending(self) -> None:
+        """Make the changes that waited, as far as they can be made now [S14]: limits,
+        betting time, rules (which replace a limit change), then the pause."""
+        pending = self._pending
+        if not pending.any or self.phase not in BETWEEN_HANDS | {Phase.PAUSED}:
+            return
+        if pending.limits is not None and self.can_set_limit_tiers(pending.limits):
+            self._pending = dataclasses.replace(self._pending, limits=None)
+            self.set_limit_tiers(pending.limits)
+        if pending.betting_seconds is not None:
+            self._put_betting_time(pending.betting_seconds)
+        if pending.rules is not None:
+            rules, version = pending.rules
+            if self._can(lambda: self._verify_rules_now(rules, version=version)):
+                self._put_rules(rules, version)
+        if pending.pause is not None and self.can_pause(pending.pause):
+            self.pause(pending.pause)
 
     def verify_set_vip_settings(
         self,
@@ -295,51 +411,83 @@ class House(TableCore):
         self._emit(event)
         return event
 
-    def verify_pause(self, reason: str = "") -> None:
-        """Raise unless the table may pause (between hands)."""
+    def verify_pause(self, reason: Why | str = "") -> None:
+        """Raise unless the table may pause now (between hands)."""
         require_phase(self.phase, BETWEEN_HANDS, "pause")
 
-    def can_pause(self, reason: str = "") -> bool:
+    def can_pause(self, reason: Why | str = "") -> bool:
         """Whether :meth:`pause` would succeed."""
         return self._can(lambda: self.verify_pause(reason))
 
-    def pause(self, reason: str = "") -> TablePaused:
-        """Pause the table between hands."""
+    def pause(self, reason: Why | str = "") -> TablePaused:
+        """Pause the table between hands (a text ``reason`` is the words a person typed)."""
         self.verify_pause(reason)
         self._paused_from = self.phase
+        self._pending = dataclasses.replace(self._pending, pause=None)
         self._enter(Phase.PAUSED)
-        event = TablePaused(at=self._now(), reason=reason)
+        event = TablePaused(at=self._now(), reason=as_why(reason))
+        self._emit(event)
+        return event
+
+    def verify_request_pause(self, reason: Why | str = "") -> None:
+        """Raise unless a pause may be asked for: the table is open and not paused."""
+        self._require_open()
+        if self.phase is Phase.PAUSED:
+            raise PhaseError("the table is paused already")
+
+    def can_request_pause(self, reason: Why | str = "") -> bool:
+        """Whether :meth:`request_pause` would succeed."""
+        return self._can(lambda: self.verify_request_pause(reason))
+
+    def request_pause(self, reason: Why | str = "") -> TablePaused | PauseRequested:
+        """Pause at once between hands; during a hand, when it ends, settled or void
+        [S14] (:class:`PauseRequested` now, :class:`TablePaused` then)."""
+        self.verify_request_pause(reason)
+        if self.can_pause(reason):
+            return self.pause(reason)
+        why = as_why(reason)
+        self._pending = dataclasses.replace(self._pending, pause=why)
+        event = PauseRequested(at=self._now(), reason=why)
         self._emit(event)
         return event
 
     def verify_resume(self) -> None:
-        """Raise unless the table is paused."""
-        require_phase(self.phase, {Phase.PAUSED}, "resume")
+        """Raise unless the table is paused, or a pause is asked for."""
+        if self._pending.pause is None:
+            require_phase(self.phase, {Phase.PAUSED}, "resume")
 
     def can_resume(self) -> bool:
         """Whether :meth:`resume` would succeed."""
         return self._can(self.verify_resume)
 
-    def resume(self) -> TableResumed:
-        """Resume in the phase the table paused in."""
+    def resume(self) -> TableResumed | PauseCalledOff:
+        """Resume in the phase the table paused in (rules waiting for a shoe that ended
+        take effect); a pause only asked for is called off [S14]."""
         self.verify_resume()
+        if self._pending.pause is not None:
+            self._pending = dataclasses.replace(self._pending, pause=None)
+            called_off = PauseCalledOff(at=self._now())
+            self._emit(called_off)
+            return called_off
         assert self._paused_from is not None
         self._enter(self._paused_from)
         self._paused_from = None
         event = TableResumed(at=self._now())
         self._emit(event)
+        self._apply_pending()
         return event
 
-    def verify_close_table(self, reason: str = "") -> None:
+    def verify_close_table(self, reason: Why | str = "") -> None:
         """Raise if the table is already closed."""
         self._require_open()
 
-    def can_close_table(self, reason: str = "") -> bool:
+    def can_close_table(self, reason: Why | str = "") -> bool:
         """Whether :meth:`close_table` would succeed."""
         return self._can(lambda: self.verify_close_table(reason))
 
-    def close_table(self, reason: str = "closed by the supervisor [S14]") -> TableClosed:
+    def close_table(self, reason: Why | str = CLOSED_BY_SUPERVISOR) -> TableClosed:
         """Close the table at any moment [S14]: a hand in progress is void and refunded,
-        the shoe ends, and every player leaves with their balance."""
+        the shoe ends, and every player leaves with their balance (a text ``reason`` is
+        the words a person typed)."""
         self.verify_close_table(reason)
-        return self._close_table(reason)
+        return self._close_table(as_why(reason))

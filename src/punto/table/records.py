@@ -24,6 +24,7 @@ from punto.errors import TableError
 from punto.outcome import Outcome, Side
 from punto.settlement import Settlement
 from punto.table.faults import Fault
+from punto.table.reasons import Why
 
 __all__ = [
     "Bets",
@@ -47,7 +48,17 @@ def freeze_bets(bets: Mapping[Bet, int]) -> Bets:
     >>> dict(freeze_bets({Bet.TIE: 5, Bet.PLAYER: 10, Bet.BANKER: 0}))
     {<Bet.PLAYER: 'player'>: 10, <Bet.TIE: 'tie'>: 5}
     """
-    return MappingProxyType({bet: bets[bet] for bet in Bet if bets.get(bet, 0)})
+    placed = []
+    for key, amount in bets.items():
+        known = _BET_ORDER.get(key)
+        if known is not None and amount:
+            placed.append((known, amount))
+    placed.sort()
+    return MappingProxyType({bet: amount for (_n, bet), amount in placed})
+
+
+_BET_ORDER = {bet: (n, bet) for n, bet in enumerate(Bet)}
+"""The standard order of the bets (only a slip's own bets are sorted, not every bet)."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -100,9 +111,13 @@ class HandRecord:
     faults: tuple[Fault, ...]
     blank: bool
     void: bool
-    void_reason: str
+    void_reason: Why | None
     corrections: Mapping[PlayerId, int]
     """Money moved by a re-settlement [O], per player (positive: paid to the player)."""
+    card_times: Mapping[Position, float] = field(default_factory=dict)
+    """When each card was placed (the table clock's seconds, the wall clock on a live
+    server): with ``opened_at`` and ``closed_at``, where the hand lies in the table's
+    video recording [L] (an HLS stream's EXT-X-PROGRAM-DATE-TIME maps it to a position)."""
 
     @property
     def settled(self) -> bool:

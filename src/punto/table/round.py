@@ -7,7 +7,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from punto.bets import MAIN_BETS, Bet
-from punto.errors import AccessError, AmountError, BettingError, SeatError, TableBalanceError
+from punto.errors import (
+    AccessError,
+    AmountError,
+    BettingError,
+    SeatError,
+    SqueezeError,
+    TableBalanceError,
+)
 from punto.limits import check_bet_maximum, check_bets
 from punto.table.core import OpenHand, TableCore
 from punto.table.events import (
@@ -24,11 +31,16 @@ from punto.table.events import (
     TieBetsChanged,
 )
 from punto.table.kinds import TableKind
+from punto.table.phases import Phase, require_phase
+from punto.table.reasons import Reason, Why
 from punto.table.records import PlayerId, freeze_bets
-from punto.table.seats import Role
+from punto.table.seats import Place
 from punto.tie_options import tie_action, verify_tie_change
 
 __all__ = ["BettingRound"]
+
+_OPEN_CARDS_PHASES = frozenset({Phase.BETTING_OPEN, Phase.SQUEEZE})
+"""When seated bid-squeeze players may ask to open the cards [O]."""
 
 
 class BettingRound(TableCore):
@@ -72,6 +84,10 @@ class BettingRound(TableCore):
         slip = self._slip_or_empty(player)
         on_bet = slip.confirmed.get(bet, 0) + slip.pending.get(bet, 0) + self._chips[player]
         self._check_maximum(player, bet, on_bet)  # up to the table limit [L]
+
+    def can_bet(self, player: PlayerId) -> bool:
+        """Whether ``player`` may put chips down now, whichever chip and bet [L]."""
+        return self._can(lambda: self._verify_betting(player, "add a chip"))
 
     def can_add_chip(self, player: PlayerId, bet: Bet, *, spot: int | None = None) -> bool:
         """Whether :meth:`add_chip` would succeed."""
@@ -174,9 +190,20 @@ class BettingRound(TableCore):
         return event
 
     def _others_main(self, player: PlayerId) -> tuple[int, int]:
-        banker = sum(s.confirmed.get(Bet.BANKER, 0) for p, s in self._slips.items() if p != player)
-        punto = sum(s.confirmed.get(Bet.PLAYER, 0) for p, s in self._slips.items() if p != player)
-        return banker, punto
+        """The Banker and Player totals of everyone else's confirmed bets ([M18]'s table
+        limits): the table's totals less the player's own, the totals counted again only
+        when an event other than a confirm changed the bets."""
+        at, banker, punto = self._main_totals
+        if at != self.event_count:
+            banker = punto = 0
+            for s in self._slips.values():
+                banker += s.confirmed.get(Bet.BANKER, 0)
+                punto += s.confirmed.get(Bet.PLAYER, 0)
+            self._main_totals = (self.event_count, banker, punto)
+        own = self._slips.get(player)
+        if own is None:
+            return banker, punto
+        return banker - own.confirmed.get(Bet.BANKER, 0), punto - own.confirmed.get(Bet.PLAYER, 0)
 
     def _check_maximum(self, player: PlayerId, bet: Bet, amount: int) -> None:
         tier = self.seats.get(player).tier
@@ -202,10 +229,10 @@ class BettingRound(TableCore):
         game = self._verify_betting(player, "confirm bets")
         slip = self._slip_or_empty(player)
         slip.verify_pending("confirm")
-        if slip.pending_total > self._balances[player]:
+        if slip.pending_total > self.money.balance(player):
             raise TableBalanceError(
                 f"bets of {self._show(slip.pending_total)} are more than the balance of "
-                f"{self._show(self._balances[player])}"
+                f"{self._show(self.money.balance(player))}"
             )
         self._check_limits(player, slip.combined(), game)
 
@@ -219,9 +246,11 @@ class BettingRound(TableCore):
         game = self._require_game()
         slip = self._slip(player)
         added = slip.confirm(seq=self.event_count)
-        slip.from_seat = slip.from_seat or self.seats.get(player).role is Role.SEATED
+        slip.from_seat = slip.from_seat or self.seats.get(player).place is Place.SEATED
         debited = sum(added.values())
-        self._balances[player] -= debited
+        self.money.stake(player, debited)
+        at, banker, punto = self._main_totals
+        current = at == self.event_count
         event = BetsConfirmed(
             at=self._now(),
             game=game.number,
@@ -231,6 +260,12 @@ class BettingRound(TableCore):
             debited=debited,
         )
         self._emit(event)
+        if current:  # the totals follow the confirm without counting every slip again
+            self._main_totals = (
+                self.event_count,
+                banker + added.get(Bet.BANKER, 0),
+                punto + added.get(Bet.PLAYER, 0),
+            )
         return event
 
     def verify_change_tie_bets(self, player: PlayerId, bets: Mapping[Bet, int]) -> None:
@@ -248,10 +283,10 @@ class BettingRound(TableCore):
         verify_tie_change(self.rules.tie_policy, slip.standing, new)
         old_main = sum(slip.main_confirmed.values())
         extra = sum(new.values()) - old_main
-        if extra > self._balances[player]:
+        if extra > self.money.balance(player):
             raise TableBalanceError(
                 f"raising the standing bets by {self._show(extra)} is more than the balance "
-                f"of {self._show(self._balances[player])}"
+                f"of {self._show(self.money.balance(player))}"
             )
         full = {b: a for b, a in slip.confirmed.items() if b not in MAIN_BETS} | dict(new)
         if full:
@@ -272,7 +307,10 @@ class BettingRound(TableCore):
         delta = sum(new.values()) - sum(slip.main_confirmed.values())
         slip.replace_main(new, seq=self.event_count)
         slip.standing.clear()
-        self._balances[player] -= delta
+        if delta > 0:  # a raised standing bet [M12]
+            self.money.stake(player, delta)
+        elif delta < 0:  # a lowered or cancelled one comes back
+            self.money.refund(player, -delta)
         event = TieBetsChanged(
             at=self._now(),
             game=game.number,
@@ -300,7 +338,7 @@ class BettingRound(TableCore):
         return self._can(lambda: self.verify_wait_for_me(player))
 
     def wait_for_me(self, player: PlayerId) -> BettingExtended:
-        """ "Wait for me": the countdown is extended by the table's wait time [O]."""
+        """Extend the countdown by the table's wait time: "wait for me" [O]."""
         self.verify_wait_for_me(player)
         game = self._require_game()
         game.waited.add(player)
@@ -312,24 +350,48 @@ class BettingRound(TableCore):
         return event
 
     def verify_request_open_cards(self, player: PlayerId) -> None:
-        """Raise unless ``player`` is seated at a bid-squeeze table during betting [O]."""
+        """Raise unless ``player``, seated at a bid-squeeze table, may ask the dealer to open
+        the cards now [O]: while betting is open (deal at once) or during the squeeze (turn
+        the face-down cards), once at each stage."""
         if self.settings.kind is not TableKind.BID_SQUEEZE:
             raise AccessError("only a bid-squeeze table takes requests to open the cards [O]")
-        self._verify_betting(player, "ask to open the cards")
-        if self.seats.get(player).role is not Role.SEATED:
+        require_phase(self.phase, _OPEN_CARDS_PHASES, "ask to open the cards")
+        if self.phase is Phase.BETTING_OPEN:
+            game = self._verify_betting(player, "ask to open the cards")
+        else:
+            game = self._require_game()
+        if self.seats.get(player).place is not Place.SEATED:
             raise AccessError("only seated players may ask to open the cards [O]")
+        if player in game.open_asked:
+            error = BettingError if self.phase is Phase.BETTING_OPEN else SqueezeError
+            raise error(f"{player} already asked to open the cards [O]")
 
     def can_request_open_cards(self, player: PlayerId) -> bool:
         """Whether :meth:`request_open_cards` would succeed."""
         return self._can(lambda: self.verify_request_open_cards(player))
 
     def request_open_cards(self, player: PlayerId) -> OpenCardsRequested:
-        """Ask the dealer to open the cards now; the dealer decides (:meth:`close_betting`
-        early, or let the others bet on) [O]."""
+        """Ask the dealer to open the cards now [O]. The dealer opens them once every seated
+        player asked: while betting, betting closes early; during the squeeze, the
+        face-down cards are turned (a holder's own request counts, so a squeezer is never
+        overruled by the others, who wait for the squeeze timer otherwise)."""
         self.verify_request_open_cards(player)
         game = self._require_game()
+        squeeze = self.phase is Phase.SQUEEZE
+        game.open_asked.add(player)
         event = OpenCardsRequested(at=self._now(), game=game.number, player=player)
         self._emit(event)
+        if {p.player for p in self.seats.seated()} <= game.open_asked:
+            if squeeze:
+                self._reveal(
+                    game,
+                    self._face_down_of(game, None),
+                    by=None,
+                    call=None,
+                    reason=Why(Reason.DEALER),
+                )
+            else:
+                self._close_betting(by=None)
         return event
 
     def verify_fly(self, player: PlayerId) -> None:

@@ -7,6 +7,7 @@ player holding the cards may not leave [M16].
 from __future__ import annotations
 
 from punto.errors import AmountError, SeatError, SqueezeError, TableBalanceError, TableError
+from punto.table.betting import BetSlip
 from punto.table.core import TableCore
 from punto.table.events import (
     BalanceTransferred,
@@ -19,14 +20,20 @@ from punto.table.events import (
 )
 from punto.table.kinds import TableKind, VipSettings
 from punto.table.phases import BETWEEN_HANDS, Phase
+from punto.table.reasons import NONE, Reason, Why
 from punto.table.records import PlayerId
-from punto.table.seats import Role
+from punto.table.seats import Place
+from punto.tie_options import TieAction
+
+OWNER_MAY_LEAVE = BETWEEN_HANDS | {Phase.PAUSED, Phase.BETTING_OPEN}
+"""Phases in which a VIP owner may leave: between hands or while betting is open (no card
+is on the layout yet). Everyone leaves with them [O]; confirmed bets come back."""
 
 __all__ = ["Seating"]
 
 
 class Seating(TableCore):
-    """Player actions on seats and presence."""
+    """Player actions on seats and presence, and the release of players who have gone."""
 
     def verify_join(self, player: PlayerId, *, balance: int) -> None:
         """Raise unless ``player`` may bring ``balance`` to the table."""
@@ -47,8 +54,7 @@ class Seating(TableCore):
         or watch."""
         self.verify_join(player, balance=balance)
         self.seats.join(player)
-        self._balances[player] = balance
-        self.brought_in += balance
+        self.money.bring_in(player, balance)
         event = PlayerJoined(at=self._now(), player=player, balance=balance)
         self._emit(event)
         return event
@@ -77,7 +83,7 @@ class Seating(TableCore):
         """Raise unless ``player`` may sit at ``seat``; returns the tier they would play on."""
         self._require_open()
         who = self.seats.get(player)
-        if who.role is Role.SEATED:
+        if who.place is Place.SEATED:
             raise SeatError(f"{player} is already seated at seat {who.seat}: stand up first")
         self.seats.verify_seat_free(seat, player)
         kind = self.settings.kind
@@ -87,7 +93,7 @@ class Seating(TableCore):
             self._verify_password(player, password)
         if kind is TableKind.BID_SQUEEZE:
             need = self.settings.vip_min_balance
-            if self._balances[player] < need:
+            if self.money.balance(player) < need:
                 raise SeatError(
                     f"sitting at this bid-squeeze table needs a balance of {self._show(need)}; "
                     "watch and bet instead [O]"
@@ -126,8 +132,8 @@ class Seating(TableCore):
         if self.seats.seated():
             raise SeatError("only an empty VIP table can be taken [O]")
         who = self.seats.get(player)
-        if who.role is not Role.LOBBY:
-            raise SeatError(f"{player} is {who.role.value}: take the table from the lobby")
+        if who.place is not Place.LOBBY:
+            raise SeatError(f"{player} is {who.place.value}: take the table from the lobby")
         self.seats.verify_seat_free(seat, player)
 
     def can_take_table(self, player: PlayerId, seat: int) -> bool:
@@ -151,8 +157,8 @@ class Seating(TableCore):
         """Raise unless ``player`` may watch (and bet) from the lobby; returns the tier."""
         self._require_open()
         who = self.seats.get(player)
-        if who.role is not Role.LOBBY:
-            raise SeatError(f"{player} is already {who.role.value}")
+        if who.place is not Place.LOBBY:
+            raise SeatError(f"{player} is already {who.place.value}")
         kind = self.settings.kind
         if kind is TableKind.VIP:
             if self.owner is None:
@@ -183,7 +189,7 @@ class Seating(TableCore):
         """Raise unless ``player`` may leave their seat."""
         self._require_open()
         who = self.seats.get(player)
-        if who.role is not Role.SEATED:
+        if who.place is not Place.SEATED:
             raise SeatError(f"{player} is not seated")
         if player == self.owner:
             raise SeatError("the VIP owner keeps the seat: leave the table instead [O]")
@@ -216,29 +222,44 @@ class Seating(TableCore):
         if self._holds_cards(player):
             raise SqueezeError(f"{player} holds the cards and may not leave the table [M16]")
         slip = self._slips.get(player)
-        if slip is not None and slip.confirmed_total:
+        if slip is not None and slip.confirmed_total and not self._takes_standing_back(slip):
             raise TableError(
                 f"{player} has bets on this hand: leave once it is settled (or, after a tie, "
                 "take the standing bets back if the table allows) [M12]"
             )
-        if player == self.owner and self.phase not in BETWEEN_HANDS | {Phase.PAUSED}:
-            raise TableError("the VIP owner may leave between hands only [O]")
+        if player == self.owner and self.phase not in OWNER_MAY_LEAVE:
+            raise TableError("the VIP owner may leave between hands or while betting is open [O]")
+
+    def _takes_standing_back(self, slip: BetSlip) -> bool:
+        """[M12] Leaving takes back main bets a tie left standing: when they are all the
+        player has on the layout, the table's tie policy lets them be cancelled, and no
+        card of the next hand is out."""
+        return (
+            slip.confirmed == slip.standing
+            and TieAction.CANCEL in self.rules.tie_policy.allowed
+            and self.phase in BETWEEN_HANDS | {Phase.BETTING_OPEN, Phase.PAUSED}
+        )
 
     def can_leave(self, player: PlayerId) -> bool:
         """Whether :meth:`leave` would succeed."""
         return self._can(lambda: self.verify_leave(player))
 
     def leave(self, player: PlayerId) -> PlayerLeft:
-        """``player`` leaves with their whole table balance. When the VIP owner leaves,
-        everyone leaves [O]."""
+        """``player`` leaves with their whole table balance (main bets a tie left standing
+        come back first where the table lets them be cancelled [M12]). When the VIP owner
+        leaves, everyone leaves [O]."""
         self.verify_leave(player)
-        event = self._remove(player, reason="left")
+        return self._leave_now(player, reason=Why(Reason.LEFT))
+
+    def _leave_now(self, player: PlayerId, *, reason: Why) -> PlayerLeft:
+        event = self._remove(player, reason=reason)
         if player == self.owner:
             self.owner = None
             self.vip = VipSettings()
-            self._everyone_leaves("the VIP owner left [O]")
+            self._everyone_leaves(Why(Reason.OWNER_LEFT))
         else:
             self._check_bid_watchers()
+        self._apply_pending()  # a limit change waiting for this player's tier [S14]
         return event
 
     def _check_bid_watchers(self) -> None:
@@ -251,9 +272,9 @@ class Seating(TableCore):
             if slip is not None and slip.confirmed_total:
                 self._remove_after_hand.add(who.player)
             else:
-                self._remove(who.player, reason="no seated player is left [O]")
+                self._remove(who.player, reason=Why(Reason.NO_SEATED_PLAYER))
 
-    def verify_transfer(self, player: PlayerId, amount: int, *, reason: str = "") -> None:
+    def verify_transfer(self, player: PlayerId, amount: int, *, reason: Why = NONE) -> None:
         """Raise unless ``amount`` (minor units, not 0) may move into (positive) or out of
         (negative) ``player``'s table balance: money that moved in their wallet outside
         the table."""
@@ -261,26 +282,22 @@ class Seating(TableCore):
         self.seats.get(player)
         if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
             raise AmountError(f"a transfer is a non-zero whole number of minor units: {amount!r}")
-        if -amount > self._balances[player]:
+        if -amount > self.money.balance(player):
             raise TableBalanceError(
                 f"{self._show(-amount)} cannot leave a table balance of "
-                f"{self._show(self._balances[player])}"
+                f"{self._show(self.money.balance(player))}"
             )
 
-    def can_transfer(self, player: PlayerId, amount: int, *, reason: str = "") -> bool:
+    def can_transfer(self, player: PlayerId, amount: int, *, reason: Why = NONE) -> bool:
         """Whether :meth:`transfer` would succeed."""
         return self._can(lambda: self.verify_transfer(player, amount, reason=reason))
 
-    def transfer(self, player: PlayerId, amount: int, *, reason: str) -> BalanceTransferred:
+    def transfer(self, player: PlayerId, amount: int, *, reason: Why) -> BalanceTransferred:
         """Move ``amount`` into (positive) or out of (negative) ``player``'s table balance,
         as it moved in their wallet (a deposit; a supervisor's void or correction of a hand
         the table no longer holds), so the table balance keeps mirroring the wallet."""
         self.verify_transfer(player, amount, reason=reason)
-        self._balances[player] += amount
-        if amount > 0:
-            self.brought_in += amount
-        else:
-            self.cashed_out -= amount
+        self.money.transfer(player, amount)
         event = BalanceTransferred(at=self._now(), player=player, amount=amount, reason=reason)
         self._emit(event)
         return event
@@ -298,7 +315,8 @@ class Seating(TableCore):
         """``player`` lost their connection: their bets stand and no result changes [L];
         a squeeze right passes to the next seated bettor until the squeeze begins [O]."""
         self.verify_disconnect(player)
-        self.seats.get(player).connected = False
+        who = self.seats.get(player)
+        who.connected, who.gone_at = False, self._now()
         event = PlayerConnection(at=self._now(), player=player, connected=False)
         self._emit(event)
         self._follow_squeezers()
@@ -317,8 +335,65 @@ class Seating(TableCore):
         """``player`` is back; a bid-squeeze squeezer back before the squeeze gets the
         cards back [O]."""
         self.verify_reconnect(player)
-        self.seats.get(player).connected = True
+        who = self.seats.get(player)
+        who.connected, who.gone_at = True, None  # back within the grace: nothing was lost
         event = PlayerConnection(at=self._now(), player=player, connected=True)
         self._emit(event)
         self._follow_squeezers()
         return event
+
+    # -- players who have gone ------------------------------------------------------
+
+    def verify_release(self, player: PlayerId, *, grace: float) -> None:
+        """Raise unless ``player``, whose connection went ``grace`` seconds ago or more,
+        may be taken off the table now: not while they hold the cards [M16], not while
+        bets of theirs are in play (they settle first, then the player goes), and a VIP
+        owner between hands or while betting is open [O]. A released player loses their
+        seat and any mark, as one who leaves without marking it [S13]; the grace is their
+        time to come back."""
+        self._require_open()
+        who = self.seats.get(player)
+        if who.connected or who.gone_at is None:
+            raise SeatError(f"{player} is connected: only a player who has gone is released")
+        wait = who.gone_at + grace - self._now()
+        if wait > 0:
+            raise SeatError(f"{player} keeps their place {wait:.0f} s more to come back [S13]")
+        if self._holds_cards(player):
+            raise SqueezeError(f"{player} holds the cards and may not leave the table [M16]")
+        slip = self._slips.get(player)
+        if self._game is not None and slip is not None and slip.confirmed_total:
+            raise TableError(f"{player} has bets in play: they leave once the hand is settled")
+        if player == self.owner and self.phase not in OWNER_MAY_LEAVE:
+            raise TableError("the VIP owner may leave between hands or while betting is open [O]")
+
+    def can_release(self, player: PlayerId, *, grace: float) -> bool:
+        """Whether :meth:`release` would succeed."""
+        return self._can(lambda: self.verify_release(player, grace=grace))
+
+    def release(self, player: PlayerId, *, grace: float) -> PlayerLeft:
+        """``player`` has gone (no connection for ``grace`` seconds): they leave the table
+        with their balance (main bets a tie left standing come back first [M12]); the
+        reason is ``gone``. A VIP owner's going makes everyone leave [O]."""
+        self.verify_release(player, grace=grace)
+        return self._leave_now(player, reason=Why(Reason.GONE))
+
+    def release_due(self, *, grace: float) -> tuple[PlayerLeft, ...]:
+        """Release every player whose grace is over and who may go now (see
+        :meth:`release`); the others are tried again later."""
+        if self.phase is Phase.CLOSED:
+            return ()
+        released: list[PlayerLeft] = []
+        for player in sorted(self.seats.participants):
+            if player in self.seats.participants and self.can_release(player, grace=grace):
+                released.append(self.release(player, grace=grace))
+        return tuple(released)
+
+    def next_release_at(self, *, grace: float) -> float | None:
+        """When the first grace of a gone player ends (table clock; ``None``: nobody has
+        gone). A player whose bets are still in play is due again after the hand."""
+        ends = [
+            who.gone_at + grace
+            for who in self.seats.participants.values()
+            if not who.connected and who.gone_at is not None
+        ]
+        return min(ends, default=None)

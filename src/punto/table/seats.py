@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from punto.errors import SeatError
 from punto.table.records import PlayerId
 
-__all__ = ["Participant", "Role", "Seats"]
+__all__ = ["Participant", "Place", "Seats"]
 
 
-class Role(enum.Enum):
+class Place(enum.Enum):
     """Where a player is at the table."""
 
     LOBBY = "lobby"
@@ -45,15 +45,17 @@ class Participant:
     """A player at the table."""
 
     player: PlayerId
-    role: Role = Role.LOBBY
+    place: Place = Place.LOBBY
     seat: int | None = None
     tier: str | None = None
     connected: bool = True
+    gone_at: float | None = None
+    """When the player's connection went (table clock), while it is gone."""
 
     @property
     def present(self) -> bool:
         """Seated and connected: may hold the cards."""
-        return self.role is Role.SEATED and self.connected
+        return self.place is Place.SEATED and self.connected
 
 
 class Seats:
@@ -100,7 +102,7 @@ class Seats:
 
     def watchers(self) -> list[Participant]:
         """Watching participants."""
-        return [p for p in self.participants.values() if p.role is Role.WATCHING]
+        return [p for p in self.participants.values() if p.place is Place.WATCHING]
 
     # -- checks --------------------------------------------------------------
 
@@ -120,9 +122,9 @@ class Seats:
         not use: a seated player bets on their own spot, a watcher on the watchers' area
         or a free spot, never on a seated player's [M15]."""
         who = self.participants.get(player)
-        if who is None or who.role is Role.LOBBY:
+        if who is None or who.place is Place.LOBBY:
             raise SeatError(f"{player} is not at the table: sit or watch to bet")
-        if who.role is Role.SEATED:
+        if who.place is Place.SEATED:
             if spot is not None and spot != who.seat:
                 raise SeatError(f"a seated player bets on their own spot (seat {who.seat})")
             return who.seat
@@ -151,18 +153,18 @@ class Seats:
         if old_mark is not None:
             del self._marked[old_mark]
         self._occupant[seat] = player
-        who.role, who.seat, who.tier = Role.SEATED, seat, tier
+        who.place, who.seat, who.tier = Place.SEATED, seat, tier
 
     def stand(self, player: PlayerId, *, mark: bool) -> int:
         """``player`` leaves their seat and watches; a marked seat stays theirs [S13]."""
         who = self.get(player)
-        if who.seat is None or who.role is not Role.SEATED:
+        if who.seat is None or who.place is not Place.SEATED:
             raise SeatError(f"{player} is not seated")
         seat = who.seat
         del self._occupant[seat]
         if mark:
             self._marked[seat] = player
-        who.role, who.seat = Role.WATCHING, None
+        who.place, who.seat = Place.WATCHING, None
         return seat
 
     def watch(self, player: PlayerId, *, tier: str) -> None:
@@ -170,7 +172,7 @@ class Seats:
         who = self.get(player)
         if who.seat is not None:
             self._occupant.pop(who.seat, None)
-        who.role, who.seat, who.tier = Role.WATCHING, None, tier
+        who.place, who.seat, who.tier = Place.WATCHING, None, tier
 
     def remove(self, player: PlayerId) -> None:
         """``player`` leaves the table: their seat and any mark are freed."""

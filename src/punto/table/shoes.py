@@ -52,6 +52,7 @@ from punto.errors import CardError, IncompleteCoupError, ShoeError, TableError
 from punto.outcome import Outcome
 from punto.rules import LastHandRule, Rules
 from punto.shoe import ShoeReveal
+from punto.table.reasons import Reason, Why
 
 __all__ = ["CutNotice", "HandEnd", "LiveShoe", "RngShoe", "ShoeStart", "TableShoe"]
 
@@ -83,7 +84,7 @@ class HandEnd:
     """How the shoe saw a hand end: its last hand? voided by [S5]? cut card notices."""
 
     last: bool
-    void_reason: str
+    void_reason: Why | None
     cuts: tuple[CutNotice, ...]
 
 
@@ -196,6 +197,10 @@ class RngShoe:
             raise TableError("an RNG shoe deals its own demonstration hands: give no cards")
         self._dry_run(lambda d: d.deal_demo_hand())
 
+    def verify_demo_turn(self) -> None:
+        """Raise unless a demonstration hand may be dealt now, whatever its cards."""
+        self.verify_demo(())
+
     def demo(self, cards: Sequence[Card] = ()) -> Outcome:
         """Deal a demonstration hand [M2]."""
         self.verify_demo(cards)
@@ -267,7 +272,8 @@ class RngShoe:
         self.dealer.end_hand(outcome)
         events = self._new_events()
         dealt = next(e for e in events if isinstance(e, HandDealt))
-        return HandEnd(dealt.last, dealt.void_reason, self._cuts(events))
+        void = Why(Reason.SEVEN_CARDS_OR_VOID) if dealt.void_reason else None  # [S5]
+        return HandEnd(dealt.last, void, self._cuts(events))
 
     def close(self) -> ShoeReveal | None:
         """Finish the shoe (if the last hand did not) and reveal its order."""
@@ -361,12 +367,16 @@ class LiveShoe:
 
     def verify_demo(self, cards: Sequence[Card]) -> None:
         """Raise unless ``cards`` make exactly one demonstration hand now [M2]."""
+        self.verify_demo_turn()
+        self._verify_cards(cards)
+        self._coup_of(cards)
+
+    def verify_demo_turn(self) -> None:
+        """Raise unless a demonstration hand may be dealt now, whatever its cards [M2]."""
         if self.hands_dealt:
             raise ShoeError("demonstration hands come before the first hand of the shoe")
         if self.demo_hands_dealt >= self.rules.demo_hands:
             raise ShoeError(f"at most {self.rules.demo_hands} demonstration hands in this shoe")
-        self._verify_cards(cards)
-        self._coup_of(cards)
 
     @staticmethod
     def _coup_of(cards: Sequence[Card]) -> Outcome:
@@ -460,9 +470,9 @@ class LiveShoe:
     def end_hand(self, outcome: Outcome, cards_left: int | None = None) -> HandEnd:
         """Finish the hand (a live shoe decides nothing from ``outcome``); ``cards_left`` is
         the dealer's count for [S5]."""
-        void = ""
+        void = None
         if self.needs_cards_left and cards_left is not None and cards_left < VOID_MIN_CARDS:
-            void = f"[S5] minimum seven cards or void: {cards_left} cards left in the shoe"
+            void = Why(Reason.SEVEN_CARDS_OR_VOID)  # [S5] minimum seven cards or void
         self.hand_open = False
         self.hands_dealt += 1
         if self.rules.continuous_shuffler:

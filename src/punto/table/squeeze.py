@@ -1,8 +1,11 @@
 """Who looks at the cards first: squeeze and reading rights [M16], [S], [O].
 
-The table collects a :class:`Claim` for every seated bettor and asks
-:func:`choose_holders` who holds each side's cards for this hand. Cards of a side with
-a holder are dealt face down; the holder turns them. With no holder the dealer reads.
+The table collects a :class:`Claim` for every bettor (:func:`claims_of` its bet slips
+and seats) and asks :func:`choose_holders` (:func:`holder_choice`: now and as the bets
+designate) who holds each side's cards for this hand. Cards of a side with a holder are
+dealt face down (:func:`is_face_down`); the holder turns them. With no holder the dealer
+reads. Before a side's squeeze begins, :func:`takeovers` says whose cards change hands
+and :func:`may_hand_over` whether a holder may leave the seat [O].
 
 - [M16] the seated player with the largest bet holds the cards of that bet's side.
 - [S] Super Punto Banco: the largest Player bettor reads the Player hand; equal bets go
@@ -27,15 +30,37 @@ a holder are dealt face down; the holder turns them. With no holder the dealer r
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from punto.bets import Bet
+from punto.coup import Position
 from punto.errors import SqueezeError
 from punto.outcome import Side
+from punto.table.betting import BetSlip
 from punto.table.records import PlayerId
+from punto.table.seats import Place, Seats
 from punto.tableau import hand_total, is_natural, player_draws
 
-__all__ = ["Claim", "ReadCall", "Reading", "choose_holders", "expected_call", "verify_read"]
+__all__ = [
+    "FIRST_TWO",
+    "Claim",
+    "HolderChoice",
+    "ReadCall",
+    "Reading",
+    "choose_holders",
+    "claims_of",
+    "expected_call",
+    "holder_choice",
+    "is_face_down",
+    "may_hand_over",
+    "takeovers",
+    "verify_read",
+]
+
+FIRST_TWO = frozenset({Position.PLAYER_1, Position.PLAYER_2})
+"""The Player cards an [S] reader reads."""
 
 
 class Reading(enum.Enum):
@@ -151,6 +176,124 @@ def choose_holders(
 
 def _side_of_largest(claim: Claim) -> Side:
     return Side.BANKER if claim.banker_bet > claim.player_bet else Side.PLAYER
+
+
+def claims_of(slips: Iterable[BetSlip], seats: Seats) -> list[tuple[Claim, bool]]:
+    """Every main-game bettor's claim to the cards, and whether they bet from a seat.
+
+    A player at the table with a confirmed Player or Banker bet claims; their seat is the
+    one they sit at, else the one they keep marked [S13], else the spot they bet on, else
+    one past the last seat (last in button order).
+    """
+    out: list[tuple[Claim, bool]] = []
+    spare = seats.count + 1
+    for slip in slips:
+        p_bet = slip.confirmed.get(Bet.PLAYER, 0)
+        b_bet = slip.confirmed.get(Bet.BANKER, 0)
+        who = seats.participants.get(slip.player)
+        if who is None or not (p_bet or b_bet):
+            continue
+        seat = who.seat or seats.marked_seat_of(slip.player) or slip.spot or spare
+        claim = Claim(
+            player=slip.player,
+            seat=seat,
+            player_bet=p_bet,
+            banker_bet=b_bet,
+            player_since=slip.first_confirmed.get(Bet.PLAYER, 0),
+            banker_since=slip.first_confirmed.get(Bet.BANKER, 0),
+            present=who.present,
+        )
+        out.append((claim, slip.from_seat or who.place is Place.SEATED))
+    return out
+
+
+class HolderChoice(NamedTuple):
+    """Who holds each side's cards now, and who the bets designate."""
+
+    now: dict[Side, PlayerId]
+    """Among the bettors present at their seat (see :func:`choose_holders`)."""
+    designated: dict[Side, PlayerId]
+    """Among the bettors who bet from a seat, present or not: the squeezer a takeover
+    replaces [O]."""
+
+
+def holder_choice(
+    reading: Reading,
+    claims: Sequence[tuple[Claim, bool]],
+    *,
+    button: int = 1,
+    seats: int = 7,
+    owner: PlayerId | None = None,
+    squeeze_on: bool = True,
+) -> HolderChoice:
+    """Who holds each side now, and who the bets designate (``claims`` as
+    :func:`claims_of` gives them: a watcher's free-spot bet never designates [O]).
+
+    >>> ann = Claim("ann", seat=1, banker_bet=900, present=False)
+    >>> bob = Claim("bob", seat=2, banker_bet=500)
+    >>> holder_choice(Reading.BID, [(ann, True), (bob, True)])
+    HolderChoice(now={<Side.BANKER: 'banker'>: 'bob'}, designated={<Side.BANKER: 'banker'>: 'ann'})
+    """
+
+    def choose(pool: list[Claim], *, present_only: bool) -> dict[Side, PlayerId]:
+        return choose_holders(
+            reading,
+            pool,
+            button=button,
+            seats=seats,
+            owner=owner,
+            squeeze_on=squeeze_on,
+            present_only=present_only,
+        )
+
+    now = choose([c for c, _ in claims], present_only=True)
+    designated = choose([c for c, seated in claims if seated], present_only=False)
+    return HolderChoice(now, designated)
+
+
+def takeovers(
+    reading: Reading,
+    holders: Mapping[Side, PlayerId],
+    now: Mapping[Side, PlayerId],
+    turned: Collection[Side],
+) -> dict[Side, PlayerId]:
+    """[O] Bid-squeeze: the sides whose cards change hands, and to whom. Until a side's
+    squeeze begins (none of its face-down cards turned, ``turned``), its cards go to the
+    largest seated, connected bettor on that side (``now``): a squeezer who stood up or
+    lost the connection is replaced, and gets the cards back on return. A side nobody
+    present may take stays with its squeezer.
+
+    >>> takeovers(Reading.BID, {Side.BANKER: "ann"}, {Side.BANKER: "bob"}, turned=())
+    {<Side.BANKER: 'banker'>: 'bob'}
+    >>> takeovers(Reading.BID, {Side.BANKER: "ann"}, {}, turned=())
+    {}
+    """
+    if reading is not Reading.BID:
+        return {}
+    return {
+        side: new
+        for side, holder in holders.items()
+        if side not in turned and (new := now.get(side)) is not None and new != holder
+    }
+
+
+def may_hand_over(
+    reading: Reading, holders: Mapping[Side, PlayerId], turned: Collection[Side], player: PlayerId
+) -> bool:
+    """[O] A bid-squeeze holder may leave the seat before the squeeze of their side
+    begins: the next seated bettor takes the cards over."""
+    return reading is Reading.BID and not any(
+        side in turned for side, p in holders.items() if p == player
+    )
+
+
+def is_face_down(reading: Reading, holders: Mapping[Side, PlayerId], position: Position) -> bool:
+    """Whether the card at ``position`` is dealt face down for its holder: a side with a
+    holder is; at an [S] table the reader reads only the Player's first two cards and the
+    dealer turns the rest."""
+    if position.side not in holders:
+        return False
+    return reading is not Reading.BUTTON or position in FIRST_TWO
 
 
 def expected_call(values: Sequence[int]) -> ReadCall:

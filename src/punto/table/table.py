@@ -14,7 +14,8 @@ after its last hand).
 
 The table keeps each player's *table balance* in minor units: :meth:`Table.join` brings
 money in, a confirm debits it, settlement and refunds credit it, :meth:`Table.leave`
-takes it out. At every step::
+takes it out. Every move goes through one object, :attr:`Table.money`
+(:class:`~punto.table.money.TableMoney`). At every step::
 
     brought_in - cashed_out == sum(balances) + money_in_play() + house_result
 
@@ -42,20 +43,19 @@ True
 
 from __future__ import annotations
 
-from punto.table.fault_handling import FaultHandling
-from punto.table.hand import HandDealing
-from punto.table.house import House
-from punto.table.round import BettingRound
-from punto.table.seating import Seating
+from punto.table.legal import LegalQueries
 
 __all__ = ["Table"]
 
 
-class Table(Seating, BettingRound, HandDealing, House, FaultHandling):
+class Table(LegalQueries):
     """One table: seats, betting rounds, the shoe, the coup, squeeze rights and faults.
 
     Build it with ``Table(settings, clock=…, rng=…, dealer=…)``: ``clock`` gives the time
     of every event and runs the countdown, ``rng`` shuffles the shoes of an RNG table.
     Every action ``X`` has ``verify_X`` (raises) and ``can_X`` (answers); ``X`` returns
-    its event, appended to :attr:`events`.
+    its event, appended to :attr:`events`; :meth:`legal_actions` says which a viewer
+    may take now. The actions live in :class:`~punto.table.seating.Seating`,
+    :class:`~punto.table.round.BettingRound`, :class:`~punto.table.hand.HandDealing`,
+    :class:`~punto.table.house.House` and :class:`~punto.table.fault_handling.FaultHandling`.
     """

@@ -68,6 +68,7 @@ from punto.table.events import (
     VipSettingsChanged,
 )
 from punto.table.faults import Effect, Fault
+from punto.table.reasons import Why
 from punto.table.records import Bets, GameNumber, HandRecord, PlayerId, PlayerResult
 
 __all__ = ["Viewer", "bet_records", "hand_records", "project"]
@@ -149,8 +150,9 @@ class _Builder:
     holders: dict[Side, PlayerId] = field(default_factory=dict)
     faults: list[Fault] = field(default_factory=list)
     void: bool = False
-    void_reason: str = ""
+    void_reason: Why | None = None
     corrections: dict[PlayerId, int] = field(default_factory=dict)
+    card_times: dict[Position, float] = field(default_factory=dict)
 
     def freeze(self) -> HandRecord:
         order = list(Position)
@@ -169,6 +171,7 @@ class _Builder:
             void=self.void,
             void_reason=self.void_reason,
             corrections=dict(self.corrections),
+            card_times={p: self.card_times[p] for p in order if p in self.card_times},
         )
 
 
@@ -184,12 +187,14 @@ def _apply(event: Event, hand: _Builder) -> None:
     elif isinstance(event, CardsHeld):
         hand.holders[event.side] = event.player
     elif isinstance(event, CardPlaced):
+        hand.card_times[event.position] = event.at  # a rescan: when the card was read
         if event.card is not None:
             hand.cards[event.position] = event.card
     elif isinstance(event, CardsRevealed):
         hand.cards.update(event.cards)
     elif isinstance(event, HandRestarted):
         hand.cards.clear()
+        hand.card_times.clear()
         hand.outcome = None
     elif isinstance(event, HandResult):
         hand.outcome = event.outcome

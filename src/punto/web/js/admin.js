@@ -3,8 +3,8 @@
 // daily reports.
 import { api } from "./api.js";
 import { h, fill, toast, field, formValues } from "./dom.js";
-import { has, listOf, t } from "./i18n.js";
-import { betName, errorText, money, parseMoney, presetAbout, presetName } from "./format.js";
+import { LANGUAGE_INFO, has, listOf, t } from "./i18n.js";
+import { betName, errorText, money, parseMoney, presetAbout, presetName, tableName } from "./format.js";
 import { tabs } from "./tabs.js";
 import { dailyReport, monitoring } from "./reports.js";
 import { amendmentList } from "./supervisor.js";
@@ -73,6 +73,37 @@ function videoEditor(tb, onSaved) {
   h("button", { type: "submit", class: "btn btn-confirm" }, t("admin.save")));
 }
 
+/** The languages a table's display name may be given in besides its default name. */
+const NAME_LANGS = Object.keys(LANGUAGE_INFO).filter((code) => code !== "en");
+
+/** One input per language for a table's display names (``names``), labelled in the
+ * language's own name; ``value()`` is the ``names`` object (empty inputs left out). */
+function nameInputs(names = {}) {
+  const inputs = Object.fromEntries(NAME_LANGS.map((code) => [code, h("input", { name: `name_${code}`, value: names[code] || "", maxlength: 100, lang: LANGUAGE_INFO[code].tag, "data-testid": `name-${code}` })]));
+  return {
+    fields: NAME_LANGS.map((code) => field(t("admin.name_in", { language: LANGUAGE_INFO[code].label }), inputs[code])),
+    value: () => Object.fromEntries(NAME_LANGS.map((code) => [code, inputs[code].value.trim()]).filter(([, v]) => v)),
+  };
+}
+
+function namesEditor(tb, onSaved) {
+  const name = h("input", { name: "name", value: tb.name, required: true, maxlength: 100, "data-testid": "name-default" });
+  const names = nameInputs(tb.names);
+  return h("form", { class: "panel", "data-testid": `names-${tb.id}`, onsubmit: async (e) => {
+    e.preventDefault();
+    try {
+      await api.updateTable(tb.id, { name: name.value.trim(), names: names.value() });
+      toast(t("admin.saved"), "ok");
+      onSaved();
+    } catch (err) { fail(err); }
+  } },
+  h("h4", {}, t("admin.names_of", { table: tb.id })),
+  h("p", { class: "hint" }, t("admin.names_hint")),
+  field(t("admin.name"), name),
+  names.fields,
+  h("button", { type: "submit", class: "btn btn-confirm", "data-testid": "save-names" }, t("admin.save")));
+}
+
 async function withEdgeConfirmation(send) {
   try {
     return await send(false);
@@ -112,13 +143,14 @@ function tablesTab() {
         h("tbody", {}, tables.map((tb) => {
           const secs = h("input", { type: "number", min: 1, max: 600, step: "any", value: tb.betting_seconds, "aria-label": t("admin.betting_seconds_of", { table: tb.id }), class: "narrow" });
           return h("tr", { "data-table": tb.id },
-            h("td", {}, tb.id), h("td", {}, tb.name), h("td", {}, presetName(tb.rules), Object.keys(tb.overrides || {}).length ? ` + ${t("rules.changes", { n: Object.keys(tb.overrides).length })}` : "", h("br"), h("small", { class: "hint" }, t("rules.version", { version: tb.rules_version }))), h("td", {}, t(`kind.${tb.kind}`)), h("td", {}, t(`dealing.${tb.dealing}`)), h("td", {}, tb.seats),
+            h("td", {}, tb.id), h("td", {}, tableName(tb)), h("td", {}, presetName(tb.rules), Object.keys(tb.overrides || {}).length ? ` + ${t("rules.changes", { n: Object.keys(tb.overrides).length })}` : "", h("br"), h("small", { class: "hint" }, t("rules.version", { version: tb.rules_version }))), h("td", {}, t(`kind.${tb.kind}`)), h("td", {}, t(`dealing.${tb.dealing}`)), h("td", {}, tb.seats),
             h("td", {}, secs, h("button", { type: "button", class: "btn btn-small", onclick: async () => {
               try { await api.updateTable(tb.id, { betting_seconds: Number(secs.value) }); toast(t("admin.saved"), "ok"); } catch (err) { fail(err); }
             } }, t("admin.save"))),
             h("td", {}, tb.enabled ? t("admin.open") : t("admin.closed")),
             h("td", {},
               h("button", { type: "button", class: "btn btn-small", onclick: () => fill(editor, limitsEditor(tb.id, load)) }, t("admin.limits")),
+              h("button", { type: "button", class: "btn btn-small", "data-testid": `names-edit-${tb.id}`, onclick: () => fill(editor, namesEditor(tb, load)) }, t("admin.names")),
               h("button", { type: "button", class: "btn btn-small", "data-testid": `video-edit-${tb.id}`, onclick: () => fill(editor, videoEditor(tb, load)) }, t("admin.video")),
               h("button", { type: "button", class: "btn btn-small", "data-testid": `rules-${tb.id}`, onclick: () => fill(editor, tableRulesEditor(tb, load)) }, t("rules.edit")),
               h("button", { type: "button", class: ["btn", "btn-small", tb.enabled ? "btn-danger" : ""], onclick: async () => {
@@ -132,6 +164,7 @@ function tablesTab() {
   };
   load();
   const rules = rulesEditor();
+  const newNames = nameInputs();
   const create = h("form", { class: "form-grid", "data-testid": "new-table", onsubmit: async (e) => {
     e.preventDefault();
     const v = formValues(e.target);
@@ -140,7 +173,7 @@ function tablesTab() {
       toast(t("rules.fix_first"), "error");
       return;
     }
-    const body = { id: v.id.trim(), name: v.name.trim(), ...chosen, kind: v.kind, dealing: v.dealing, seats: Number(v.seats), betting_seconds: Number(v.betting_seconds) };
+    const body = { id: v.id.trim(), name: v.name.trim(), ...chosen, kind: v.kind, dealing: v.dealing, seats: Number(v.seats), betting_seconds: Number(v.betting_seconds), names: newNames.value() };
     if (v.reading) body.reading = v.reading;
     if (v.vip_min_balance) body.vip_min_balance = parseMoney(v.vip_min_balance, DIGITS) || 0;
     try {
@@ -153,7 +186,8 @@ function tablesTab() {
     }
   } },
     field(t("admin.id"), h("input", { name: "id", required: true, pattern: "[a-z0-9][a-z0-9_\\-]{0,39}" })),
-    field(t("admin.name"), h("input", { name: "name", required: true })),
+    field(t("admin.name"), h("input", { name: "name", required: true, maxlength: 100 })),
+    newNames.fields,
     field(t("admin.kind"), h("select", { name: "kind" }, ["normal", "vip", "bid_squeeze"].map((k) => h("option", { value: k }, t(`kind.${k}`))))),
     field(t("admin.dealing"), h("select", { name: "dealing" }, ["rng", "live"].map((k) => h("option", { value: k }, t(`dealing.${k}`))))),
     field(t("admin.reading"), h("select", { name: "reading" }, h("option", { value: "" }, t("admin.default")), ["dealer", "largest_bettor", "button"].map((k) => h("option", { value: k }, t(`reading.${k}`))))),

@@ -3,7 +3,7 @@
 import { h } from "./dom.js";
 import { listOf, t } from "./i18n.js";
 import { betName, chipLabel, money } from "./format.js";
-import { stakeOn, tableTotals } from "./tablestate.js";
+import { allowed, stakeOn, tableBettors, tableSplit, tableTotals } from "./tablestate.js";
 
 const MAIN = ["player", "tie", "banker"];
 const PAIRS = ["player_pair", "banker_pair"];
@@ -15,10 +15,9 @@ function betClass(bet) {
   return "bet-side";
 }
 
-/** Whether the viewer may bet now. */
+/** Whether the viewer may bet now: the table says so (`legal`, docs/protocol.md). */
 export function canBet(state) {
-  const you = state.you || {};
-  return state.phase === "betting_open" && you.viewer === "player" && you.at_table && (you.place === "seated" || you.place === "watching");
+  return allowed(state, "add_chip");
 }
 
 function pendingTotal(state) {
@@ -34,23 +33,29 @@ function betArea(state, bet, ctx, extraClass = "") {
   const digits = state.table.currency_digits;
   const { confirmed, pending } = stakeOn(state, bet);
   const everyone = tableTotals(state)[bet] || 0;
+  const bettors = tableBettors(state, bet);
+  const others = everyone && (everyone !== confirmed || bettors > 1);
   const open = canBet(state);
   const refused = ctx.refused && ctx.refused();
   const marked = Boolean(refused && refused.bet === bet);
   const won = state.result && state.result.mine && state.result.mine.settlement
     ? state.result.mine.settlement.results.find((r) => r.bet === bet)
     : null;
+  // the hand's winning areas glow while the win display is up (table.js)
+  const areaWon = Boolean(ctx.winning && ctx.winning().includes(bet));
   const parts = [betName(bet)];
+  if (areaWon) parts.push(t("win.area_won"));
   if (confirmed) parts.push(t("bet.your_bet", { amount: money(confirmed, digits) }));
   if (pending) parts.push(t("bet.unconfirmed", { amount: money(pending, digits) }));
-  if (everyone && everyone !== confirmed) parts.push(t("bet.table_total", { amount: money(everyone, digits) }));
+  if (others) parts.push(t("bet.table_total_bettors", { amount: money(everyone, digits), n: bettors }));
   return h(
     "button",
     {
       type: "button",
-      class: ["bet", betClass(bet), extraClass, confirmed ? "has-confirmed" : "", pending ? "has-pending" : "", won && won.net > 0 ? "bet-won" : "", marked ? "bet-refused" : ""],
+      class: ["bet", betClass(bet), extraClass, confirmed ? "has-confirmed" : "", pending ? "has-pending" : "", won && won.net > 0 ? "bet-won" : "", areaWon ? "bet-area-won" : "", marked ? "bet-refused" : ""],
       "aria-invalid": marked ? "true" : null,
       "data-bet": bet,
+      "data-won": areaWon ? "true" : null,
       "data-key": `bet-${bet}`,
       disabled: !open,
       "aria-label": listOf(parts),
@@ -63,14 +68,39 @@ function betArea(state, bet, ctx, extraClass = "") {
       chipStack(pending || confirmed, digits, pending ? "pending" : "confirmed"),
       confirmed ? h("span", { class: "bet-confirmed", "data-testid": `confirmed-${bet}` }, money(confirmed, digits)) : null,
       pending ? h("span", { class: "bet-pending", "data-testid": `pending-${bet}` }, `+${money(pending, digits)}`) : null,
-      everyone && everyone !== confirmed ? h("span", { class: "bet-everyone" }, `Σ ${money(everyone, digits)}`) : null,
     ),
+    others
+      ? h("span", { class: "bet-everyone", "data-testid": `everyone-${bet}` },
+        `Σ ${money(everyone, digits)}`,
+        h("span", { class: "bet-bettors", "data-testid": `bettors-${bet}` }, t("bet.bettors_short", { n: bettors })))
+      : null,
+  );
+}
+
+/** Everyone's Player and Banker totals side by side (a bar in the two colours), shown
+ * once somebody bet on either. */
+function splitBar(state) {
+  const { player, banker } = tableSplit(state);
+  const all = player + banker;
+  if (!all) return null;
+  const p = Math.round((player * 100) / all);
+  const b = 100 - p;
+  const label = t("bet.split", { player: betName("player"), p, banker: betName("banker"), b });
+  return h(
+    "div",
+    { class: "bet-split", role: "img", "aria-label": label, title: label, "data-testid": "bet-split" },
+    h("span", { class: "bet-split-label bet-split-player" }, `${betName("player")} ${p}%`),
+    h("span", { class: "bet-split-bar", "aria-hidden": "true" },
+      h("span", { class: "bet-split-p", style: { width: `${p}%` } }),
+      h("span", { class: "bet-split-b", style: { width: `${b}%` } })),
+    h("span", { class: "bet-split-label bet-split-banker" }, `${b}% ${betName("banker")}`),
   );
 }
 
 /** The bet areas of the table's preset: the main areas and the pairs on the layout, every
  * other side bet (Dragon Bonus, Tiger, Big/Small, the ten Super Ties) behind a "Side bets"
- * tab, so the main areas, the chips and the cards fit one phone screen. */
+ * tab, so the main areas, the chips and the cards fit one phone screen. A compact table
+ * (the multi-table page) shows the main areas and the pairs only. */
 export function betLayout(state, ctx) {
   const offered = state.table.bets || [];
   const main = MAIN.filter((b) => offered.includes(b));
@@ -80,8 +110,9 @@ export function betLayout(state, ctx) {
   const mainPanel = [
     pairs.length ? h("div", { class: "bet-row bet-row-pairs" }, pairs.map((b) => betArea(state, b, ctx, "bet-small"))) : null,
     h("div", { class: "bet-row bet-row-main" }, main.map((b) => betArea(state, b, ctx, "bet-main"))),
+    splitBar(state),
   ];
-  if (!sides.length && !superTies.length) return h("div", { class: "bet-layout", role: "group", "aria-label": t("bet.layout") }, mainPanel);
+  if (ctx.compact || (!sides.length && !superTies.length)) return h("div", { class: "bet-layout", role: "group", "aria-label": t("bet.layout") }, mainPanel);
   const sidePanel = [
     sides.length ? h("div", { class: "bet-row bet-row-side" }, sides.map((b) => betArea(state, b, ctx, "bet-small"))) : null,
     superTies.length
@@ -137,19 +168,18 @@ export function chipRack(state, ctx) {
 /** Undo / clear / double / rebet / confirm, and the table kind's extra requests. */
 export function betActions(state, ctx) {
   const you = state.you || {};
-  const open = canBet(state);
   const pending = pendingTotal(state);
   const digits = state.table.currency_digits;
   const button = (type, label, opts = {}) =>
     h(
       "button",
-      { type: "button", class: ["btn", opts.cls || ""], "data-action": type, "data-key": `act-${type}`, disabled: !open || opts.disabled, onclick: () => ctx.act(type) },
+      { type: "button", class: ["btn", opts.cls || ""], "data-action": type, "data-key": `act-${type}`, disabled: !allowed(state, type) || opts.disabled, onclick: () => ctx.act(type) },
       label,
     );
   const extras = [];
   if (state.table.kind === "bid_squeeze" && you.at_table) {
     extras.push(button("wait_for_me", t("action.wait_for_me"), { cls: "btn-ghost" }));
-    if (you.place === "seated") extras.push(button("open_cards", t("action.open_cards"), { cls: "btn-ghost" }));
+    extras.push(openCards(state, ctx));
   }
   if (state.table.kind === "vip" && state.owner && state.owner === you.user_id) {
     extras.push(button("fly", t("action.fly"), { cls: "btn-ghost", disabled: Object.keys(you.bets || {}).length > 0 }));
@@ -168,13 +198,41 @@ export function betActions(state, ctx) {
         class: "btn btn-confirm",
         "data-action": "confirm",
         "data-key": "act-confirm",
-        disabled: !open || !pending,
+        // Open while betting is: a confirm the limits refuse says why [L].
+        disabled: !allowed(state, "add_chip") || !pending,
         onclick: () => ctx.act("confirm"),
       },
       pending ? t("action.confirm_amount", { amount: money(pending, digits) }) : t("action.confirm"),
     ),
     extras,
   );
+}
+
+/**
+ * [O] "Seated players may ask the dealer to open the cards": while betting is open (deal
+ * now) and during the squeeze (turn the face-down cards); the dealer opens them once every
+ * seated player asked. When the button cannot be used, a line under it says why.
+ */
+function openCards(state, ctx) {
+  const you = state.you || {};
+  const seated = you.place === "seated";
+  const stage = state.phase === "betting_open" || state.phase === "squeeze";
+  const asked = (state.openRequests || []).includes(you.user_id);
+  const players = state.seats.length;
+  const askedCount = new Set((state.openRequests || []).filter((p) => state.seats.some((x) => x.player === p))).size;
+  let why = null;
+  if (!seated) why = t("open.only_seated");
+  else if (!stage) why = t("open.when");
+  else if (asked) why = t("open.waiting", { asked: askedCount, seated: players });
+  else if (askedCount) why = t("open.others_asked", { asked: askedCount, seated: players });
+  return [
+    h("button", {
+      type: "button", class: "btn btn-ghost", "data-action": "open_cards", "data-key": "act-open_cards",
+      disabled: !allowed(state, "open_cards"), "aria-describedby": why ? "open-cards-why" : null,
+      onclick: () => ctx.act("open_cards"),
+    }, t(asked && stage ? "action.open_cards_asked" : "action.open_cards")),
+    why ? h("p", { class: "hint open-cards-why", id: "open-cards-why", "data-testid": "open-cards-why" }, why) : null,
+  ];
 }
 
 /** The tie option [M12]: main bets a tie left standing may be cancelled or changed. */

@@ -1,34 +1,21 @@
 // The dealer console (#/dealer, #/dealer/{id}): a live table's coup entered or scanned
-// card by card from the keyboard, with the guidance of where the next card goes; shoes,
+// card by card from the keyboard, with the table's guidance of where the next card goes
+// and its buttons enabled from what the table allows now (`legal`); shoes,
 // burns, betting, dealer change, every fault, pause / resume / close.
 import { api } from "./api.js";
 import { h, fill, announce, toast } from "./dom.js";
 import { labelValue, lang, listOf, t } from "./i18n.js";
-import { betName, errorText, money, phaseName, presetName } from "./format.js";
+import { betName, errorText, money, phaseName, presetName, tableName } from "./format.js";
 import { cardElement, handTotal, parseCard } from "./cards.js";
-import { guidance } from "./coup.js";
 import { TableSocket } from "./socket.js";
-import { applyMessage, fromSnapshot, tableTotals } from "./tablestate.js";
+import { allowed, applyMessage, fromSnapshot, tableTotals } from "./tablestate.js";
 import { describeEvent, faultName, reasonText } from "./eventtext.js";
 import { swap } from "./table.js";
 import { roadBoard } from "./roads.js";
+import { chatPanel, chatStore } from "./chat.js";
+import { current, role } from "./session.js";
 
 const ROSTER = ["Dana", "Lin", "Mei", "Kai", "Rosa"];
-const BETWEEN = ["waiting", "shoe_start", "settled", "shoe_end"];
-const ENABLED = {
-  start_shoe: ["waiting", "shoe_end"],
-  deal_demo_hand: ["shoe_start"],
-  open_betting: ["shoe_start", "settled"],
-  close_betting: ["betting_open"],
-  start_blank_hand: ["shoe_start", "settled"],
-  reveal_cards: ["squeeze", "dealing"],
-  burn: ["shoe_start", "settled"],
-  change_shoe: ["shoe_start", "settled"],
-  change_dealer: BETWEEN,
-  pause: BETWEEN,
-  resume: ["paused"],
-};
-
 /** A table picker when no table is chosen. */
 function picker(root) {
   const list = h("div", { class: "lobby-grid" }, h("p", { class: "hint" }, t("common.loading")));
@@ -37,7 +24,7 @@ function picker(root) {
     const sorted = [...tables].sort((a, b) => (a.dealing === "live" ? 0 : 1) - (b.dealing === "live" ? 0 : 1));
     fill(list, sorted.map((tb) =>
       h("article", { class: "table-card" },
-        h("h2", {}, tb.name),
+        h("h2", {}, tableName(tb)),
         h("p", {}, `${t(`dealing.${tb.dealing}`)} · ${presetName(tb.rules)} · ${phaseName(tb.phase)}`),
         h("a", { class: "btn btn-block", href: `#/dealer/${tb.id}`, "data-testid": `deal-${tb.id}` }, t(tb.dealing === "live" ? "lobby.deal" : "dealer.supervise")))));
   }).catch((err) => fill(list, h("p", { class: "error", role: "alert" }, errorText(err))));
@@ -51,9 +38,12 @@ export function mount(root, { id }) {
   let faults = [];
   let frame = 0;
   const memo = new Map();
+  const chatLines = chatStore();
+  let chat = null;
 
   const socket = new TableSocket(id, {
     onMessage: (msg) => {
+      if (chat && chat.receive(msg)) return;
       if (msg.type === "snapshot") {
         state = fromSnapshot(msg);
         memo.clear();
@@ -97,23 +87,15 @@ export function mount(root, { id }) {
   let rescan = null;
   let entryError = null;
 
-  function cardsMap() {
-    const out = {};
-    for (const [pos, c] of Object.entries(state.cards)) out[pos] = c.card;
-    return out;
-  }
-
+  // The table's guidance [M7], [M9] (docs/protocol.md, `legal`): no rule is restated here.
   function guide() {
     const phase = state.phase;
-    if (["betting_closed", "dealing", "squeeze"].includes(phase)) {
-      const g = guidance(cardsMap());
-      const faceDown = Object.values(state.cards).some((c) => !c.face_up);
-      if (faceDown && state.holders && Object.keys(state.holders).length) return { next: null, text: t("guide.held", { players: listOf(Object.values(state.holders)) }) };
-      if (g.next) return { next: g.next, text: t(`guide.${g.reason}`, { position: g.next, label: t(`pos.${g.next}`) }) };
-      return { next: null, text: t(`guide.${g.reason}`) };
-    }
+    const g = state.legal.guidance;
     if (phase === "result") return { next: null, text: t("guide.settle") };
-    return { next: null, text: t(`guide.phase.${phase}`) };
+    if (!g) return { next: null, text: t(`guide.phase.${phase}`) };
+    if (g.reason === "held") return { next: null, text: t("guide.held", { players: listOf(Object.values(state.holders || {})) }) };
+    if (g.next) return { next: g.next, text: t(`guide.${g.reason}`, { position: g.next, label: t(`pos.${g.next}`) }) };
+    return { next: null, text: t(`guide.${g.reason}`) };
   }
 
   function deal(e) {
@@ -149,6 +131,11 @@ export function mount(root, { id }) {
       h("option", { value: "" }, t("dealer.position_auto")), ["P1", "B1", "P2", "B2", "P3", "B3"].map((p) => h("option", { value: p }, p)));
     rescan = h("input", { type: "checkbox" });
     entryError = h("p", { class: "error", role: "alert" });
+    const who = current();
+    chat = chatPanel({
+      tableId: id, send: (type, fields) => socket.send(type, fields), canMute: role() === "supervisor",
+      me: who && who.user_id, store: chatLines,
+    });
     el = {
       head: h("header", { class: "table-head" }),
       coup: h("div", { class: "coup-board" }),
@@ -162,18 +149,20 @@ export function mount(root, { id }) {
     skeleton = h("div", { class: "dealer-screen", "data-table": id },
       el.head,
       h("div", { class: "dealer-main" },
-        h("section", { class: "panel felt felt-dealer", "aria-label": t("dealer.coup") },
-          h("h2", {}, t("dealer.coup")),
-          el.coup,
-          el.guide,
-          h("form", { class: "card-entry", onsubmit: deal },
-            h("label", { for: "card-input", class: "field-label" }, t("dealer.card")),
-            cardInput,
-            positionSelect,
-            h("label", { class: "field field-check" }, rescan, h("span", {}, t("dealer.rescan"))),
-            h("button", { type: "submit", class: "btn btn-confirm" }, t("dealer.deal"))),
-          h("p", { class: "hint", id: "card-help" }, t("dealer.card_help")),
-          entryError),
+        h("div", { class: "dealer-left" },
+          h("section", { class: "panel felt felt-dealer", "aria-label": t("dealer.coup") },
+            h("h2", {}, t("dealer.coup")),
+            el.coup,
+            el.guide,
+            h("form", { class: "card-entry", onsubmit: deal },
+              h("label", { for: "card-input", class: "field-label" }, t("dealer.card")),
+              cardInput,
+              positionSelect,
+              h("label", { class: "field field-check" }, rescan, h("span", {}, t("dealer.rescan"))),
+              h("button", { type: "submit", class: "btn btn-confirm" }, t("dealer.deal"))),
+            h("p", { class: "hint", id: "card-help" }, t("dealer.card_help")),
+            entryError),
+          chat.element),
         h("section", { class: "panel", "aria-label": t("dealer.controls") }, h("h2", {}, t("dealer.controls")), el.controls)),
       h("div", { class: "dealer-lower" },
         h("section", { class: "panel", "aria-label": t("fault.title") }, h("h2", {}, t("fault.title")), el.faults),
@@ -196,7 +185,7 @@ export function mount(root, { id }) {
     return [
       h("div", { class: "table-title" },
         h("a", { href: "#/dealer", class: "back", "aria-label": t("dealer.other_table") }, "←"),
-        h("div", {}, h("h1", {}, labelValue(t("dealer.console"), s.table.name), " ", h("small", {}, s.table.id)),
+        h("div", {}, h("h1", {}, labelValue(t("dealer.console"), tableName(s.table)), " ", h("small", {}, s.table.id)),
           h("p", { class: "table-sub" }, [t(`dealing.${s.table.dealing}`), presetName(s.table.rules), t("dealer.decks", { n: s.table.decks })].join(" · ")))),
       h("dl", { class: "table-info" },
         [[t("table.phase"), phaseName(s.phase), "phase"], [t("table.game"), s.game || "—", "game"], [t("table.dealer"), s.dealer || "—", "dealer"],
@@ -224,12 +213,11 @@ export function mount(root, { id }) {
     };
     return [row("player", ["P1", "P2", "P3"]), row("banker", ["B1", "B2", "B3"]),
       state.outcome ? h("p", { class: ["result", `result-${state.outcome.winner}`], "data-testid": "result" }, describeEvent({ kind: "hand_result", outcome: state.outcome })) : null,
-      state.voided ? h("p", { class: "result result-void", "data-testid": "result" }, t("result.void", { reason: reasonText(state.voided) })) : null];
+      state.voided ? h("p", { class: "result result-void", "data-testid": "result" }, t("result.void", { reason: reasonText(state.voided, state.voidedParams) })) : null];
   }
 
   function renderControls() {
-    const phase = state.phase;
-    const on = (type) => !ENABLED[type] || ENABLED[type].includes(phase);
+    const on = (type) => allowed(state, type);
     const btn = (type, label, fields = () => ({}), opts = {}) =>
       h("button", { type: "button", class: ["btn", opts.cls || ""], "data-action": type, "data-key": `d-${type}`, disabled: !on(type) || opts.disabled,
         onclick: () => {
@@ -272,9 +260,9 @@ export function mount(root, { id }) {
           btn("change_shoe", t("dealer.change_shoe"), () => ({}), { confirm: t("dealer.sure_change_shoe") }))),
       group(t("dealer.hand"),
         h("div", { class: "row" }, btn("open_betting", t("dealer.open_betting"), () => ({}), { cls: "btn-confirm" }), btn("close_betting", t("dealer.close_betting")),
-          btn("start_blank_hand", t("dealer.blank_hand"), () => ({}), { disabled: !state.blankOwed })),
+          btn("start_blank_hand", t("dealer.blank_hand"))),
         h("div", { class: "row" }, revealSide, btn("reveal_cards", t("dealer.reveal"), () => (revealSide.value ? { side: revealSide.value } : {}))),
-        h("div", { class: "row" }, cardsLeft, btn("settle", t("dealer.settle"), () => (cardsLeft.value !== "" ? { cards_left: Number(cardsLeft.value) } : {}), { disabled: phase !== "result" }))),
+        h("div", { class: "row" }, cardsLeft, btn("settle", t("dealer.settle"), () => (cardsLeft.value !== "" ? { cards_left: Number(cardsLeft.value) } : {})))),
       group(t("dealer.burn"),
         h("div", { class: "row" }, burnCount, burnCards, btn("burn", t("dealer.burn_do"), safe(() => ({ count: Number(burnCount.value) || 1, cards: cardsOf(burnCards) }))))),
       group(t("dealer.table"),
@@ -349,7 +337,7 @@ export function mount(root, { id }) {
     section("head", el.head, JSON.stringify([lang, state.phase, state.game, state.dealer, state.shoe, status, Math.ceil(((state.closesAt || 0) - Date.now()) / 1000)]), renderHead);
     section("coup", el.coup, JSON.stringify([lang, state.cards, state.outcome, state.voided, g.next]), () => renderCoup(g.next));
     fill(el.guide, g.text);
-    section("controls", el.controls, JSON.stringify([lang, state.phase, state.dealer, state.blankOwed]), renderControls);
+    section("controls", el.controls, JSON.stringify([lang, state.dealer, state.legal.actions]), renderControls);
     section("faults", el.faults, JSON.stringify([lang, state.phase, faults.length]), renderFaults);
     section("bets", el.bets, JSON.stringify([lang, state.bets, state.seats, state.watchers]), renderBets);
     if (memo.get("roads") !== state.roads || memo.get("roadsLang") !== lang) {

@@ -82,3 +82,10 @@ export function formValues(form) {
   }
   return out;
 }
+
+/** A small inline icon (an SVG path on a 24×24 grid, in the text's colour), hidden from
+ * screen readers: the control around it carries the words. */
+export function icon(path, cls = "icon") {
+  return h("svg:svg", { class: cls, viewBox: "0 0 24 24", width: 18, height: 18, "aria-hidden": "true", focusable: "false" },
+    h("svg:path", { d: path, fill: "currentColor" }));
+}

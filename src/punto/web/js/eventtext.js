@@ -1,38 +1,34 @@
 // One line of text per table event, for the event logs of the table and the console.
-import { api } from "./api.js";
-import { listOf, t } from "./i18n.js";
+import { has, listOf, t } from "./i18n.js";
 import { betName, money, sideName } from "./format.js";
 
-// The reasons the server itself writes into events (English, with the rule), by key; a
-// reason typed by a dealer or supervisor is shown as it was typed.
-const REASONS = {
-  "start [M2]": "reason.burn_start",
-  "mid_shoe [M8]": "reason.burn_mid_shoe",
-  "blank hand [S3]": "reason.blank_hand",
-  left: "reason.left",
-  "no seated player is left [O]": "reason.no_seated_player",
-  "closed by the administrator [S14]": "reason.closed_by_admin",
-  deposit: "reason.deposit",
-  "rolled back before it arrived": "reason.rolled_back",
-  "wallet rollback": "reason.wallet_rollback",
-  "standing bets changed": "reason.standing_changed",
-};
-// A fault's effect gives "<case> <rule>" as its reason: the fault, from GET /api/faults.
-const faultReasons = new Map();
-/** Settles once the faults' reasons are known (or could not be loaded). */
-export const reasonsLoaded = api.faults()
-  .then(({ faults }) => faults.forEach((f) => faultReasons.set(`${f.case} ${f.rule}`, f.fault)))
-  .catch(() => {});
+// A reason is a code (punto.table.reasons, docs/protocol.md) with its parameters
+// (reason_params): "typed" is what a person typed, shown as typed; "fault" names the fault.
+// A ledger row's reason is the same code as text, "<code> <name>=<value> …". Anything else
+// (typed words of an amendment or a complaint) is shown as it is.
+const LEDGER_REASON = /^([a-z_]+)((?: [a-z]+=\S+)*)$/;
 
-/** A reason of an event (void, refund, burn, transfer …) in the current language. */
-export function reasonText(reason) {
+function readReason(reason) {
+  const m = LEDGER_REASON.exec(reason);
+  if (!m || !has(`reason.${m[1]}`) && m[1] !== "fault") return null;
+  const params = Object.fromEntries(m[2].trim().split(" ").filter(Boolean).map((kv) => kv.split("=", 2)));
+  return { code: m[1], params };
+}
+
+/** A reason of an event (void, refund, burn, transfer …) in the current language: its
+ * code and parameters, or a ledger row's reason text when no parameters are given. */
+export function reasonText(reason, params) {
   if (!reason) return "—";
-  if (reason in REASONS) return t(REASONS[reason]);
-  if (faultReasons.has(reason)) return faultName(faultReasons.get(reason));
-  const amended = /^(correction|void) of (\S+)$/.exec(reason);
-  if (amended) return t(`reason.${amended[1]}_of`, { game: amended[2] });
-  if (/^discarded \[[A-Z]\d*\]$/.test(reason)) return t("reason.discarded");
-  return reason;
+  let code = reason;
+  if (params === undefined || params === null) {
+    const read = readReason(reason);
+    if (!read) return reason;
+    ({ code, params } = read);
+  }
+  if (code === "typed") return params.text || "—";
+  if (code === "fault") return params.fault ? faultName(params.fault) : "—";
+  const key = `reason.${code}`;
+  return has(key) ? t(key, params) : reason;
 }
 
 function bets(map, digits) {
@@ -53,15 +49,19 @@ export function describeEvent(ev, digits = 2) {
   const p = ev.player;
   switch (ev.kind) {
     case "table_opened": return t("ev.table_opened", { dealer: ev.dealer });
-    case "table_paused": return t("ev.table_paused", { reason: reasonText(ev.reason) });
+    case "table_paused": return t("ev.table_paused", { reason: reasonText(ev.reason, ev.reason_params) });
     case "table_resumed": return t("ev.table_resumed");
-    case "table_closed": return t("ev.table_closed", { reason: reasonText(ev.reason) });
+    case "table_closed": return t("ev.table_closed", { reason: reasonText(ev.reason, ev.reason_params) });
     case "dealer_changed": return t("ev.dealer_changed", { dealer: ev.dealer });
     case "limits_changed": return t("ev.limits_changed");
+    case "pause_requested": return t("ev.pause_requested", { reason: reasonText(ev.reason, ev.reason_params) });
+    case "pause_called_off": return t("ev.pause_called_off");
+    case "betting_time_changed": return t("ev.betting_time_changed", { seconds: ev.seconds });
+    case "change_pending": return t(`ev.change_pending.${ev.change}`, { seconds: ev.seconds, version: ev.version });
     case "rules_changed": return t("ev.rules_changed", { version: ev.version });
     case "vip_settings_changed": return t("ev.vip_settings_changed", { player: ev.by });
     case "shoe_opened": return t("ev.shoe_opened", { shoe: ev.shoe, cards: ev.cards });
-    case "cards_burned": return t("ev.cards_burned", { count: ev.count, reason: ev.reason ? reasonText(ev.reason) : "" });
+    case "cards_burned": return t("ev.cards_burned", { count: ev.count, reason: ev.reason ? reasonText(ev.reason, ev.reason_params) : "" });
     case "demo_hand_dealt": return t("ev.demo_hand_dealt", { n: ev.number, result: outcomeText(ev.outcome) });
     case "cut_card_out": return t("ev.cut_card_out");
     case "shoe_closed": return t("ev.shoe_closed", { shoe: ev.shoe, hands: ev.hands });
@@ -69,7 +69,7 @@ export function describeEvent(ev, digits = 2) {
     case "balance_transferred":
       return ev.amount === null
         ? t("ev.balance_transferred_other", { player: p })
-        : t("ev.balance_transferred", { player: p, amount: money(ev.amount, digits), reason: reasonText(ev.reason) });
+        : t("ev.balance_transferred", { player: p, amount: money(ev.amount, digits), reason: reasonText(ev.reason, ev.reason_params) });
     case "player_sat": return t(ev.owner ? "ev.player_took_table" : "ev.player_sat", { player: p, seat: ev.seat });
     case "player_watching": return t("ev.player_watching", { player: p });
     case "player_stood": return t("ev.player_stood", { player: p, seat: ev.seat });
@@ -91,11 +91,11 @@ export function describeEvent(ev, digits = 2) {
     case "cards_held": return t("ev.cards_held", { player: p, side: sideName(ev.side) });
     case "card_placed": return t("ev.card_placed", { position: ev.position, card: ev.card || t("card.face_down") });
     case "cards_revealed": return t("ev.cards_revealed", { by: ev.by || t("table.dealer"), cards: ev.cards.map(([pos, c]) => `${pos} ${c}`).join(" ") });
-    case "hand_restarted": return t("ev.hand_restarted", { reason: reasonText(ev.reason) });
+    case "hand_restarted": return t("ev.hand_restarted", { reason: reasonText(ev.reason, ev.reason_params) });
     case "hand_result": return outcomeText(ev.outcome);
     case "hand_settled": return t("ev.hand_settled", { game: ev.game });
-    case "bets_refunded": return t("ev.bets_refunded", { reason: reasonText(ev.reason) });
-    case "hand_voided": return t("ev.hand_voided", { reason: reasonText(ev.reason) });
+    case "bets_refunded": return t("ev.bets_refunded", { reason: reasonText(ev.reason, ev.reason_params) });
+    case "hand_voided": return t("ev.hand_voided", { reason: reasonText(ev.reason, ev.reason_params) });
     case "hand_resettled": return t("ev.hand_resettled", { game: ev.game });
     case "fault_reported": return t("ev.fault_reported", { rule: ev.rule, fault: faultName(ev.fault), detail: ev.detail || "" });
     default: return ev.kind;

@@ -44,6 +44,15 @@ export function presetName(name) {
   return has(`preset.${name}`) ? t(`preset.${name}`) : name;
 }
 
+/** A table's name in the current language: its display name for the language
+ * (``names``, set by the administrator), else its default name, else its id. The one
+ * place the client picks a table's name. */
+export function tableName(table) {
+  if (!table) return "";
+  const names = table.names || {};
+  return names[lang()] || table.name || table.id || "";
+}
+
 /** What a rules preset is, in the current language (the server's description otherwise). */
 export function presetAbout(preset) {
   return has(`preset.${preset.name}.about`) ? t(`preset.${preset.name}.about`) : preset.description;

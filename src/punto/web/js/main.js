@@ -5,6 +5,7 @@ import { LANGUAGE_INFO, applyDocumentLang, lang, onLangChange, setLang, t } from
 import { current, logout, onSessionChange } from "./session.js";
 import * as lobby from "./lobby.js";
 import * as table from "./table.js";
+import * as multi from "./multi.js";
 import * as dealer from "./dealer.js";
 import * as admin from "./admin.js";
 import * as supervisor from "./supervisor.js";
@@ -15,6 +16,7 @@ const ROUTES = [
   { re: /^#?\/?$/, screen: lobby },
   { re: /^#\/login$/, screen: login },
   { re: /^#\/table\/([\w-]+)$/, screen: table, params: (m) => ({ id: m[1] }) },
+  { re: /^#\/multi(?:\/([\w,-]+))?$/, screen: multi, params: (m) => ({ ids: m[1] ? m[1].split(",").filter(Boolean) : [] }) },
   { re: /^#\/records$/, screen: records, roles: ["player"] },
   { re: /^#\/dealer(?:\/([\w-]+))?$/, screen: dealer, params: (m) => ({ id: m[1] || null }), roles: ["dealer"] },
   { re: /^#\/supervisor$/, screen: supervisor, roles: ["supervisor"] },
@@ -58,7 +60,7 @@ function renderHeader() {
   const hash = window.location.hash || "#/";
   const link = (href, key) => h("a", { href, "aria-current": hash === href || (href !== "#/" && hash.startsWith(href)) ? "page" : false }, t(key));
   const links = [link("#/", "nav.lobby")];
-  if (who && who.role === "player") links.push(link("#/records", "nav.records"));
+  if (who && who.role === "player") links.push(link("#/multi", "nav.multi"), link("#/records", "nav.records"));
   if (who && who.role === "dealer") links.push(link("#/dealer", "nav.dealer"));
   if (who && who.role === "supervisor") links.push(link("#/supervisor", "nav.supervisor"));
   if (who && who.role === "admin") links.push(link("#/admin", "nav.admin"));

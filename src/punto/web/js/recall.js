@@ -20,7 +20,7 @@ function sidesView(facts, testid) {
       h("p", { class: "recall-total" }, t("recall.total", { total: facts[name].total === null ? "—" : String(facts[name].total) })));
   return h("div", { class: "recall-sides", "data-testid": testid },
     side("player"), side("banker"),
-    h("p", { class: "recall-outcome" }, facts.void ? t("record.status.void") + (facts.void_reason ? ` — ${reasonText(facts.void_reason)}` : "") : facts.outcome ? outcomeText(facts.outcome) : "—"));
+    h("p", { class: "recall-outcome" }, facts.void ? t("record.status.void") + (facts.void_reason ? ` — ${reasonText(facts.void_reason, facts.void_reason_params)}` : "") : facts.outcome ? outcomeText(facts.outcome) : "—"));
 }
 
 function netText(net) {

@@ -3,12 +3,13 @@
 import { api } from "./api.js";
 import { h, fill } from "./dom.js";
 import { has, labelValue, t } from "./i18n.js";
-import { betName, errorText, money, signed, when } from "./format.js";
+import { betName, errorText, money, signed, tableName, when } from "./format.js";
 import { cardElement } from "./cards.js";
 import { faultName, outcomeText, reasonText } from "./eventtext.js";
 import { recallPanel } from "./recall.js";
 import { current } from "./session.js";
 import { myComplaints } from "./complaints.js";
+import { clipPanel } from "./clip.js";
 
 const DIGITS = 2;
 
@@ -28,13 +29,13 @@ function statusText(status) {
 export function handRecordView(rec) {
   const rows = [
     [t("record.game"), rec.game],
-    [t("record.table"), rec.table],
+    [t("record.table"), rec.table_name ? `${tableName({ id: rec.table, name: rec.table_name, names: rec.table_names })} (${rec.table})` : rec.table],
     [t("record.dealer"), rec.dealer],
     [t("record.opened"), when(rec.opened_at)],
     [t("record.closed"), when(rec.closed_at)],
     [t("record.cards"), cardsRow(rec.cards)],
     [t("record.outcome"), rec.outcome ? outcomeText(rec.outcome) : "—"],
-    [t("record.status"), statusText(rec.void ? "void" : rec.status || "settled") + (rec.void_reason ? ` — ${reasonText(rec.void_reason)}` : "") + (rec.blank ? ` (${t("record.blank")})` : "")],
+    [t("record.status"), statusText(rec.void ? "void" : rec.status || "settled") + (rec.void_reason ? ` — ${reasonText(rec.void_reason, rec.void_reason_params)}` : "") + (rec.blank ? ` (${t("record.blank")})` : "")],
   ];
   if (rec.faults && rec.faults.length) rows.push([t("record.faults"), rec.faults.map(faultName).join("; ")]);
   const bets = Object.entries(rec.bets || {});
@@ -44,6 +45,7 @@ export function handRecordView(rec) {
     { class: "hand-record", "aria-label": t("record.hand_title", { game: rec.game }), "data-game": rec.game },
     h("h3", {}, t("record.hand_title", { game: rec.game })),
     h("dl", { class: "kv" }, rows.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
+    clipPanel(rec),
     bets.length
       ? h(
           "table",

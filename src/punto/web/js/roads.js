@@ -13,24 +13,25 @@ function svg(tag, attrs = {}, ...children) {
   return h(`svg:${tag}`, attrs, ...children);
 }
 
-function grid(cols, size, label) {
+// A road's grid for its cells: at least minCols columns, two empty ones after the last
+// mark; data-end is where its marks end (one empty column after the last), so the
+// scroller shows the newest marks without scrolling the first ones of a young shoe away.
+function grid(cells, minCols, size, label) {
+  const last = cells.reduce((m, c) => Math.max(m, c.col), -1);
+  const cols = Math.max(minCols, last + 3);
   const width = cols * size;
   const height = ROWS * size;
+  const end = (last + 2) * size;
   const lines = [];
   for (let c = 0; c <= cols; c++) lines.push(svg("line", { x1: c * size, y1: 0, x2: c * size, y2: height, class: "road-grid" }));
   for (let r = 0; r <= ROWS; r++) lines.push(svg("line", { x1: 0, y1: r * size, x2: width, y2: r * size, class: "road-grid" }));
   return svg(
     "svg",
-    { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": label, class: "road-svg" },
+    { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": label, class: "road-svg", "data-end": end },
     svg("title", {}, label),
     svg("rect", { x: 0, y: 0, width, height, class: "road-bg" }),
     ...lines,
   );
-}
-
-function columns(cells, minCols) {
-  const last = cells.reduce((m, c) => Math.max(m, c.col), -1);
-  return Math.max(minCols, last + 3);
 }
 
 function resultLetter(result) {
@@ -39,9 +40,8 @@ function resultLetter(result) {
 
 /** Bead plate: one cell a hand, ties included, columns of six; pair dots. */
 export function beadPlate(cells, { minCols = 8, size = 26 } = {}) {
-  const cols = columns(cells, minCols);
   const label = t("road.bead_plate.label", { n: cells.length });
-  const el = grid(cols, size, label);
+  const el = grid(cells, minCols, size, label);
   const r = size * 0.42;
   for (const c of cells) {
     const cx = c.col * size + size / 2;
@@ -58,9 +58,8 @@ export function beadPlate(cells, { minCols = 8, size = 26 } = {}) {
 
 /** Big Road: hollow rings on a six-row grid with dragon tails; ties as green slashes. */
 export function bigRoad(cells, { minCols = 16, size = 22 } = {}) {
-  const cols = columns(cells, minCols);
   const label = t("road.big_road.label", { n: cells.length });
-  const el = grid(cols, size, label);
+  const el = grid(cells, minCols, size, label);
   const r = size * 0.36;
   for (const c of cells) {
     const cx = c.col * size + size / 2;
@@ -77,9 +76,8 @@ export function bigRoad(cells, { minCols = 16, size = 22 } = {}) {
 /** A derived road: Big Eye Boy hollow circles, Small Road dots, Cockroach Pig slashes. */
 export function derivedRoad(kind, road, { minCols = 16, size = 12 } = {}) {
   const cells = road ? road.cells : [];
-  const cols = columns(cells, minCols);
   const label = t(`road.${kind}.label`, { n: cells.length });
-  const el = grid(cols, size, label);
+  const el = grid(cells, minCols, size, label);
   for (const c of cells) el.append(derivedMark(kind, c.colour, c.col * size + size / 2, c.row * size + size / 2, size));
   return el;
 }
@@ -159,11 +157,17 @@ function counts(c) {
   );
 }
 
+/** Scroll ``box`` just far enough that its road's newest mark is in view. */
+function showNewest(box, road) {
+  window.requestAnimationFrame(() => {
+    const end = Number(road.getAttribute("data-end")) || 0;
+    box.scrollLeft = Math.max(0, end - box.clientWidth);
+  });
+}
+
 function scroller(title, child, cls = "") {
   const box = h("div", { class: ["road-scroll", cls] }, child);
-  window.requestAnimationFrame(() => {
-    box.scrollLeft = box.scrollWidth;
-  });
+  showNewest(box, child);
   return h("figure", { class: "road" }, h("figcaption", {}, title), box);
 }
 
@@ -191,9 +195,8 @@ export function roadBoard(roads) {
 /** The lobby's small Big Road preview. */
 export function bigRoadPreview(roads) {
   const cells = roads ? roads.big_road || [] : [];
-  const box = h("div", { class: "road-scroll road-preview" }, bigRoad(cells, { minCols: 18, size: 14 }));
-  window.requestAnimationFrame(() => {
-    box.scrollLeft = box.scrollWidth;
-  });
+  const road = bigRoad(cells, { minCols: 18, size: 14 });
+  const box = h("div", { class: "road-scroll road-preview" }, road);
+  showNewest(box, road);
   return box;
 }

@@ -1,20 +1,25 @@
 // One table's WebSocket (docs/protocol.md §3): requests answered by ok/error, pushed
-// messages (snapshot, event, balance, countdown, roads) to a handler, reconnection.
+// messages (snapshot, event, balance, countdown, roads) to a handler, reconnection, and
+// the connection's health: the round trip of a `ping` every few seconds.
 import { ApiError } from "./api.js";
 import { token } from "./session.js";
 
 const CLOSE_EXPIRED = 4401;
 const CLOSE_NO_TABLE = 4404;
+const PING_EVERY = 10000;
 
 export class TableSocket {
   /**
    * @param {string} tableId
-   * @param {{onMessage: (msg: object) => void, onStatus?: (status: string, detail?: string) => void}} handlers
+   * @param {{onMessage: (msg: object) => void, onStatus?: (status: string, detail?: string) => void,
+   *          onHealth?: (rtt: number | null) => void}} handlers
+   * `onHealth` gets each ping's round trip in ms (null: the ping had no answer).
    */
-  constructor(tableId, { onMessage, onStatus = () => {} }) {
+  constructor(tableId, { onMessage, onStatus = () => {}, onHealth = () => {} }) {
     this.tableId = tableId;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
+    this.onHealth = onHealth;
     this.pending = new Map();
     this.counter = 0;
     this.closed = false;
@@ -35,7 +40,8 @@ export class TableSocket {
       this.retry = 0;
       this.onStatus("open");
       window.clearInterval(this.pinger);
-      this.pinger = window.setInterval(() => this.send("ping").catch(() => {}), 25000);
+      this.ping();
+      this.pinger = window.setInterval(() => this.ping(), PING_EVERY);
     });
     ws.addEventListener("message", (e) => this.receive(e.data));
     ws.addEventListener("close", (e) => this.closedBy(e));
@@ -84,8 +90,17 @@ export class TableSocket {
     }, delay);
   }
 
+  /** Measure the round trip of one `ping` (its `pong`), for the connection indicator. */
+  ping() {
+    const sent = window.performance.now();
+    this.send("ping", {}, PING_EVERY).then(
+      () => this.onHealth(Math.round(window.performance.now() - sent)),
+      (err) => { if (!this.closed && err && err.code === "timeout") this.onHealth(null); },
+    );
+  }
+
   /** Send a message; resolves with the `ok` (or `pong`/`roads`/`snapshot`), rejects with an ApiError. */
-  send(type, fields = {}) {
+  send(type, fields = {}, wait = 15000) {
     return new Promise((resolve, reject) => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
         reject(new ApiError("unavailable", "not connected"));
@@ -95,7 +110,7 @@ export class TableSocket {
       const timer = window.setTimeout(() => {
         this.pending.delete(request_id);
         reject(new ApiError("timeout", "no answer from the server"));
-      }, 15000);
+      }, wait);
       this.pending.set(request_id, { resolve, reject, timer });
       this.ws.send(JSON.stringify({ type, ...fields, request_id }));
     });

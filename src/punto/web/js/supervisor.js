@@ -3,13 +3,16 @@
 import { api } from "./api.js";
 import { h, fill, toast, field } from "./dom.js";
 import { labelValue, lang, t } from "./i18n.js";
-import { errorText, money, phaseName, when } from "./format.js";
+import { errorText, money, phaseName, tableName, when } from "./format.js";
 import { parseCard } from "./cards.js";
 import { tabs } from "./tabs.js";
 import { dailyReport, monitoring } from "./reports.js";
 import { handLookup } from "./records.js";
 import { faultName } from "./eventtext.js";
 import { complaintQueue } from "./complaints.js";
+import { chatPanel } from "./chat.js";
+import { TableSocket } from "./socket.js";
+import { current } from "./session.js";
 
 function fail(err) {
   toast(errorText(err), "error");
@@ -27,13 +30,13 @@ function tablesTab() {
   let tables = [];
   const show = () => {
     const tb = tables.find((x) => x.id === select.value);
-    fill(status, tb ? `${tb.name} · ${phaseName(tb.phase)} · ${tb.game || "—"} · ${t("lobby.players_value", { seated: tb.seated, seats: tb.seats, watching: tb.watching })}` : "");
+    fill(status, tb ? `${tableName(tb)} · ${phaseName(tb.phase)} · ${tb.game || "—"} · ${t("lobby.players_value", { seated: tb.seated, seats: tb.seats, watching: tb.watching })}` : "");
   };
   select.addEventListener("change", show);
   const load = () => api.lobby().then((data) => {
     tables = data.tables;
     const keep = select.value;
-    fill(select, tables.map((tb) => h("option", { value: tb.id, selected: tb.id === keep }, `${tb.name} (${tb.id})`)));
+    fill(select, tables.map((tb) => h("option", { value: tb.id, selected: tb.id === keep }, `${tableName(tb)} (${tb.id})`)));
     show();
   }).catch(fail);
   load();
@@ -139,7 +142,55 @@ export function amendmentList() {
   return box;
 }
 
+// A table's chat, live (with Mute / Unmute beside each player's line), and the chat kept
+// in the record of one of its hands.
+function chatTab(sockets) {
+  const select = h("select", { "aria-label": t("super.table"), "data-testid": "super-chat-table" });
+  const live = h("div", { class: "super-chat" });
+  const game = h("input", { type: "text", placeholder: "macau-1-001-007", "aria-label": t("super.chat_hand"), "data-testid": "super-chat-game" });
+  const kept = h("div", {});
+  let socket = null;
+  const open = () => {
+    if (socket) socket.close();
+    sockets.delete(socket);
+    const id = select.value;
+    if (!id) return;
+    let panel = null;
+    socket = new TableSocket(id, { onMessage: (msg) => panel && panel.receive(msg) });
+    sockets.add(socket);
+    const who = current();
+    panel = chatPanel({ tableId: id, send: (type, fields) => socket.send(type, fields), canMute: true, me: who && who.user_id });
+    fill(live, panel.element);
+    socket.connect();
+  };
+  select.addEventListener("change", open);
+  api.lobby().then((data) => {
+    fill(select, data.tables.map((tb) => h("option", { value: tb.id }, `${tableName(tb)} (${tb.id})`)));
+    open();
+  }).catch(fail);
+  const read = async (e) => {
+    e.preventDefault();
+    try {
+      const data = await api.tableChat(select.value, game.value.trim() || undefined);
+      fill(kept, data.messages.length
+        ? h("ol", { class: "chat-log", "data-testid": "super-chat-kept" }, data.messages.map((m) =>
+            h("li", { class: "chat-line" }, h("span", { class: "chat-meta" }, h("b", { class: "chat-name" }, m.name || m.from), h("time", { class: "chat-time" }, when(m.at))),
+              h("span", { class: "chat-text" }, m.text))))
+        : h("p", { class: "hint" }, t("chat.empty")));
+    } catch (err) {
+      fail(err);
+    }
+  };
+  return h("div", {},
+    field(t("super.table"), select),
+    live,
+    h("form", { class: "row", onsubmit: read }, field(t("super.chat_hand"), game),
+      h("button", { type: "submit", class: "btn btn-small" }, t("super.chat_read"))),
+    kept);
+}
+
 export function mount(root) {
+  const sockets = new Set();
   fill(root, h("div", { class: "page" },
     h("h1", {}, t("super.title")),
     tabs([
@@ -149,6 +200,11 @@ export function mount(root) {
       { id: "s-reports", label: t("report.title"), render: dailyReport },
       { id: "s-alarms", label: t("alarm.title"), render: monitoring },
       { id: "s-complaints", label: t("complaint.queue"), render: complaintQueue },
+      { id: "s-chat", label: t("chat.title"), render: () => chatTab(sockets) },
     ], { label: t("super.title") })));
-  return { unmount() {} };
+  return {
+    unmount() {
+      for (const socket of sockets) if (socket) socket.close();
+    },
+  };
 }

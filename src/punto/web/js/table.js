@@ -1,23 +1,29 @@
 // The table screen (#/table/{id}): the coup dealt card by card with totals, the result and
-// the winnings, the bet areas, chips and betting actions, the squeeze, seats and watchers,
-// VIP and bid-squeeze controls, the five roads, the player's records and the event log.
+// the win display, the bet areas, chips and betting actions, the squeeze, seats and
+// watchers, VIP and bid-squeeze controls, the five roads, the player's records and the
+// event log; sound (off until turned on) and the connection's health in the header.
+// ``compact`` (the multi-table page, multi.js): the countdown, the balance, the cards, the
+// result, the main bet areas, chips and actions only, with "watch and bet" / "leave".
 import { h, fill, announce, toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { betName, errorText, money, phaseName, presetName, signed } from "./format.js";
+import { betName, errorText, money, phaseName, presetName, signed, tableName } from "./format.js";
 import { has } from "./i18n.js";
 import { advice, firstIncomplete, refuseChip } from "./limits.js";
 import { limitsCard } from "./paytable.js";
 import { cardElement, handTotal } from "./cards.js";
 import { TableSocket } from "./socket.js";
-import { applyMessage, fromSnapshot, sideCards, standingBets } from "./tablestate.js";
+import { allowed, applyMessage, fromSnapshot, sideCards, standingBets } from "./tablestate.js";
 import { betActions, betLayout, chipRack, tieOption } from "./betting.js";
 import { squeezeKey, squeezeLeft, squeezePanel } from "./squeeze.js";
 import { seatControls, seatRing, vipPanel, watcherList } from "./seats.js";
 import { roadBoard } from "./roads.js";
 import { videoPanel } from "./video.js";
+import { call, effect, onSoundChange, setSound, soundOn } from "./sound.js";
+import { WIN_DISPLAY_MS, winDisplay, winSentence, winSummary } from "./windisplay.js";
 import { describeEvent, outcomeText, reasonText } from "./eventtext.js";
 import { betRecords, handLookup } from "./records.js";
-import { role } from "./session.js";
+import { current, role } from "./session.js";
+import { chatPanel, chatStore } from "./chat.js";
 import { api } from "./api.js";
 
 /** Replace a section's content, keeping keyboard focus on the same control. */
@@ -31,7 +37,7 @@ export function swap(container, content) {
   }
 }
 
-export function mount(root, { id }) {
+export function mount(root, { id, compact = false }) {
   let state = null;
   let status = "connecting";
   let chipLocal = null;
@@ -52,6 +58,13 @@ export function mount(root, { id }) {
   let lookup = null;
   let countdown = null;
   let video = null;
+  let chat = null;
+  const chatLines = chatStore();
+  let soundButton = null;
+  let net = null;
+  let rtt = undefined;
+  let win = null;
+  let winTimer = 0;
 
   const digitsNow = () => (state ? state.table.currency_digits : 2);
   const explain = (why) => advice(why, digitsNow(), { t, has, betName, money });
@@ -63,6 +76,7 @@ export function mount(root, { id }) {
   };
   const SLIP = new Set(["confirm", "clear", "undo", "rebet", "double", "add_chip"]);
   const ctx = {
+    compact,
     act: async (type, fields = {}) => {
       if (type === "confirm" && state) {
         const why = firstIncomplete(state);
@@ -89,6 +103,7 @@ export function mount(root, { id }) {
       }
     },
     refused: () => refusal,
+    winning: () => (win ? win.areas : []),
     chip: () => (state && state.you.chip) || chipLocal || defaultChip(),
     chooseChip: async (chip) => {
       chipLocal = chip;
@@ -175,6 +190,7 @@ export function mount(root, { id }) {
 
   const socket = new TableSocket(id, {
     onMessage: (msg) => {
+      if (chat && chat.receive(msg)) return;
       if (msg.type === "snapshot") {
         state = fromSnapshot(msg);
         memo.clear();
@@ -191,8 +207,14 @@ export function mount(root, { id }) {
       }
       schedule();
     },
+    onHealth: (ms) => {
+      rtt = ms;
+      showNet();
+    },
     onStatus: (s) => {
       status = s;
+      if (s !== "open") rtt = undefined;
+      showNet();
       if (s === "expired") toast(t("error.unauthorized"), "error");
       if (s === "no_table") toast(t("conn.no_table"), "error");
       schedule();
@@ -212,20 +234,86 @@ export function mount(root, { id }) {
       sent.clear();
       sentGame = state.game;
     }
-    const digits = state.table.currency_digits;
-    if (ev.kind === "betting_opened") announce(t("table.betting_open"));
-    if (ev.kind === "betting_closed") announce(t("table.no_more_bets"));
-    if (ev.kind === "hand_result") announce(outcomeText(ev.outcome));
-    if (ev.kind === "hand_settled" && state.result && state.result.mine) {
-      announce(resultText(state.result.mine, digits));
-      records.reload();
+    const mineEv = isMine(ev.player);
+    if (ev.kind === "betting_opened") {
+      announce(t("table.betting_open"));
+      call("call.place_bets");
+    }
+    if (ev.kind === "betting_closed") {
+      announce(t("table.no_more_bets"));
+      call("call.no_more_bets");
+    }
+    if (ev.kind === "chip_added" && mineEv) effect("chip");
+    if (ev.kind === "bets_confirmed" && mineEv) effect("confirm");
+    if (ev.kind === "card_placed" || ev.kind === "cards_revealed") effect("card");
+    if (ev.kind === "hand_result") {
+      announce(outcomeText(ev.outcome));
+      call(`call.${ev.outcome.winner}`);
+    }
+    // the win display speaks for itself (its own live region): no second announcement
+    if (ev.kind === "hand_settled" && !ev.void_reason && state.result) {
+      showWin(winSummary({ game: ev.game, outcome: state.result.outcome, mine: state.result.mine, results: state.result.results, offered: state.table.bets }));
+      if (state.result.mine) records.reload();
     }
     if (ev.kind === "bets_refunded" && state.result && state.result.mine) {
-      announce(t("result.refunded", { amount: money(state.result.mine.returned, digits) }));
+      showWin(winSummary({ game: ev.game, outcome: null, mine: state.result.mine, results: [], offered: state.table.bets, refunded: true }));
       records.reload();
     }
-    if (ev.kind === "hand_voided") announce(t("result.void", { reason: reasonText(ev.reason) }));
-    if (ev.kind === "table_closed") toast(t("ev.table_closed", { reason: reasonText(ev.reason) }), "error");
+    if (ev.kind === "hand_voided") announce(t("result.void", { reason: reasonText(ev.reason, ev.reason_params) }));
+    if (ev.kind === "table_closed") toast(t("ev.table_closed", { reason: reasonText(ev.reason, ev.reason_params) }), "error");
+  }
+
+  function isMine(player) {
+    const you = state.you || {};
+    return Boolean(player && you.viewer === "player" && player === you.user_id);
+  }
+
+  // The win display [item 3 of the table's life]: up for WIN_DISPLAY_MS, then gone; the
+  // winning areas glow on the felt meanwhile.
+  function showWin(summary) {
+    window.clearTimeout(winTimer);
+    win = summary && summary.kind ? summary : null;
+    if (win && win.kind === "win") effect("win");
+    winTimer = window.setTimeout(() => {
+      win = null;
+      memo.delete("win");
+      memo.delete("bets");
+      schedule();
+    }, WIN_DISPLAY_MS);
+  }
+
+  function renderWin() {
+    if (!win) return null;
+    const digits = state.table.currency_digits;
+    return [winDisplay(win, digits), h("span", { class: "sr-only" }, winSentence(win, digits))];
+  }
+
+  // The connection's health: the ping's round trip (socket.js), or the socket's state.
+  function showNet() {
+    if (!net) return;
+    let level;
+    if (status === "reconnecting" || status === "connecting") level = status;
+    else if (status !== "open") level = "offline";
+    else if (rtt === null) level = "poor";
+    else if (rtt === undefined) level = "checking";
+    else level = rtt < 150 ? "good" : rtt < 400 ? "fair" : "poor";
+    const label = t(`net.${level}`);
+    const ms = typeof rtt === "number" && status === "open" ? t("net.ms", { ms: rtt }) : "";
+    net.dataset.quality = level;
+    net.title = ms ? `${label} · ${ms}` : label;
+    const said = net.querySelector(".net-level");
+    if (said.textContent !== label) said.textContent = label;
+    const shown = net.querySelector(".net-ms");
+    const text = ms || (level === "reconnecting" || level === "offline" ? label : "");
+    if (shown.textContent !== text) shown.textContent = text;
+  }
+
+  function showSound() {
+    if (!soundButton) return;
+    const on = soundOn();
+    soundButton.setAttribute("aria-pressed", String(on));
+    soundButton.title = t(on ? "sound.turn_off" : "sound.turn_on");
+    soundButton.classList.toggle("sound-on", on);
   }
 
   function resultText(mine, digits) {
@@ -245,7 +333,7 @@ export function mount(root, { id }) {
   }
 
   function section(name, container, key, build) {
-    if (memo.get(name) === key) return;
+    if (!container || memo.get(name) === key) return;
     memo.set(name, key);
     swap(container, build());
   }
@@ -275,12 +363,15 @@ export function mount(root, { id }) {
       : null;
     return [
       h("div", { class: "table-title" },
-        h("a", { href: "#/", class: "back", "aria-label": t("nav.back_lobby") }, "←"),
+        compact
+          ? h("a", { href: `#/table/${encodeURIComponent(id)}`, class: "back", "aria-label": t("multi.open_full", { table: tableName(s.table) }) }, "↗")
+          : h("a", { href: "#/", class: "back", "aria-label": t("nav.back_lobby") }, "←"),
         h("div", {},
-          h("h1", {}, s.table.name, " ", h("small", {}, s.table.id)),
-          h("p", { class: "table-sub" }, [t(`kind.${s.table.kind}`), presetName(s.table.rules), t(`dealing.${s.table.dealing}`), t(`reading.${s.table.reading}`)].join(" · ")))),
+          h(compact ? "h2" : "h1", {}, tableName(s.table), " ", h("small", {}, s.table.id)),
+          h("p", { class: "table-sub" }, [t(`kind.${s.table.kind}`), presetName(s.table.rules), t(`dealing.${s.table.dealing}`), t(`reading.${s.table.reading}`)].join(" · "))),
+        current() && !compact ? chat.toggle : null),
       h("dl", { class: "table-info" }, info.map(([k, v, tid]) => h("div", { class: `info-${tid}` }, h("dt", {}, k), h("dd", { "data-testid": `info-${tid}` }, v)))),
-      h("div", { class: "head-live" }, countdown, balances),
+      h("div", { class: "head-live" }, countdown, balances, h("div", { class: "head-tools" }, net, soundButton)),
       status !== "open" ? h("p", { class: "conn", role: "status" }, t(`conn.${status}`)) : null,
     ];
   }
@@ -321,8 +412,8 @@ export function mount(root, { id }) {
   function renderResult() {
     const s = state;
     const digits = s.table.currency_digits;
-    if (s.voided) return h("div", { class: "result result-void", "data-testid": "result" }, t("result.void", { reason: reasonText(s.voided) }), refundLine(s, digits));
-    if (s.result && s.result.refunded) return h("div", { class: "result result-void", "data-testid": "result" }, t("result.refund_reason", { reason: reasonText(s.result.reason) }), refundLine(s, digits));
+    if (s.voided) return h("div", { class: "result result-void", "data-testid": "result" }, t("result.void", { reason: reasonText(s.voided, s.voidedParams) }), refundLine(s, digits));
+    if (s.result && s.result.refunded) return h("div", { class: "result result-void", "data-testid": "result" }, t("result.refund_reason", { reason: reasonText(s.result.reason, s.result.reasonParams) }), refundLine(s, digits));
     if (!s.outcome) return null;
     const o = s.outcome;
     const flags = [o.natural ? t("result.natural") : null, o.player_pair ? t("bet.player_pair") : null, o.banker_pair ? t("bet.banker_pair") : null].filter(Boolean);
@@ -363,23 +454,25 @@ export function mount(root, { id }) {
     const s = state;
     const you = s.you;
     const lang = document.documentElement.lang;
-    const base = [lang, s.phase, s.game];
-    section("head", el.head, JSON.stringify([...base, s.dealer, s.shoe, you.table_balance, you.wallet_balance, you.at_table, standingBets(s), status, s.table.name]), renderHead);
+    const base = [lang, s.phase, s.game, s.legal.actions];
+    section("head", el.head, JSON.stringify([...base, s.dealer, s.shoe, you.table_balance, you.wallet_balance, you.at_table, standingBets(s), status, tableName(s.table)]), renderHead);
     section("hands", el.hands, JSON.stringify([lang, s.game, s.cards, s.holders, s.outcome, Boolean(s.result)]), renderHands);
     section("result", el.result, JSON.stringify([lang, s.outcome, s.result, s.voided]), renderResult);
+    section("win", el.win, JSON.stringify([lang, win]), renderWin);
     section("squeeze", el.squeeze, squeezeKey(s, sent) + lang, () => squeezePanel(s, ctx, sent));
-    const betKey = JSON.stringify([...base, you.pending, you.bets, s.bets, s.result, you.at_table, you.place, s.table.limits]);
+    const betKey = JSON.stringify([...base, you.pending, you.bets, s.bets, s.result, you.at_table, you.place, s.table.limits, win && win.areas]);
     section("bets", el.bets, betKey, () => betLayout(s, ctx));
     section("message", el.message, JSON.stringify([lang, refusal, you.pending, you.bets, you.tier, s.phase]), renderMessage);
     section("limits", el.limits, JSON.stringify([lang, you.tier, s.table.limits, s.table.bets]), () => limitsCard(s));
     section("chips", el.chips, JSON.stringify([lang, you.chip, chipLocal, you.tier, tierLocal]), () => chipRack(s, ctx));
-    section("actions", el.actions, JSON.stringify([...base, you.pending, you.bets, you.at_table, you.place, s.owner]), () => betActions(s, ctx));
+    section("actions", el.actions, JSON.stringify([...base, you.pending, you.bets, you.at_table, you.place, s.owner, s.openRequests, s.seats.length]), () => betActions(s, ctx));
     section("tie", el.tie, JSON.stringify([...base, s.standing, you.bets]), () => tieOption(s, ctx));
     section("seats", el.seats, JSON.stringify([lang, s.seats, s.marked, s.watchers, s.owner, you.at_table, you.place, s.vip]), () => [
       h("h2", {}, t("seat.title")), seatRing(s, ctx), watcherList(s), seatControls(s, ctx),
     ]);
     section("vip", el.vip, JSON.stringify([lang, s.owner, you.user_id, s.vip, s.shoe.hands_dealt]), () => vipPanel(s, ctx));
-    if (memo.get("roads") !== s.roads || memo.get("roadsLang") !== lang) {
+    section("join", el.join, JSON.stringify([lang, you.viewer, you.at_table, you.place]), () => compactJoin(s));
+    if (el.roads && (memo.get("roads") !== s.roads || memo.get("roadsLang") !== lang)) {
       memo.set("roads", s.roads);
       memo.set("roadsLang", lang);
       fill(el.roads, roadBoard(s.roads));
@@ -414,11 +507,58 @@ export function mount(root, { id }) {
     }
   }
 
-  function build() {
+  // The multi-table page's own seat control: watch and bet on the first normal limits,
+  // or leave (a seat, a tier or a spot are chosen on the full table page).
+  function compactJoin(s) {
+    const you = s.you;
+    if (you.viewer !== "player") return h("p", { class: "hint" }, t("seat.login_to_play"));
+    if (!you.at_table) return h("button", { type: "button", class: "btn btn-small", "data-action": "watch", "data-key": "watch", onclick: () => ctx.watch() }, t("seat.watch"));
+    return h("button", { type: "button", class: "btn btn-small btn-ghost", "data-action": "leave", "data-key": "leave", onclick: () => ctx.leave() }, t("seat.leave"));
+  }
+
+  function buildCompact() {
     el = {
       head: h("header", { class: "table-head" }),
       hands: h("div", { class: "hands", "aria-live": "off" }),
       result: h("div", { class: "result-area", role: "status", "aria-live": "polite" }),
+      squeeze: h("div", { class: "squeeze-area" }),
+      bets: h("div", { class: "bets-area" }),
+      chips: h("div", { class: "chips-area" }),
+      message: h("div", { class: "bet-message-area", "aria-live": "polite" }),
+      actions: h("div", { class: "actions-area" }),
+      tie: h("div", { class: "tie-area" }),
+      join: h("div", { class: "join-area" }),
+    };
+    countdown = h("div", { class: "countdown", role: "timer", "aria-label": t("table.countdown") }, h("span", { class: "countdown-num" }, ""));
+    records = { element: null, reload() {} };
+    lookup = { element: null, show() {}, refresh() {} };
+    video = { element: null, stop() {} };
+    skeleton = h(
+      "div",
+      { class: "table-screen table-compact", "data-table": id },
+      el.head,
+      h("section", { class: "felt", "aria-label": t("table.felt") },
+        h("div", { class: "felt-top" }, el.hands, el.result),
+        el.squeeze,
+        el.bets,
+        el.message,
+        h("div", { class: "felt-bottom" }, el.chips, el.actions),
+        el.tie,
+        el.join),
+    );
+    memo.clear();
+  }
+
+  function build() {
+    if (compact) {
+      buildCompact();
+      return;
+    }
+    el = {
+      head: h("header", { class: "table-head" }),
+      hands: h("div", { class: "hands", "aria-live": "off" }),
+      result: h("div", { class: "result-area", role: "status", "aria-live": "polite" }),
+      win: h("div", { class: "win-area", role: "status", "aria-live": "polite", "aria-atomic": "true" }),
       squeeze: h("div", { class: "squeeze-area" }),
       bets: h("div", { class: "bets-area" }),
       chips: h("div", { class: "chips-area" }),
@@ -432,10 +572,24 @@ export function mount(root, { id }) {
       log: h("ol", { class: "event-log", "aria-label": t("log.title") }),
     };
     countdown = h("div", { class: "countdown", role: "timer", "aria-label": t("table.countdown") }, h("span", { class: "countdown-num" }, ""));
+    net = h("span", { class: "net", "data-testid": "net-indicator" },
+      h("span", { class: "net-bars", "aria-hidden": "true" }, h("i", {}), h("i", {}), h("i", {})),
+      h("span", { class: "net-level sr-only", role: "status" }, ""),
+      h("span", { class: "net-ms", "aria-hidden": "true" }, ""));
+    soundButton = h("button", { type: "button", class: "btn btn-small btn-ghost sound-toggle", "data-testid": "sound-toggle", onclick: () => setSound(!soundOn()) },
+      h("svg:svg", { viewBox: "0 0 24 24", width: "18", height: "18", "aria-hidden": "true", class: "sound-icon" },
+        h("svg:path", { d: "M4 9h4l5-4v14l-5-4H4z", fill: "currentColor" }),
+        h("svg:path", { class: "sound-waves", d: "M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12", fill: "none", stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round" }),
+        h("svg:path", { class: "sound-cross", d: "M16 9l6 6M22 9l-6 6", fill: "none", stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round" })),
+      h("span", { class: "sound-text" }, t("sound.label")));
+    showNet();
+    showSound();
     records = role() === "player" ? betRecords((game) => lookup.show(game)) : { element: null, reload() {} };
     lookup = handLookup();
     if (video) video.stop();
     video = videoPanel(id);
+    const who = current();
+    chat = chatPanel({ tableId: id, send: (type, fields) => socket.send(type, fields), me: who && who.user_id, store: chatLines });
     const staff = role() && role() !== "player";
     skeleton = h(
       "div",
@@ -443,7 +597,7 @@ export function mount(root, { id }) {
       el.head,
       h("div", { class: "table-main" },
         h("section", { class: "felt", "aria-label": t("table.felt") },
-          h("div", { class: "felt-top" }, el.hands, el.result),
+          h("div", { class: "felt-top" }, el.hands, el.result, el.win),
           el.squeeze,
           el.bets,
           el.message,
@@ -456,6 +610,7 @@ export function mount(root, { id }) {
             h("div", { class: "row row-between" }, h("h2", {}, t("road.board")),
               h("a", { href: `/api/tables/${encodeURIComponent(id)}/roads?format=svg`, target: "_blank", rel: "noopener", class: "link" }, t("road.svg"))),
             el.roads),
+          current() ? chat.element : null,
           el.seats, el.vip)),
       h("div", { class: "table-lower" },
         role() === "player" ? h("section", { class: "panel panel-scroll" }, h("h2", {}, t("record.my_bets")), records.element) : null,
@@ -466,13 +621,22 @@ export function mount(root, { id }) {
   }
 
   build();
+  const offSound = onSoundChange(showSound);
   const timer = window.setInterval(tick, 250);
   socket.connect();
   render();
 
   return {
+    /** Leave the table if the table lets this player go now (a slot taken off the
+     * multi-table page); otherwise the seat goes after the grace, once bets settle [S13]. */
+    async leave() {
+      if (!state || !allowed(state, "leave")) return;
+      await socket.send("leave", {}, 5000).catch(() => {}); // the slot goes within 5 s
+    },
     unmount() {
       window.clearInterval(timer);
+      window.clearTimeout(winTimer);
+      offSound();
       video.stop();
       if (frame) window.cancelAnimationFrame(frame);
       socket.close();

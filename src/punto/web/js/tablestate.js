@@ -48,9 +48,24 @@ export function fromSnapshot(snap, now = Date.now()) {
     log: [...(snap.recent || [])].slice(-LOG_SIZE),
     result: null,
     voided: null,
+    voidedParams: null,
     openRequests: [],
     standing: {},
+    totals: s.totals ? { ...s.totals } : null,
+    split: s.split ? { ...s.split } : null,
+    legal: normalLegal(s.legal),
   };
+}
+
+/** What this viewer may do now, from the table (docs/protocol.md, `legal`): the command
+ * names and, for the dealer, the guidance {next: "P1"…"B3" | null, reason}. */
+function normalLegal(legal) {
+  return { actions: [...((legal && legal.actions) || [])], guidance: (legal && legal.guidance) || null };
+}
+
+/** Whether the table would accept command `type` from this viewer now. */
+export function allowed(state, type) {
+  return state.legal.actions.includes(type);
 }
 
 /**
@@ -97,9 +112,12 @@ function newHand(state, game) {
   state.outcome = null;
   state.result = null;
   state.voided = null;
+  state.voidedParams = null;
   state.holders = {};
   state.openRequests = [];
   state.squeezeEndsAt = null;
+  state.totals = {};
+  state.split = { player: 0, banker: 0 };
 }
 
 /**
@@ -118,6 +136,20 @@ export function applyMessage(state, msg, now = Date.now()) {
       return {};
     case "roads":
       state.roads = msg.roads;
+      return {};
+    case "bet_totals":
+      // Every player's confirmed stakes per area, one message per batch of confirms
+      // (other players' bets_confirmed events are not sent one by one).
+      if (!msg.game || !state.game || msg.game === state.game) {
+        state.totals = { ...(msg.totals || {}) };
+        state.split = { ...(msg.split || { player: 0, banker: 0 }) };
+      }
+      return {};
+    case "table_opened":
+      // a process (re)opened the table and numbers its events from 0: a new snapshot
+      return { resync: true };
+    case "legal_actions":
+      state.legal = normalLegal(msg.legal);
       return {};
     case "squeeze_countdown":
       state.squeezeEndsAt = now + msg.closes_in * 1000;
@@ -153,6 +185,9 @@ export function applyEvent(state, ev, now = Date.now()) {
       return {};
     case "limits_changed":
       state.table = { ...state.table, limits: ev.tiers };
+      return {};
+    case "betting_time_changed":
+      state.table = { ...state.table, betting_seconds: ev.seconds };
       return {};
     case "vip_settings_changed":
       state.vip = { squeeze: ev.squeeze, vertical_squeeze: ev.vertical_squeeze, password_set: ev.password_set };
@@ -251,6 +286,7 @@ export function applyEvent(state, ev, now = Date.now()) {
       return {};
     case "betting_closed":
       state.phase = "betting_closed";
+      state.openRequests = []; // [O] a request to open counts for its stage only
       state.closesAt = null;
       you.pending = {};
       return {};
@@ -268,6 +304,7 @@ export function applyEvent(state, ev, now = Date.now()) {
       return {};
     case "cards_revealed":
       for (const [position, card] of ev.cards) state.cards[position] = { card, face_up: true, revealed: true };
+      state.openRequests = [];
       state.phase = "dealing";
       state.squeezeEndsAt = null;
       return {};
@@ -294,13 +331,14 @@ export function applyEvent(state, ev, now = Date.now()) {
     }
     case "bets_refunded": {
       const mine = (ev.refunds || []).find((r) => r.player === you.user_id && you.viewer === "player");
-      state.result = { game: ev.game, outcome: null, mine: mine || null, refunded: true, reason: ev.reason, results: ev.refunds || [] };
+      state.result = { game: ev.game, outcome: null, mine: mine || null, refunded: true, reason: ev.reason, reasonParams: ev.reason_params, results: ev.refunds || [] };
       for (const r of ev.refunds || []) delete state.bets[r.player];
       if (mine) you.bets = {};
       return {};
     }
     case "hand_voided":
       state.voided = ev.reason;
+      state.voidedParams = ev.reason_params;
       state.phase = "settled";
       state.bets = {};
       you.bets = {};
@@ -316,11 +354,30 @@ export function stakeOn(state, bet) {
   return { confirmed: (you.bets || {})[bet] || 0, pending: (you.pending || {})[bet] || 0 };
 }
 
-/** Everyone's confirmed total on each bet (what a casino layout shows). */
+/** Everyone's confirmed total on each bet (what a casino layout shows): from the
+ * server's `bet_totals` when known, else added up from the bets seen. */
 export function tableTotals(state) {
   const totals = {};
+  if (state.totals) {
+    for (const [bet, x] of Object.entries(state.totals)) totals[bet] = x.amount;
+    return totals;
+  }
   for (const bets of Object.values(state.bets)) for (const [bet, amount] of Object.entries(bets)) totals[bet] = (totals[bet] || 0) + amount;
   return totals;
+}
+
+/** How many players bet on `bet` (0 when not known). */
+export function tableBettors(state, bet) {
+  const x = state.totals && state.totals[bet];
+  if (x) return x.bettors;
+  return Object.values(state.bets || {}).filter((b) => b[bet]).length;
+}
+
+/** The Player and Banker totals of everyone, {player, banker} (minor units). */
+export function tableSplit(state) {
+  if (state.split) return { player: state.split.player || 0, banker: state.split.banker || 0 };
+  const totals = tableTotals(state);
+  return { player: totals.player || 0, banker: totals.banker || 0 };
 }
 
 /** The face-down sides `player` holds now (the squeeze is theirs). */

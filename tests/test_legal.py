@@ -1,0 +1,274 @@
+"""legal_actions(viewer): what each viewer may do in each phase, and the dealer's guidance
+[M7], [M9], [M16] — every answer the table's own ``can_*``."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from punto.bets import Bet
+from punto.cards import Card
+from punto.codec import legal_actions_from_json, legal_actions_json
+from punto.coup import Coup, DrawReason, Position
+from punto.errors import ProtocolError
+from punto.outcome import Side
+from punto.table import (
+    Action,
+    Dealing,
+    Guidance,
+    GuideReason,
+    LegalActions,
+    Phase,
+    Reading,
+    Table,
+    Viewer,
+)
+from punto.table.legal import HOUSE_AUTOMATED, STAFF_ACTIONS
+from table_support import close, make_table, open_round, place, seat
+
+A = Action
+P, B = Bet.PLAYER, Bet.BANKER
+
+
+def _dealer(table: Table) -> frozenset[Action]:
+    return table.legal_actions(Viewer.DEALER).actions
+
+
+def test_waiting_dealer_may_start_a_shoe_not_open_betting() -> None:
+    table, _ = make_table(start=False)
+    assert table.phase is Phase.WAITING
+    legal = table.legal_actions(Viewer.DEALER)
+    assert A.START_SHOE in legal
+    assert {A.OPEN_BETTING, A.DEAL_CARD, A.SETTLE, A.RESUME} & legal.actions == set()
+    assert {A.PAUSE, A.CHANGE_DEALER, A.CLOSE_TABLE} <= legal.actions
+    assert legal.guidance is None
+
+
+def test_m2_shoe_start_dealer_may_burn_demo_and_open_betting() -> None:
+    table, _ = make_table()
+    assert table.phase is Phase.SHOE_START
+    assert {A.OPEN_BETTING, A.BURN, A.CHANGE_SHOE} <= _dealer(table)
+    assert (A.DEAL_DEMO_HAND in _dealer(table)) == (table.rules.demo_hands > 0)
+    assert A.START_SHOE not in _dealer(table)
+    assert A.START_BLANK_HAND not in _dealer(table)
+
+
+def test_l_betting_open_player_may_bet_and_dealer_may_close() -> None:
+    table, _ = make_table()
+    seat(table, "ann", 1)
+    table.open_betting()
+    assert _dealer(table) & {A.CLOSE_BETTING, A.REPORT_FAULT} == {A.CLOSE_BETTING, A.REPORT_FAULT}
+    assert A.PAUSE in _dealer(table)  # asked for now, taken when the hand ends [S14]
+    ann = table.legal_actions(Viewer.PLAYER, "ann").actions
+    assert {A.CHOOSE_CHIP, A.ADD_CHIP} <= ann
+    assert {A.CONFIRM, A.UNDO, A.CLEAR} & ann == set()  # nothing put down yet
+    place(table, "ann", {P: 10_000}, confirm=False)
+    ann = table.legal_actions(Viewer.PLAYER, "ann").actions
+    assert {A.CONFIRM, A.UNDO, A.CLEAR} <= ann
+    assert table.can_confirm("ann") == (A.CONFIRM in ann)
+
+
+def test_players_not_at_the_table_and_spectators_may_do_nothing() -> None:
+    table, _ = make_table()
+    seat(table, "ann", 1)
+    table.open_betting()
+    assert table.legal_actions(Viewer.PLAYER, "zed") == LegalActions()
+    assert table.legal_actions(Viewer.WATCHER) == LegalActions()
+    assert table.legal_actions(Viewer.PLAYER) == LegalActions()
+
+
+def test_s14_supervisor_gets_only_the_staff_actions() -> None:
+    table, _ = make_table()
+    staff = table.legal_actions(Viewer.AUDITOR)
+    assert staff.actions <= STAFF_ACTIONS
+    assert {A.PAUSE, A.CLOSE_TABLE, A.REPORT_FAULT} <= staff.actions
+    assert staff.guidance is None
+    table.pause("coffee")
+    assert A.RESUME in table.legal_actions(Viewer.AUDITOR)
+    assert A.RESUME in table.legal_actions(Viewer.DEALER)
+    assert A.OPEN_BETTING not in table.legal_actions(Viewer.DEALER)
+
+
+def test_rng_table_dealer_never_gets_the_steps_the_table_takes_itself() -> None:
+    table, _ = make_table(dealing=Dealing.RNG, start=False)
+    legal = table.legal_actions(Viewer.DEALER)
+    assert legal.actions & HOUSE_AUTOMATED == set()
+    assert A.PAUSE in legal
+
+
+def test_m7_betting_closed_guidance_is_the_player_first_card() -> None:
+    table, clock = make_table()
+    seat(table, "ann", 1)
+    open_round(table, {"ann": {B: 10_000}})
+    close(table, clock)
+    legal = table.legal_actions(Viewer.DEALER)
+    assert legal.guidance == Guidance(Position.PLAYER_1, GuideReason.DEAL)
+    assert A.DEAL_CARD in legal
+    assert A.RESCAN not in legal  # no failed scan reported [L]
+    assert A.SETTLE not in legal
+    assert table.legal_actions(Viewer.PLAYER, "ann").guidance is None
+
+
+def test_m9_guidance_follows_the_tableau_to_the_result() -> None:
+    table, clock = make_table()
+    seat(table, "ann", 1)
+    open_round(table, {"ann": {B: 10_000}})
+    close(table, clock)
+    steps = []
+    for code in ["4S", "7H", "KD", "8C", "5S", "2D"]:
+        table.deal_card(Card.parse(code))
+        steps.append(table.legal_actions(Viewer.DEALER).guidance)
+    assert steps[3] == Guidance(Position.PLAYER_3, GuideReason.PLAYER_DRAWS)
+    assert steps[4] == Guidance(Position.BANKER_3, GuideReason.BANKER_DRAWS)
+    assert steps[5] == Guidance(None, GuideReason.COMPLETE)
+    assert table.phase is Phase.RESULT
+    legal = table.legal_actions(Viewer.DEALER)
+    assert A.SETTLE in legal
+    assert A.DEAL_CARD not in legal  # a card after the result is a fault [S8]
+
+
+def test_m9_natural_ends_the_coup_in_the_guidance() -> None:
+    table, clock = make_table()
+    seat(table, "ann", 1)
+    open_round(table, {"ann": {B: 10_000}})
+    close(table, clock)
+    for code in ["9S", "2H", "KD", "3C"]:
+        table.deal_card(Card.parse(code))
+    assert table.legal_actions(Viewer.DEALER).guidance == Guidance(None, GuideReason.NATURAL)
+
+
+def test_m16_held_cards_make_the_dealer_wait_and_the_holder_squeeze() -> None:
+    table, clock = make_table(reading=Reading.LARGEST_BETTOR)
+    seat(table, "ann", 1)
+    seat(table, "bob", 2)
+    open_round(table, {"ann": {P: 20_000}, "bob": {B: 10_000}})
+    close(table, clock)
+    for code in ["4S", "7H", "KD", "8C"]:
+        table.deal_card(Card.parse(code))
+    assert table.phase is Phase.SQUEEZE
+    dealer = table.legal_actions(Viewer.DEALER)
+    assert dealer.guidance == Guidance(None, GuideReason.HELD)
+    assert A.DEAL_CARD not in dealer
+    assert A.REVEAL_CARDS in dealer
+    assert A.SQUEEZE in table.legal_actions(Viewer.PLAYER, "ann")
+    assert A.SQUEEZE not in table.legal_actions(Viewer.PLAYER, "bob")
+    assert A.STAND not in table.legal_actions(Viewer.PLAYER, "ann")  # the holder stays
+    table.squeeze("ann", Side.PLAYER)
+    assert table.legal_actions(Viewer.DEALER).guidance == Guidance(
+        Position.PLAYER_3, GuideReason.PLAYER_DRAWS
+    )
+
+
+def test_closed_table_allows_nothing() -> None:
+    table, _ = make_table()
+    table.close_table()
+    assert _dealer(table) == frozenset()
+    assert table.legal_actions(Viewer.AUDITOR).actions == frozenset()
+
+
+@pytest.mark.parametrize("viewer", [Viewer.DEALER, Viewer.AUDITOR])
+def test_every_action_listed_is_one_the_table_accepts(viewer: Viewer) -> None:
+    # The dealer's start_shoe at a waiting table: listed, then accepted.
+    table, _ = make_table(start=False)
+    legal = table.legal_actions(viewer)
+    if A.START_SHOE in legal:
+        table.start_shoe()
+    assert A.PAUSE in legal
+    table.pause()
+    assert table.phase is Phase.PAUSED
+
+
+def test_m9_coup_reason_agrees_with_next_position_for_every_first_four() -> None:
+    code = {0: "TS", 1: "AS", 2: "2S", 3: "3S", 4: "4S", 5: "5S", 6: "6S", 7: "7S", 8: "8S"}
+    code[9] = "9S"
+    draws = {DrawReason.DEAL, DrawReason.PLAYER_DRAWS, DrawReason.BANKER_DRAWS}
+    for four in itertools.product(range(10), repeat=4):
+        for third in [None, *range(10)]:
+            coup = Coup()
+            for value in four:
+                coup.deal(Card.parse(code[value]))
+            if third is not None:
+                if coup.next_position is not Position.PLAYER_3:
+                    continue
+                coup.deal(Card.parse(code[third]))
+            assert (coup.next_position is not None) == (coup.reason in draws), (four, third)
+
+
+def test_codec_round_trips_legal_actions() -> None:
+    values = [
+        LegalActions(),
+        LegalActions(frozenset(Action)),
+        LegalActions(
+            frozenset({A.DEAL_CARD}), Guidance(Position.BANKER_3, GuideReason.BANKER_DRAWS)
+        ),
+        LegalActions(frozenset(), Guidance(None, GuideReason.HELD)),
+    ]
+    for value in values:
+        data = legal_actions_json(value)
+        assert legal_actions_from_json(data) == value
+    assert legal_actions_json(values[2]) == {
+        "actions": ["deal_card"],
+        "guidance": {"next": "B3", "reason": "banker_draws"},
+    }
+    with pytest.raises(ProtocolError):
+        legal_actions_from_json({"actions": ["fly_away"], "guidance": None})
+
+
+def test_action_names_are_the_protocol_command_types() -> None:
+    from punto.server import protocol
+
+    types: set[object] = set()
+    for obj in vars(protocol).values():
+        fields = getattr(obj, "model_fields", None)
+        if isinstance(obj, type) and fields and "type" in fields:
+            annotation = fields["type"].annotation
+            types.update(getattr(annotation, "__args__", ()))
+    assert {a.value for a in Action} <= types
+
+
+def test_fan_out_sends_only_changed_values_and_shares_equal_texts() -> None:
+    from punto.server.legalcast import LegalCast
+
+    table, _ = make_table()
+    seat(table, "ann", 1)
+    seat(table, "bob", 2)
+    cast = LegalCast()
+    first = cast.envelope(table, table.events[-1:], table_id="T1", seq=1)
+    assert first is not None
+    assert set(first["legal"]) == set()  # a player's own event: only that player asked
+    assert set(first["players"]) == {"bob"}
+    start = table.event_count
+    table.open_betting()
+    opened = cast.envelope(table, table.events[start:], table_id="T1", seq=2)
+    assert opened is not None
+    assert set(opened["legal"]) == {"dealer", "auditor"}
+    assert set(opened["players"]) == {"ann", "bob"}
+    assert opened["players"]["ann"] is opened["players"]["bob"]  # encoded once
+    assert cast.envelope(table, table.events[-1:], table_id="T1", seq=2) is None  # unchanged
+    start = table.event_count
+    place(table, "ann", {P: 10_000}, confirm=False)
+    chips = cast.envelope(table, table.events[start:], table_id="T1", seq=3)
+    assert chips is not None
+    assert set(chips["players"]) == {"ann"}
+    assert chips["legal"] == {}
+    start = table.event_count
+    table.leave("bob")
+    gone = cast.envelope(table, table.events[start:], table_id="T1", seq=4)
+    assert gone is not None
+    assert '"actions":[]' in gone["players"]["bob"]
+
+
+def test_l_rescan_is_legal_only_after_a_failed_scan_is_reported() -> None:
+    from punto.table import Fault
+
+    table, clock = make_table()
+    seat(table, "ann", 1)
+    open_round(table, {"ann": {B: 10_000}})
+    close(table, clock)
+    table.deal_card(Card.parse("4S"))
+    assert A.RESCAN not in table.legal_actions(Viewer.DEALER)
+    table.report_fault(Fault.L_CARD_NOT_SCANNED)
+    assert A.RESCAN in table.legal_actions(Viewer.DEALER)
+    table.rescan(Card.parse("7H"))
+    assert A.RESCAN not in table.legal_actions(Viewer.DEALER)  # one rescan per failed scan

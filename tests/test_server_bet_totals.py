@@ -1,0 +1,132 @@
+"""Coalesced bet totals (issue 11, issue 14 item 3): a player's own confirm is answered
+and shown to them as its ``bets_confirmed`` event; the other players and spectators get,
+for each batch of confirms, one ``bet_totals`` message — per bet area every player's
+confirmed total and the number of bettors, and the Player/Banker split [L] — instead of
+every confirm as a frame of its own. A refused command changes nothing and sends none."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ledger_support import BACKENDS
+from server_support import RunningServer, TableClient, server_on
+
+pytestmark = pytest.mark.asyncio
+
+
+async def _register(server: RunningServer, name: str) -> str:
+    answer = await server.http.post(
+        "/api/auth/register", json={"username": name, "password": "pw-123456"}
+    )
+    answer.raise_for_status()
+    return str(answer.json()["token"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[:1])
+async def test_others_get_exact_totals_and_the_player_their_own_confirm(
+    backend: str, tmp_path: Path
+) -> None:
+    async with server_on(backend, tmp_path, betting_seconds=600.0, confirm_window=0.005) as server:
+        dealer_token = await server.token("dana")
+        names = [f"tot{n}" for n in range(6)]
+        tokens = [await _register(server, name) for name in names]
+        async with contextlib.AsyncExitStack() as stack:
+            dealer = await stack.enter_async_context(
+                TableClient.connect(server, "live-1", dealer_token)
+            )
+            await dealer.ok({"type": "start_shoe"})
+            await dealer.ok({"type": "open_betting"})
+            spectator = await stack.enter_async_context(TableClient.connect(server, "live-1"))
+            clients = [
+                await stack.enter_async_context(TableClient.connect(server, "live-1", token))
+                for token in tokens
+            ]
+            for client in clients:
+                await client.ok({"type": "join"})
+                await client.ok({"type": "watch", "tier": "low"})
+                await client.ok({"type": "choose_chip", "chip": 1000})
+            # players 0-2 on Banker (1000 each, player 0 twice), 3-5 on Player; 5 also Tie
+            plan: list[list[str]] = [
+                ["banker", "banker"],
+                ["banker"],
+                ["banker"],
+                ["player"],
+                ["player"],
+                ["player", "tie"],
+            ]
+            for client, bets in zip(clients, plan, strict=True):
+                for bet in bets:
+                    await client.ok({"type": "add_chip", "bet": bet})
+            spectator.skip_to_end()
+            answers = await asyncio.gather(*(c.request({"type": "confirm"}) for c in clients))
+            assert [a["type"] for a in answers] == ["ok"] * 6  # each confirm answered
+            game = str(server.node.runners["live-1"].table.game)
+            expected = {
+                "banker": {"amount": 4000, "bettors": 3},
+                "player": {"amount": 3000, "bettors": 3},
+                "tie": {"amount": 1000, "bettors": 1},
+            }
+
+            def complete(m: dict[str, Any]) -> bool:
+                return bool(m["totals"] == expected)
+
+            def by(player: str) -> Callable[[dict[str, Any]], bool]:
+                return lambda m: bool(m["event"]["player"] == player)
+
+            for n, client in enumerate(clients):  # its own confirm, as an event
+                own = await client.next_of("bets_confirmed", by(names[n]))
+                assert own["event"]["game"] == game
+                await client.next_of("balance", lambda m: m["reason"] == "confirmed")
+                others = [
+                    m
+                    for m in client.received
+                    if m.get("type") == "event"
+                    and m["event"]["kind"] == "bets_confirmed"
+                    and m["event"]["player"] != names[n]
+                ]
+                assert others == []  # others' confirms came as totals
+            for watcher in (spectator, clients[0], clients[5]):
+                seen = [
+                    m for m in watcher.received if m.get("type") == "bet_totals" and complete(m)
+                ]
+                last = seen[0] if seen else await watcher.next_of("bet_totals", complete)
+                assert last["game"] == game
+                assert last["split"] == {"player": 3000, "banker": 4000}
+            shown = [
+                m
+                for m in spectator.received
+                if m.get("type") == "event" and m["event"]["kind"] == "bets_confirmed"
+            ]
+            assert shown == []
+            to_dealer = await dealer.next_of("bets_confirmed", by(names[5]))  # every one
+            assert to_dealer["event"]["bets"] == {"player": 1000, "tie": 1000}
+
+            # a late spectator's snapshot carries the same totals
+            async with TableClient.connect(server, "live-1") as late:
+                assert late.snapshot["state"]["totals"] == expected
+                assert late.snapshot["state"]["split"] == {"player": 3000, "banker": 4000}
+
+            # bad input: a typed error, nothing moved, no totals sent
+            await spectator.ws.send('{"type": "ping", "request_id": "p0"}')
+            await spectator.next_of("pong")
+            mark = len(spectator.received)
+            refused = await clients[1].request({"type": "confirm"})  # nothing to confirm
+            assert refused["type"] == "error"
+            bad = await clients[1].request({"type": "add_chip", "bet": "no-such-area"})
+            assert bad["type"] == "error"
+            await spectator.ws.send('{"type": "ping", "request_id": "p1"}')
+            await spectator.next_of("pong")
+            assert not any(m.get("type") == "bet_totals" for m in spectator.received[mark:])
+            table = server.node.runners["live-1"].table
+            assert {b.value: a for b, (a, _n) in table.bet_totals().items()} == {
+                "banker": 4000,
+                "player": 3000,
+                "tie": 1000,
+            }
