@@ -26,7 +26,7 @@ from e2e.pages import log_in, new_page, new_player
 from e2e.web_support import Server
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page, Route
+    from playwright.sync_api import Browser, Page, Response, Route
 
 pytestmark = pytest.mark.slow
 
@@ -175,6 +175,11 @@ def _serve_streak(server: Server, streaks: dict[str, dict[str, object]]) -> Call
     return handle
 
 
+def _lobby_saved(response: Response) -> bool:
+    """The answer to a save of the player's lobby (favourites and alerts)."""
+    return response.url.endswith("/api/me/lobby") and response.request.method == "PUT"
+
+
 def test_lobby_filters_favourites_and_road_alerts(server: Server, browser: Browser) -> None:
     from playwright.sync_api import expect
 
@@ -214,7 +219,8 @@ def test_lobby_filters_favourites_and_road_alerts(server: Server, browser: Brows
         page.get_by_test_id("filter-clear").click()
 
         # a favourite comes first, kept with the account
-        page.get_by_test_id("fav-spb-1").click()
+        with page.expect_response(_lobby_saved):
+            page.get_by_test_id("fav-spb-1").click()
         expect(page.get_by_test_id("fav-spb-1")).to_have_attribute("aria-pressed", "true")
         page.wait_for_function(
             "() => document.querySelector('.lobby-grid .table-card').dataset.table === 'spb-1'"
@@ -230,11 +236,13 @@ def test_lobby_filters_favourites_and_road_alerts(server: Server, browser: Brows
         page.locator(".lobby-alert-setup summary").click()
         page.get_by_test_id("alert-pattern").select_option("player")
         page.get_by_test_id("alert-length").fill("4")
-        page.get_by_test_id("alert-add").click()
+        with page.expect_response(_lobby_saved):
+            page.get_by_test_id("alert-add").click()
         expect(page.locator(".lobby-alert-rules li")).to_have_count(1)
         expect(page.get_by_test_id("alert-macau-1")).to_have_count(0)
         page.get_by_test_id("alert-pattern").select_option("banker")
-        page.get_by_test_id("alert-add").click()
+        with page.expect_response(_lobby_saved):
+            page.get_by_test_id("alert-add").click()
         hit = page.get_by_test_id("alert-macau-1")
         expect(hit).to_be_visible()
         expect(hit).to_contain_text("庄连开 5 局" if lang == "zh" else "Banker 5 in a row")

@@ -82,21 +82,31 @@ export function mount(root) {
   const alertSetup = h("details", { class: "panel lobby-alert-setup" });
   const alertsNow = h("div", { class: "lobby-alerts", role: "status", "aria-live": "polite", "data-testid": "lobby-alerts" });
 
-  async function savePrefs(next) {
+  // Saves go one at a time, in the order the player made them: two quick changes never
+  // reach the server out of order, and an older answer never undoes a newer change.
+  let saving = Promise.resolve();
+  let edits = 0;
+
+  function savePrefs(next) {
     const before = prefs;
     prefs = next;
     render();
     if (!current()) {
       keep(PREFS_KEY, prefs);
-      return;
+      return saving;
     }
-    try {
-      prefs = await api.setLobbyPrefs(prefs);
-    } catch (err) {
-      prefs = before;
-      toast(errorText(err), "error");
-    }
-    render();
+    const edit = ++edits;
+    saving = saving.then(async () => {
+      try {
+        const saved = await api.setLobbyPrefs(next);
+        if (edit === edits) prefs = saved;
+      } catch (err) {
+        if (edit === edits) prefs = before;
+        toast(errorText(err), "error");
+      }
+      render();
+    });
+    return saving;
   }
 
   function toggleFavourite(id) {
