@@ -63,9 +63,9 @@ from punto.server.protocol import (
     Watch,
 )
 from punto.server.services import DEALER_ROSTER, Services
-from punto.table import Dealing, Fault, Phase, Table
+from punto.table import Fault, Phase, Table
 from punto.table.events import Event
-from punto.table.legal import HOUSE_AUTOMATED, STAFF_ACTIONS
+from punto.table.legal import STAFF_ACTIONS, house_actions
 from punto.table.reasons import CLOSED_BY_SUPERVISOR
 
 if TYPE_CHECKING:
@@ -147,7 +147,7 @@ class TableCommands:
             await self._player(actor.player, command)  # a VIP owner [O]
             return
         if role is Role.DEALER or (role is Role.SUPERVISOR and command.type in STAFF_ACTIONS):
-            if command.type in HOUSE_AUTOMATED and self.table.settings.dealing is Dealing.RNG:
+            if command.type in {a.value for a in house_actions(self.table.settings)}:
                 raise ForbiddenError(
                     f"{command.type}: an RNG table deals by itself; its dealer may report "
                     "faults, pause, resume, change dealer or close it"

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from punto.errors import ServerError
 from punto.ledger.store import DEFAULT_DATABASE_URL, database_url
+from punto.table.automation import Pace
 
 __all__ = ["WEB_DIR", "Settings"]
 
@@ -66,8 +67,11 @@ class Settings:
     betting_seconds: float | None = None
     """Override every table's betting time (tests, load runs); ``None``: the table's own."""
     card_delay: float = 0.6
+    """Seconds an RNG table waits after each card (the table's :class:`Pace`)."""
     squeeze_seconds: float = 10.0
+    """Seconds a squeeze lasts before an RNG table turns the cards itself [O]."""
     result_seconds: float = 3.0
+    """Seconds a result shows before an RNG table opens the next round."""
     seat_grace: float = 60.0
     """How long (seconds) a player whose last connection to a table closed keeps their
     place there; then they leave it (bets in play stay and settle first) [S13]."""
@@ -169,6 +173,15 @@ class Settings:
     def backend(self) -> str:
         """``sqlite`` or ``postgresql``."""
         return "sqlite" if self.database_url.startswith("sqlite") else "postgresql"
+
+    @property
+    def pace(self) -> Pace:
+        """The pace of every table this server runs."""
+        return Pace(
+            card_seconds=self.card_delay,
+            squeeze_seconds=self.squeeze_seconds,
+            result_seconds=self.result_seconds,
+        )
 
     def replace(self, **changes: object) -> Settings:
         """A copy with some settings changed."""

@@ -75,7 +75,8 @@ from punto.server.services import DEALER_ROSTER, Services
 from punto.server.snapshot import snapshot_state, table_json, you_json
 from punto.server.tables import TableConfig
 from punto.server.truth import carry_amendments, roads_of
-from punto.table import Dealing, Fault, Phase, Table, Viewer, hand_records
+from punto.table import Fault, Phase, Table, Viewer, hand_records
+from punto.table.automation import Automation
 from punto.table.clock import Clock
 from punto.table.events import (
     BetsConfirmed,
@@ -112,7 +113,9 @@ class TableRunner(TableCommands):
     ) -> None:
         self.config = config
         self._s = services
-        settings = config.settings(betting_seconds=services.settings.betting_seconds)
+        settings = config.settings(betting_seconds=services.settings.betting_seconds).replace(
+            pace=services.settings.pace
+        )
         roster = list(services.roster()) or list(DEALER_ROSTER)
         self._clock: Clock = clock or services.clock
         self.table = Table(settings, clock=self._clock, rng=rng, dealer=dealer or roster[0])
@@ -160,7 +163,6 @@ class TableRunner(TableCommands):
         """Each player's table balance when it was last told (multi-table play)."""
         """Wallet balances just learnt from a stake (spares a query per confirm)."""
         self._author = "system"
-        self._squeeze_deadline: float | None = None
         self._next_countdown = 0.0
         self._stopping = False
         self._closing_reason: Why | None = None
@@ -227,7 +229,6 @@ class TableRunner(TableCommands):
             viewer=viewer,
             player=player,
             commitment=self._commitment,
-            squeeze_closes_at=self._squeeze_deadline,
         )
         chip = None if player is None else self._chips.get(player)
         return {
@@ -382,8 +383,9 @@ class TableRunner(TableCommands):
         return tuple(event.player for event in left)
 
     async def _step(self) -> float | None:
-        """One step of the house: returns how long to wait before the next (``None``:
-        until woken; negative: stop)."""
+        """One step of the house: the table takes what it automates
+        (:meth:`~punto.table.Table.advance`); returns how long to wait before the next
+        (``None``: until woken; negative: stop)."""
         if self._pending_money is not None:  # nothing moves on before the money
             return await self._retry_money()
         table = self.table
@@ -391,65 +393,27 @@ class TableRunner(TableCommands):
         if phase is Phase.CLOSED:
             return -1.0
         self._author = "system"
-        rng = table.settings.dealing is Dealing.RNG
-        s = self._s.settings
         fast = self._stopping
         try:
             if not fast:
-                table.release_due(grace=s.seat_grace)  # players gone for good [S13]
-            if phase is Phase.BETTING_OPEN:
-                closes_at = table.closes_at or 0.0
-                now = self._clock.now()
-                if now >= closes_at or fast:
-                    table.close_betting()
-                    return 0.0 if fast else s.card_delay
-                await self._countdown(now)
-                return min(1.0, closes_at - now)
-            if self._stopping and (phase in BETWEEN_HANDS or phase is Phase.PAUSED or not rng):
-                return -1.0
-            if not rng:
-                return self._live_step()
-            if phase in (Phase.WAITING, Phase.SHOE_END):
-                table.start_shoe()
-                return 0.0
-            if phase is Phase.SHOE_START and table.can_deal_demo_hand():
-                table.deal_demo_hand()  # the rules' demonstration hands, unbet [M2]
-                return 0.0 if fast else s.card_delay
-            if phase in (Phase.SHOE_START, Phase.SETTLED):
-                if table.blank_owed:
-                    table.start_blank_hand()
-                else:
-                    table.open_betting()
-                    await self._countdown(self._clock.now(), force=True)
-                    return min(1.0, table.settings.betting_seconds)
-                return s.card_delay
-            if phase in (Phase.BETTING_CLOSED, Phase.DEALING):
-                self._squeeze_deadline = None
-                table.deal_card()
-                return 0.0 if fast else s.card_delay
-            if phase is Phase.SQUEEZE:
-                now = self._clock.now()
-                if self._squeeze_deadline is None:
-                    self._squeeze_deadline = now + s.squeeze_seconds
-                    await self._squeeze_countdown(now)
-                if fast or now >= self._squeeze_deadline:
-                    self._squeeze_deadline = None
-                    table.reveal_cards()
-                    return 0.0 if fast else s.card_delay
-                return self._squeeze_deadline - now
-            if phase is Phase.RESULT:
-                table.settle()
-                return 0.0 if fast else s.result_seconds
-            return None  # paused: until resumed
+                table.release_due(grace=self._s.settings.seat_grace)  # gone for good [S13]
+            elif phase is not Phase.BETTING_OPEN and (
+                phase in BETWEEN_HANDS
+                or phase is Phase.PAUSED
+                or Automation.DEAL_CARD not in table.settings.automated
+            ):
+                return -1.0  # closing: the hand in play is finished, none is opened
+            squeeze = table.squeeze_closes_at
+            delay = table.advance(hurry=fast)
+            now = self._clock.now()
+            if table.phase is Phase.BETTING_OPEN:
+                await self._countdown(now, force=phase is not Phase.BETTING_OPEN)
+                return 1.0 if delay is None else min(1.0, delay)
+            if table.squeeze_closes_at is not None and table.squeeze_closes_at != squeeze:
+                await self._squeeze_countdown(now)
+            return delay
         finally:
             await self._process()
-
-    def _live_step(self) -> float | None:
-        """A live table: the dealer drives; the server settles when nothing is needed."""
-        table = self.table
-        if table.phase is Phase.RESULT and table.can_settle():
-            table.settle()
-        return None
 
     async def _countdown(self, now: float, *, force: bool = False) -> None:
         """The once-a-second ``countdown`` message while betting is open."""
@@ -473,7 +437,7 @@ class TableRunner(TableCommands):
     async def _squeeze_countdown(self, now: float) -> None:
         """The ``squeeze_countdown`` message: how long the squeeze may last before the
         table turns the cards itself (sent once, when the squeeze starts)."""
-        closes_at = self._squeeze_deadline
+        closes_at = self.table.squeeze_closes_at
         if closes_at is None:
             return
         await self._s.bus.publish(

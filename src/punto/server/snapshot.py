@@ -108,10 +108,9 @@ def snapshot_state(
     viewer: Viewer,
     player: str | None,
     commitment: str | None,
-    squeeze_closes_at: float | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The snapshot's ``state`` and ``recent`` events for one viewer; ``squeeze_closes_at``
-    is when the table turns squeezed cards itself (an RNG table's squeeze time)."""
+    """The snapshot's ``state`` and ``recent`` events for one viewer (``squeeze_closes_in``:
+    how long until the table turns squeezed cards itself, an RNG table's squeeze time)."""
     shown = project(hand_events, viewer, player)
     cards, outcome = _cards(shown)
     now = time.time()
@@ -145,8 +144,8 @@ def snapshot_state(
         "closes_in": None if closes_at is None else max(0.0, round(closes_at - now, 3)),
         "squeeze_closes_in": (
             None
-            if squeeze_closes_at is None or table.phase is not Phase.SQUEEZE
-            else max(0.0, round(squeeze_closes_at - now, 3))
+            if table.squeeze_closes_at is None
+            else max(0.0, round(table.squeeze_closes_at - now, 3))
         ),
         "dealer": table.dealer,
         "shoe": {

@@ -19,6 +19,7 @@ of the table's life. See ``docs/table.md``.
 - :mod:`~punto.table.table` — :class:`Table`, tying them together.
 """
 
+from punto.table.automation import Automation, Pace
 from punto.table.clock import Clock, ManualClock, SystemClock
 from punto.table.events import Event
 from punto.table.faults import FAULTS, Effect, Fault, FaultSpec
@@ -35,6 +36,7 @@ __all__ = [
     "FAULTS",
     "TRANSITIONS",
     "Action",
+    "Automation",
     "Clock",
     "Dealing",
     "Effect",
@@ -47,6 +49,7 @@ __all__ = [
     "HandRecord",
     "LegalActions",
     "ManualClock",
+    "Pace",
     "Phase",
     "Place",
     "PlayerResult",

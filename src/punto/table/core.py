@@ -170,6 +170,10 @@ class TableCore:
         self._pending = PendingChanges()
         self._settled: dict[GameNumber, SettledHand] = {}
         self._remove_after_hand: set[PlayerId] = set()
+        self._ready_at = 0.0
+        """The house's next automated step is not due before this time (its pace)."""
+        self._squeeze_until: float | None = None
+        """When the squeeze now on ends and the table turns the cards itself [O]."""
         self._emit(
             TableOpened(
                 at=self._now(),
@@ -202,6 +206,12 @@ class TableCore:
     def closes_at(self) -> float | None:
         """When the countdown of the open betting round ends."""
         return self._game.closes_at if self._game and self.phase is Phase.BETTING_OPEN else None
+
+    @property
+    def squeeze_closes_at(self) -> float | None:
+        """When the table turns the face-down cards itself, if the squeeze now on is
+        timed (an RNG table's :attr:`~punto.table.automation.Automation.REVEAL`) [O]."""
+        return self._squeeze_until if self.phase is Phase.SQUEEZE else None
 
     @property
     def betting_seconds_left(self) -> float | None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from punto.errors import RulesError
 from punto.rules import Rules
+from punto.table.automation import LIVE_AUTOMATIONS, RNG_AUTOMATIONS, Automation, Pace
 from punto.table.squeeze import Reading
 
 __all__ = [
@@ -57,6 +58,8 @@ class Dealing(enum.Enum):
     LIVE = "live"
     """A physical shoe: the dealer scans each card and the coup machine places it."""
 
+
+_PACE = Pace()
 
 _DEFAULT_READING = {
     TableKind.NORMAL: Reading.DEALER,
@@ -92,6 +95,11 @@ class TableSettings:
     rules_version: int = 1
     """Which version of the table's rules these are (the back office counts each change;
     a change applies from the next shoe and every hand's record names its version)."""
+    automations: frozenset[Automation] | None = None
+    """The steps the house takes by itself (:meth:`~punto.table.Table.advance`); by
+    default every step at an RNG table, closing betting and settling at a live one."""
+    pace: Pace = _PACE
+    """How long the house waits after each of its steps."""
 
     def __post_init__(self) -> None:
         if not self.table_id or any(ch.isspace() for ch in self.table_id):
@@ -104,6 +112,11 @@ class TableSettings:
             )
         reading = self.reading or _DEFAULT_READING[self.kind]
         object.__setattr__(self, "reading", reading)
+        if self.automations is None:
+            automations = RNG_AUTOMATIONS if self.dealing is Dealing.RNG else LIVE_AUTOMATIONS
+            object.__setattr__(self, "automations", automations)
+        elif Automation.DEAL_CARD in self.automations and self.dealing is not Dealing.RNG:
+            raise RulesError("only an RNG shoe deals its cards by itself", field="automations")
         if self.kind is TableKind.VIP and reading is not Reading.OWNER:
             raise RulesError("a VIP table's cards are squeezed by its owner [O]")
         if self.kind is TableKind.BID_SQUEEZE and reading is not Reading.BID:
@@ -132,6 +145,12 @@ class TableSettings:
         """The resolved reading rule."""
         assert self.reading is not None  # resolved in __post_init__
         return self.reading
+
+    @property
+    def automated(self) -> frozenset[Automation]:
+        """The resolved automations."""
+        assert self.automations is not None  # resolved in __post_init__
+        return self.automations
 
     @property
     def normal_tiers(self) -> tuple[str, ...]:

@@ -29,11 +29,12 @@ from dataclasses import dataclass
 
 from punto.coup import DrawReason, Position
 from punto.outcome import Side
+from punto.table.automation import Automation
 from punto.table.fault_handling import FaultHandling
 from punto.table.faults import Fault
 from punto.table.hand import HandDealing
 from punto.table.house import House
-from punto.table.kinds import Dealing
+from punto.table.kinds import TableSettings
 from punto.table.phases import IN_HAND
 from punto.table.records import PlayerId
 from punto.table.round import BettingRound
@@ -50,6 +51,7 @@ __all__ = [
     "LegalActions",
     "LegalQueries",
     "guidance",
+    "house_actions",
 ]
 
 
@@ -201,10 +203,14 @@ def _house(table: LegalQueries, *, staff_only: bool) -> frozenset[Action]:
             Action.CHANGE_SHOE: table.can_change_shoe(),
             Action.CHANGE_DEALER: table.can_change_dealer(table.dealer or "dealer"),
         }
-    actions = frozenset(a for a, ok in allowed.items() if ok)
-    if table.settings.dealing is Dealing.RNG:
-        actions -= HOUSE_AUTOMATED
-    return actions
+    return frozenset(a for a, ok in allowed.items() if ok) - house_actions(table.settings)
+
+
+def house_actions(settings: TableSettings) -> frozenset[Action]:
+    """The dealer's actions the house alone takes at this table: every step of a shoe
+    that deals itself (an RNG table), none at a live one (its dealer may also close
+    betting and settle, which the house does on time)."""
+    return HOUSE_AUTOMATED if Automation.DEAL_CARD in settings.automated else frozenset()
 
 
 def _player(table: LegalQueries, player: PlayerId) -> frozenset[Action]:
