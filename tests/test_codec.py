@@ -36,7 +36,7 @@ from punto.outcome import Outcome
 from punto.settlement import BetResult, Settlement
 from punto.shoe import ShoeReveal
 from punto.table import events
-from punto.table.faults import Fault
+from punto.table.fault_catalogue import Fault
 from punto.table.reasons import Reason, Why
 from punto.table.records import GameNumber, PlayerResult
 

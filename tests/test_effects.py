@@ -66,7 +66,7 @@ from punto.table.events import (
     TableClosed,
     TieBetsChanged,
 )
-from punto.table.faults import Fault
+from punto.table.fault_catalogue import Fault
 from punto.table.reasons import Reason, Why, fault_reason
 from punto.table.records import GameNumber
 from table_support import close, deal, make_table, open_round, seat

@@ -7,8 +7,8 @@ from __future__ import annotations
 from punto.bets import Bet
 from punto.coup import Position
 from punto.outcome import Side
-from punto.table.betting import BetSlip
-from punto.table.seats import Seats
+from punto.table.seat_plan import Seats
+from punto.table.slip import BetSlip
 from punto.table.squeeze import (
     Claim,
     Reading,

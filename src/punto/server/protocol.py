@@ -62,7 +62,7 @@ from punto.errors import (
 )
 from punto.outcome import Side
 from punto.table.events import CardPlaced, Event
-from punto.table.faults import Fault
+from punto.table.fault_catalogue import Fault
 from punto.table.squeeze import ReadCall
 from punto.table.views import Viewer, project
 

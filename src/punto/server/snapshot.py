@@ -31,7 +31,7 @@ from punto.table.events import (
     HandRestarted,
     HandResult,
 )
-from punto.table.seats import Place
+from punto.table.seat_plan import Place
 
 __all__ = ["snapshot_state", "table_json", "you_json"]
 

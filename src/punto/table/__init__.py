@@ -7,11 +7,11 @@ of the table's life. See ``docs/table.md``.
 
 - :mod:`~punto.table.phases` — the :class:`Phase` enum and its transitions;
 - :mod:`~punto.table.events` — every event;
-- :mod:`~punto.table.betting` — a player's chips and bets on one hand [L];
-- :mod:`~punto.table.seats` — seats, marks, watchers [M15], [S13];
+- :mod:`~punto.table.slip` — a player's chips and bets on one hand [L];
+- :mod:`~punto.table.seat_plan` — seats, marks, watchers [M15], [S13];
 - :mod:`~punto.table.squeeze` — who holds the cards [M16], [S], [O];
 - :mod:`~punto.table.kinds` — normal, VIP and bid-squeeze tables; RNG or live [O];
-- :mod:`~punto.table.faults` — every fault of RULES.md §7 and its effect;
+- :mod:`~punto.table.fault_catalogue` — every fault of RULES.md §7 and its effect;
 - :mod:`~punto.table.shoes` — the RNG shoe and the scanned live shoe;
 - :mod:`~punto.table.records` — game numbers and hand records [L];
 - :mod:`~punto.table.legal` — what each viewer may do now, and the dealer's guidance;
@@ -22,12 +22,12 @@ of the table's life. See ``docs/table.md``.
 from punto.table.automation import Automation, Pace
 from punto.table.clock import Clock, ManualClock, SystemClock
 from punto.table.events import Event
-from punto.table.faults import FAULTS, Effect, Fault, FaultSpec
+from punto.table.fault_catalogue import FAULTS, Effect, Fault, FaultSpec
 from punto.table.kinds import Dealing, TableKind, TableSettings, VipSettings
 from punto.table.legal import Action, Guidance, GuideReason, LegalActions
 from punto.table.phases import TRANSITIONS, Phase, Step
 from punto.table.records import GameNumber, HandRecord, PlayerResult
-from punto.table.seats import Place
+from punto.table.seat_plan import Place
 from punto.table.squeeze import ReadCall, Reading
 from punto.table.table import Table
 from punto.table.views import Viewer, bet_records, hand_records, project

@@ -24,7 +24,6 @@ from punto.money import show_amount
 from punto.outcome import Outcome, Side
 from punto.rules import Rules
 from punto.settlement import refund
-from punto.table.betting import BetSlip
 from punto.table.clock import Clock
 from punto.table.events import (
     BetsRefunded,
@@ -47,8 +46,9 @@ from punto.table.money import TableMoney
 from punto.table.phases import Phase, Step, require_phase, verify_transition
 from punto.table.reasons import Reason, Why
 from punto.table.records import Bets, GameNumber, HandRecord, PlayerId, PlayerResult, freeze_bets
-from punto.table.seats import Place, Seats
+from punto.table.seat_plan import Place, Seats
 from punto.table.shoes import CutNotice, LiveShoe, RngShoe, TableShoe
+from punto.table.slip import BetSlip
 from punto.table.squeeze import (
     HolderChoice,
     ReadCall,
@@ -334,7 +334,7 @@ class TableCore:
         (minor units) and the number of players who bet on it [L] — what a casino layout
         shows of the others' bets. Areas nobody bet on are left out.
 
-        >>> from punto.table.betting import BetSlip
+        >>> from punto.table.slip import BetSlip
         >>> table = TableCore.__new__(TableCore)
         >>> table._slips = {"ann": BetSlip("ann", confirmed={Bet.BANKER: 1000}),
         ...                 "bob": BetSlip("bob", confirmed={Bet.BANKER: 500, Bet.TIE: 100})}

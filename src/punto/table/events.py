@@ -35,7 +35,7 @@ from punto.cards import Card
 from punto.coup import Position
 from punto.outcome import Outcome, Side
 from punto.shoe import ShoeReveal
-from punto.table.faults import Effect, Fault
+from punto.table.fault_catalogue import Effect, Fault
 from punto.table.kinds import Dealing, TableKind
 from punto.table.reasons import Why
 from punto.table.records import Bets, GameNumber, PlayerId, PlayerResult

@@ -1,5 +1,5 @@
 """Faults as actions: :meth:`FaultHandling.report_fault` applies the documented
-effect of every case of RULES.md §7 (:data:`punto.table.faults.FAULTS`).
+effect of every case of RULES.md §7 (:data:`punto.table.fault_catalogue.FAULTS`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from punto.outcome import Outcome, Winner
 from punto.settlement import settle
 from punto.table.core import SettledHand, TableCore
 from punto.table.events import CardsBurned, FaultReported, HandResettled, HandRestarted
-from punto.table.faults import Effect, Fault
+from punto.table.fault_catalogue import Effect, Fault
 from punto.table.kinds import Dealing
 from punto.table.phases import Phase
 from punto.table.reasons import Reason, Why, fault_reason, rule_id

@@ -10,7 +10,6 @@ from punto.coup import Position
 from punto.errors import FaultError, PhaseError, SqueezeError, TableauError
 from punto.outcome import Outcome, Side, Winner
 from punto.settlement import Settler, refund
-from punto.table.betting import BetSlip
 from punto.table.core import SHOE_IN_PLAY, OpenHand, SettledHand, TableCore
 from punto.table.events import (
     BettingClosed,
@@ -23,6 +22,7 @@ from punto.table.events import (
 from punto.table.phases import Phase, require_phase
 from punto.table.reasons import Reason, Why
 from punto.table.records import Bets, GameNumber, PlayerId, PlayerResult, freeze_bets
+from punto.table.slip import BetSlip
 from punto.table.squeeze import FIRST_TWO, ReadCall, Reading, verify_read
 
 __all__ = ["HandDealing"]

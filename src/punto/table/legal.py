@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from punto.coup import DrawReason, Position
 from punto.outcome import Side
 from punto.table.automation import Automation
+from punto.table.fault_catalogue import Fault
 from punto.table.fault_handling import FaultHandling
-from punto.table.faults import Fault
 from punto.table.hand import HandDealing
 from punto.table.house import House
 from punto.table.kinds import TableSettings

@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from punto.table.faults import FAULTS, Fault
+from punto.table.fault_catalogue import FAULTS, Fault
 
 __all__ = [
     "CLOSED_BY_SUPERVISOR",

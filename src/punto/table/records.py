@@ -23,7 +23,7 @@ from punto.coup import Position
 from punto.errors import TableError
 from punto.outcome import Outcome, Side
 from punto.settlement import Settlement
-from punto.table.faults import Fault
+from punto.table.fault_catalogue import Fault
 from punto.table.reasons import Why
 
 __all__ = [

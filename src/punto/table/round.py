@@ -34,7 +34,7 @@ from punto.table.kinds import TableKind
 from punto.table.phases import Phase, require_phase
 from punto.table.reasons import Reason, Why
 from punto.table.records import PlayerId, freeze_bets
-from punto.table.seats import Place
+from punto.table.seat_plan import Place
 from punto.tie_options import tie_action, verify_tie_change
 
 __all__ = ["BettingRound"]

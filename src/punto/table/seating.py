@@ -7,7 +7,6 @@ player holding the cards may not leave [M16].
 from __future__ import annotations
 
 from punto.errors import AmountError, SeatError, SqueezeError, TableBalanceError, TableError
-from punto.table.betting import BetSlip
 from punto.table.core import TableCore
 from punto.table.events import (
     BalanceTransferred,
@@ -22,7 +21,8 @@ from punto.table.kinds import TableKind, VipSettings
 from punto.table.phases import BETWEEN_HANDS, Phase
 from punto.table.reasons import NONE, Reason, Why
 from punto.table.records import PlayerId
-from punto.table.seats import Place
+from punto.table.seat_plan import Place
+from punto.table.slip import BetSlip
 from punto.tie_options import TieAction
 
 OWNER_MAY_LEAVE = BETWEEN_HANDS | {Phase.PAUSED, Phase.BETTING_OPEN}

@@ -38,9 +38,9 @@ from punto.bets import Bet
 from punto.coup import Position
 from punto.errors import SqueezeError
 from punto.outcome import Side
-from punto.table.betting import BetSlip
 from punto.table.records import PlayerId
-from punto.table.seats import Place, Seats
+from punto.table.seat_plan import Place, Seats
+from punto.table.slip import BetSlip
 from punto.tableau import hand_total, is_natural, player_draws
 
 __all__ = [

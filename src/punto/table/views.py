@@ -67,7 +67,7 @@ from punto.table.events import (
     TieBetsChanged,
     VipSettingsChanged,
 )
-from punto.table.faults import Effect, Fault
+from punto.table.fault_catalogue import Effect, Fault
 from punto.table.reasons import Why
 from punto.table.records import Bets, GameNumber, HandRecord, PlayerId, PlayerResult
 
