@@ -21,7 +21,8 @@ from typing import Any, Protocol
 
 import redis.asyncio as aioredis
 
-from punto.errors import UnavailableError
+from punto.errors import ProtocolError, UnavailableError
+from punto.server.envelopes import Envelope, envelope_from_json
 from punto.server.hub import Hub
 from punto.server.protocol import error_message
 
@@ -46,7 +47,7 @@ class Bus(Protocol):
         """Start listening; ``handler`` answers requests for this process."""
         ...
 
-    async def publish(self, envelope: Mapping[str, Any]) -> None:
+    async def publish(self, envelope: Envelope) -> None:
         """Send a table envelope to every process's clients."""
         ...
 
@@ -70,7 +71,7 @@ class LocalBus:
     async def start(self, handler: RequestHandler) -> None:
         """Nothing to start."""
 
-    async def publish(self, envelope: Mapping[str, Any]) -> None:
+    async def publish(self, envelope: Envelope) -> None:
         """Deliver to this process's clients."""
         self._hub.deliver(envelope)
 
@@ -139,7 +140,12 @@ class RedisBus:
                 channel = message["channel"]
                 channel = channel.decode() if isinstance(channel, bytes) else str(channel)
                 if channel.startswith(f"{self._prefix}:table:"):
-                    self._hub.deliver(data)
+                    try:
+                        envelope = envelope_from_json(data)
+                    except ProtocolError:
+                        _LOG.warning("dropped a malformed envelope", extra={"channel": channel})
+                        continue
+                    self._hub.deliver(envelope)
                 elif data.get("op") == "reply":
                     future = self._pending.pop(str(data.get("rid")), None)
                     if future is not None and not future.done():
@@ -161,7 +167,7 @@ class RedisBus:
         answer = {**answer, "op": "reply", "rid": data.get("rid")}
         await self._redis.publish(f"{self._prefix}:proc:{data.get('from')}", json.dumps(answer))
 
-    async def publish(self, envelope: Mapping[str, Any]) -> None:
+    async def publish(self, envelope: Envelope) -> None:
         """Publish on the table's channel (this process receives it too). While Redis is
         away (a restart) the table waits, retrying with a growing pause, rather than lose
         the event; after ``_PUBLISH_PATIENCE`` seconds it gives up with

@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 import orjson
 
 from punto.server.auth import Actor
+from punto.server.envelopes import VIEW_KINDS, Envelope, EventEnvelope, LegalEnvelope
 from punto.table.views import Viewer
 
 __all__ = ["Connection", "Hub", "dumps", "event_texts"]
@@ -44,17 +45,18 @@ def dumps(message: Mapping[str, Any]) -> str:
     return orjson.dumps(message).decode()
 
 
-def event_texts(table_id: str, seq: int, views: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``event`` message of each kind of viewer, encoded once (``None``: that kind
-    does not see it), from :func:`punto.server.protocol.event_views`; ``player`` names
-    the player who gets ``self``."""
-    texts: dict[str, Any] = {
+def event_texts(table_id: str, seq: int, views: Mapping[str, Any]) -> EventEnvelope:
+    """The envelope of one event: the ``event`` message of each kind of viewer, encoded
+    once (``None``: that kind does not see it), from
+    :func:`punto.server.protocol.event_views`; ``player`` names the player who gets
+    ``self``."""
+    texts: dict[str, str | None] = {
         key: None
         if views.get(key) is None
         else dumps({"type": "event", "table": table_id, "seq": seq, "event": views[key]})
-        for key in ("auditor", "dealer", "watcher", "self")
+        for key in VIEW_KINDS
     }
-    return {"texts": texts, "player": views.get("player")}
+    return EventEnvelope(table=table_id, seq=seq, texts=texts, player=views.get("player"))
 
 
 class Connection:
@@ -166,9 +168,9 @@ class Hub:
             return len(self._tables.get(table_id, ()))
         return sum(len(c) for c in self._tables.values())
 
-    def deliver(self, envelope: Mapping[str, Any]) -> None:
+    def deliver(self, envelope: Envelope) -> None:
         """Send an envelope to the table's clients, each the view it may see."""
-        table_id = str(envelope.get("table"))
+        table_id = envelope["table"]
         if "texts" in envelope:
             self._deliver_event(table_id, envelope)
             return
@@ -188,10 +190,10 @@ class Hub:
             conn.send(text, seq=seq)
         self.delivered += len(conns)
 
-    def _deliver_event(self, table_id: str, envelope: Mapping[str, Any]) -> None:
-        texts: Mapping[str, str | None] = envelope["texts"]
-        seq = int(envelope["seq"])
-        concerned = envelope.get("player")
+    def _deliver_event(self, table_id: str, envelope: EventEnvelope) -> None:
+        texts = envelope["texts"]
+        seq = envelope["seq"]
+        concerned = envelope["player"]
         mine = self._players.get((table_id, concerned), _NONE) if concerned else _NONE
         sent = 0
         for kind in _KINDS:
@@ -210,17 +212,17 @@ class Hub:
                 sent += 1
         self.delivered += sent
 
-    def _deliver_legal(self, table_id: str, envelope: Mapping[str, Any]) -> None:
+    def _deliver_legal(self, table_id: str, envelope: LegalEnvelope) -> None:
         """A :class:`~punto.server.legalcast.LegalCast` envelope: each kind's text to that
         kind's connections, each player's text to that player's connections only."""
-        seq = int(envelope["seq"])
+        seq = envelope["seq"]
         sent = 0
-        kinds: Mapping[str, str] = envelope["legal"]
+        kinds = envelope["legal"]
         for kind, text in kinds.items():
             for conn in list(self._kinds.get((table_id, kind), _NONE)):
                 conn.send(text, seq=seq)
                 sent += 1
-        players: Mapping[str, str] = envelope["players"]
+        players = envelope["players"]
         for player, text in players.items():
             for conn in list(self._players.get((table_id, player), ())):
                 conn.send(text, seq=seq)

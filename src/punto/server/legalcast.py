@@ -21,9 +21,9 @@ confirm the table refuses says why.)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from punto.codec import legal_actions_json
+from punto.server.envelopes import LegalEnvelope
 from punto.server.hub import dumps
 from punto.table import Table, Viewer
 from punto.table.events import (
@@ -79,7 +79,7 @@ class LegalCast:
 
     def envelope(
         self, table: Table, events: Sequence[Event], *, table_id: str, seq: int
-    ) -> dict[str, Any] | None:
+    ) -> LegalEnvelope | None:
         """The envelope of the values ``events`` (the pass up to ``seq``) changed (``None``:
         none): ``legal`` maps a kind of viewer to its message text, ``players`` a player to
         theirs."""
@@ -120,4 +120,4 @@ class LegalCast:
                 players[player] = text(value)
         if not kinds and not players:
             return None
-        return {"table": table_id, "seq": seq, "legal": kinds, "players": players}
+        return LegalEnvelope(table=table_id, seq=seq, legal=kinds, players=players)

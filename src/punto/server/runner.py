@@ -59,6 +59,7 @@ from punto.server.effects import (
     Stop,
     effects_of,
 )
+from punto.server.envelopes import EventEnvelope, MessageEnvelope
 from punto.server.hub import event_texts
 from punto.server.legalcast import LegalCast
 from punto.server.protocol import (
@@ -151,7 +152,7 @@ class TableRunner(TableCommands):
         """What each viewer was last told it may do; sends what events change."""
         self._encoded = 0
         """Events before this one have their fan-out envelopes made (:meth:`_encode`)."""
-        self._envelopes: dict[int, dict[str, Any]] = {}
+        self._envelopes: dict[int, EventEnvelope] = {}
         """Envelopes made and not yet published, by event number."""
         self._blank = False
         """The hand in play is a blank hand (no road)."""
@@ -679,9 +680,7 @@ class TableRunner(TableCommands):
                 # Coalesced: the player who confirmed gets the event, the dealer and
                 # auditors every one; the others one ``bet_totals`` for the whole pass
                 views = {**views, "watcher": None}
-            self._envelopes[index] = {"table": self.id, "seq": index} | event_texts(
-                self.id, index, views
-            )
+            self._envelopes[index] = event_texts(self.id, index, views)
         self._encoded = max(self._encoded, self._done)
 
     async def _publish(self, first: int, count: int) -> None:
@@ -708,7 +707,7 @@ class TableRunner(TableCommands):
                 self._envelopes.pop(index, None)
         self._s.metrics.broadcast_seconds.observe(time.perf_counter() - started)
 
-    def _totals_envelope(self, seq: int) -> dict[str, Any]:
+    def _totals_envelope(self, seq: int) -> MessageEnvelope:
         """The ``bet_totals`` message after event ``seq``: every player's confirmed stakes
         per bet area, once per pass of events (a whole batch of confirms is one frame)."""
         table = self.table
