@@ -21,7 +21,6 @@ import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
-from punto.codec import why_from_json
 from punto.errors import (
     AuthError,
     NotFoundError,
@@ -65,6 +64,22 @@ from punto.server.protocol import (
     tier_json,
 )
 from punto.server.recordings import Recordings
+from punto.server.requests import (
+    CloseTable,
+    Correct,
+    Describe,
+    GetRoads,
+    GetSnapshot,
+    Reconfigure,
+    RefreshRoads,
+    RunCommand,
+    SetConnected,
+    StatusAll,
+    TableRequest,
+    Transfer,
+    request_from_json,
+    request_json,
+)
 from punto.server.runner import TableRunner
 from punto.server.services import DEALER_ROSTER, Services, WallClock
 from punto.server.snapshot import table_json
@@ -72,7 +87,7 @@ from punto.server.storage import ServerStore
 from punto.server.tables import DEMO_TABLES, TableConfig
 from punto.server.truth import amend_record
 from punto.table.clock import Clock
-from punto.table.reasons import NONE, Reason, Why
+from punto.table.reasons import Reason, Why
 from punto.table.records import GameNumber
 
 __all__ = ["DEMO_USERS", "Node"]
@@ -95,23 +110,6 @@ DEMO_USERS: tuple[tuple[str, Role, str], ...] = (
     ("admin", Role.ADMIN, "Admin"),
 )
 """The demo accounts ``make run`` creates; each one's password is ``<name>-demo``."""
-
-
-def _actor_json(actor: Actor) -> dict[str, Any]:
-    return {
-        "user_id": actor.user_id,
-        "role": None if actor.role is None else actor.role.value,
-        "name": actor.name,
-    }
-
-
-def _actor_of(data: Mapping[str, Any]) -> Actor:
-    role = data.get("role")
-    return Actor(
-        user_id=data.get("user_id"),
-        role=None if role is None else Role(role),
-        name=str(data.get("name", "")),
-    )
 
 
 def _raise_remote(answer: Mapping[str, Any]) -> None:
@@ -503,62 +501,52 @@ class Node:
             return owners.get(table_id)
         return self._owners.get(table_id)
 
-    async def _route(self, table_id: str, payload: Mapping[str, Any]) -> dict[str, Any]:
-        """Ask the owner of ``table_id`` (another process)."""
+    async def _route(self, request: TableRequest) -> dict[str, Any]:
+        """Ask the owner of the request's table (another process)."""
+        table_id = request.table
         owner = await self.owner(table_id)
         if owner is None or owner == self.id:
             await self.config(table_id)  # NotFoundError for an unknown table
             raise UnavailableError(f"table {table_id} is not open right now; try again")
-        answer = await self.bus.request(owner, {**payload, "table": table_id})
+        answer = await self.bus.request(owner, request_json(request))
         _raise_remote(answer)
         return answer
 
-    async def _answer(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        """Answer a request another process forwarded about a table owned here."""
-        op = request.get("op")
-        runner = self.runners.get(str(request.get("table")))
-        if op == "status_all":
+    async def _answer(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Answer a request another process forwarded about a table owned here
+        (:mod:`punto.server.requests`; a malformed one is a :class:`ProtocolError`)."""
+        request = request_from_json(data)
+        if isinstance(request, StatusAll):
             return {"tables": {t: r.status() for t, r in self.runners.items()}}
+        runner = self.runners.get(request.table)
         if runner is None:
             return {"error": error_message(UnavailableError("the table moved; try again"))}
-        actor = _actor_of(request.get("actor") or {})
-        if op == "command":
-            command = parse_command(request["command"])
-            if isinstance(command, Chat | ChatMute):
-                await self._chat_here(runner, actor, command)
-                return {"events": []}
-            return {"events": [event_json(e) for e in await runner.execute(actor, command)]}
-        if op == "snapshot":
-            wallet = request.get("wallet")
-            return {"snapshot": runner.snapshot(actor, wallet=wallet)}
-        if op == "describe":
-            return {"table": runner.describe()}
-        if op == "roads":
-            return {"roads": runner.roads_message(svg=bool(request.get("svg")))}
-        if op == "connected":
-            await runner.set_connected(str(request["player"]), bool(request["connected"]))
-            return {}
-        if op == "reconfigure":
-            await runner.reconfigure(await self.store.table(runner.id))
-            return {}
-        if op == "correct":
-            return await self._correct_here(runner, request)
-        if op == "refresh_roads":
-            await runner.refresh_roads()
-            return {}
-        if op == "transfer":
-            await runner.transfer(
-                str(request["player"]),
-                int(request["amount"]),
-                reason=_why(request.get("reason"), request.get("reason_params")),
-            )
-            return {}
-        if op == "close":
-            await self._close_here(
-                runner.id, _why(request.get("reason"), request.get("reason_params"))
-            )
-            return {}
-        raise ProtocolError(f"unknown request {op!r}")
+        match request:
+            case RunCommand(actor=actor):
+                command = parse_command(request.command)
+                if isinstance(command, Chat | ChatMute):
+                    await self._chat_here(runner, actor, command)
+                    return {"events": []}
+                return {"events": [event_json(e) for e in await runner.execute(actor, command)]}
+            case GetSnapshot(actor=actor, wallet=wallet):
+                return {"snapshot": runner.snapshot(actor, wallet=wallet)}
+            case Describe():
+                return {"table": runner.describe()}
+            case GetRoads(svg=svg):
+                return {"roads": runner.roads_message(svg=svg)}
+            case SetConnected(player=player, connected=connected):
+                await runner.set_connected(player, connected)
+            case Reconfigure():
+                await runner.reconfigure(await self.store.table(runner.id))
+            case Correct():
+                return await self._correct_here(runner, request)
+            case RefreshRoads():
+                await runner.refresh_roads()
+            case Transfer(player=player, amount=amount, reason=reason):
+                await runner.transfer(player, amount, reason=reason)
+            case CloseTable(reason=reason):
+                await self._close_here(runner.id, reason)
+        return {}
 
     # -- tables ----------------------------------------------------------------------
 
@@ -598,7 +586,7 @@ class Node:
         else:
             config = await self.store.table(table_id)
             try:
-                out = dict((await self._route(table_id, {"op": "describe"}))["table"])
+                out = dict((await self._route(Describe(table_id)))["table"])
             except UnavailableError:
                 out = table_json(config, config.settings(betting_seconds=None))
                 out["phase"] = "closed" if not config.enabled else "waiting"
@@ -614,7 +602,7 @@ class Node:
         remote = {o for t, o in owners.items() if t not in statuses and o != self.id}
         for process in remote:
             with contextlib.suppress(PuntoError):
-                answer = await self.bus.request(process, {"op": "status_all"}, timeout=2.0)
+                answer = await self.bus.request(process, request_json(StatusAll()), timeout=2.0)
                 statuses.update(answer.get("tables", {}))
         out = []
         for config in configs:
@@ -661,14 +649,7 @@ class Node:
                 await self._chat_here(runner, actor, command)
                 return []
             return [event_json(e) for e in await runner.execute(actor, command)]
-        answer = await self._route(
-            table_id,
-            {
-                "op": "command",
-                "actor": _actor_json(actor),
-                "command": command.model_dump(mode="json"),
-            },
-        )
+        answer = await self._route(RunCommand(table_id, actor, command.model_dump(mode="json")))
         return list(answer["events"])
 
     async def _chat_here(self, runner: TableRunner, actor: Actor, command: Chat | ChatMute) -> None:
@@ -685,9 +666,7 @@ class Node:
         runner = self.runners.get(table_id)
         if runner is not None:
             return runner.snapshot(actor, wallet=wallet)
-        answer = await self._route(
-            table_id, {"op": "snapshot", "actor": _actor_json(actor), "wallet": wallet}
-        )
+        answer = await self._route(GetSnapshot(table_id, actor, wallet))
         return dict(answer["snapshot"])
 
     async def roads(self, table_id: str, *, svg: bool = False) -> dict[str, Any]:
@@ -695,7 +674,7 @@ class Node:
         runner = self.runners.get(table_id)
         if runner is not None:
             return runner.roads_message(svg=svg)
-        return dict((await self._route(table_id, {"op": "roads", "svg": svg}))["roads"])
+        return dict((await self._route(GetRoads(table_id, svg)))["roads"])
 
     async def connected(self, table_id: str, player: str, *, connected: bool) -> None:
         """Count a player's connections to a table on this process; the first opened and
@@ -718,9 +697,7 @@ class Node:
             if runner is not None:
                 await runner.set_connected(player, connected)
             else:
-                await self._route(
-                    table_id, {"op": "connected", "player": player, "connected": connected}
-                )
+                await self._route(SetConnected(table_id, player, connected))
 
     # -- administration ----------------------------------------------------------------
 
@@ -750,7 +727,7 @@ class Node:
                 await runner.reconfigure(config)
         elif config.enabled:
             with contextlib.suppress(UnavailableError):
-                await self._route(config.id, {"op": "reconfigure"})
+                await self._route(Reconfigure(config.id))
             await self._acquire_tables()
         return config
 
@@ -760,7 +737,7 @@ class Node:
             await self._close_here(table_id, reason)
             return
         with contextlib.suppress(UnavailableError):
-            await self._route(table_id, {"op": "close", **_why_json(reason)})
+            await self._route(CloseTable(table_id, reason))
 
     async def _close_here(self, table_id: str, reason: Why) -> None:
         runner = self.runners.pop(table_id)
@@ -787,10 +764,7 @@ class Node:
                 await runner.transfer(player, amount, reason=reason)
                 continue
             with contextlib.suppress(UnavailableError):
-                await self._route(
-                    table_id,
-                    {"op": "transfer", "player": player, "amount": amount, **_why_json(reason)},
-                )
+                await self._route(Transfer(table_id, player, amount, reason))
 
     # -- corrections [O] ------------------------------------------------------------------
 
@@ -814,19 +788,12 @@ class Node:
             done = await self._corrected(game, correction_id)
             if done is not None:
                 return done
-        payload = {
-            "op": "correct",
-            "game": game,
-            "outcome": outcome_json(outcome),
-            "author": author,
-            "reason": reason,
-            "correction_id": correction_id,
-        }
+        request = Correct(number.table, game, outcome_json(outcome), author, reason, correction_id)
         runner = self.runners.get(number.table)
         if runner is not None:
-            return await self._correct_here(runner, payload)
+            return await self._correct_here(runner, request)
         with contextlib.suppress(UnavailableError):
-            answer = await self._route(number.table, payload)
+            answer = await self._route(request)
             return {k: answer[k] for k in ("game", "corrections", "transactions")}
         return await self._correct_offline(number, outcome, author, reason, correction_id)
 
@@ -875,36 +842,34 @@ class Node:
             "replayed": True,
         }
 
-    async def _correct_here(
-        self, runner: TableRunner, request: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        game = str(request["game"])
+    async def _correct_here(self, runner: TableRunner, request: Correct) -> dict[str, Any]:
+        game = request.game
         async with self._hand_lock(game):
-            done = await self._corrected(game, str(request["correction_id"]))
+            done = await self._corrected(game, request.correction_id)
             if done is not None:
                 return done
             async with self._players_turns(game):
                 return await self._correct_on(runner, request)
 
-    async def _correct_on(self, runner: TableRunner, request: Mapping[str, Any]) -> dict[str, Any]:
-        number = _game(str(request["game"]))
-        outcome = outcome_from_json(request["outcome"])
+    async def _correct_on(self, runner: TableRunner, request: Correct) -> dict[str, Any]:
+        number = _game(request.game)
+        outcome = outcome_from_json(request.outcome)
         done = await runner.correct(
             number,
             outcome,
-            author=str(request["author"]),
-            reason=str(request["reason"]),
-            correction_id=str(request["correction_id"]),
+            author=request.author,
+            reason=request.reason,
+            correction_id=request.correction_id,
         )
         return await self._amended(
             number,
             "correction",
-            str(request["author"]),
-            str(request["reason"]),
+            request.author,
+            request.reason,
             outcome,
             done["corrections"],
             done["transactions"],
-            key=f"correction:{request['correction_id']}",
+            key=f"correction:{request.correction_id}",
             table_followed=bool(done["on_table"]),
         )
 
@@ -1084,7 +1049,7 @@ class Node:
             await runner.refresh_roads()
         else:
             with contextlib.suppress(UnavailableError):
-                await self._route(number.table, {"op": "refresh_roads"})
+                await self._route(RefreshRoads(number.table))
         await self.bus.publish(
             {
                 "table": number.table,
@@ -1096,16 +1061,6 @@ class Node:
 _CONFIG_SECONDS = 1.0
 """How long another process's table configuration is taken as read (as its owner is)."""
 _CONFIG_ENTRIES = 1024
-
-
-def _why_json(reason: Why) -> dict[str, Any]:
-    """A reason in a request between servers: its code and parameters."""
-    return {"reason": reason.code.value, "reason_params": dict(reason.params)}
-
-
-def _why(code: object, params: object) -> Why:
-    """A reason from :func:`_why_json` (none given: no reason)."""
-    return why_from_json(code, params) or NONE
 
 
 def _game(text: str) -> GameNumber:

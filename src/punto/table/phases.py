@@ -18,6 +18,7 @@ punto.errors.PhaseError: a table cannot go from waiting to dealing
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -137,5 +138,12 @@ def require_phase(current: Phase, allowed: frozenset[Phase] | set[Phase], action
     punto.errors.PhaseError: cannot confirm bets while the table is dealing (needs betting_open)
     """
     if current not in allowed:
-        needs = " or ".join(sorted(p.value for p in allowed))
+        needs = _needs(frozenset(allowed))
         raise PhaseError(f"cannot {action} while the table is {current.value} (needs {needs})")
+
+
+@functools.cache
+def _needs(allowed: frozenset[Phase]) -> str:
+    """The phases an action needs, as words (made once per set: a table asks every
+    player's ``can_*`` after each phase change, most answered by this refusal)."""
+    return " or ".join(sorted(p.value for p in allowed))
