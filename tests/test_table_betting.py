@@ -321,3 +321,20 @@ def test_a_failed_action_changes_nothing() -> None:
         assert (len(table.events), table.balances, dict(table.bets("ann")), table.phase) == (
             snapshot
         )
+
+
+def test_can_answers_for_a_stranger_without_raising() -> None:
+    # every can_* of the betting round answers no for someone not at the table (the round's
+    # quick "is betting open to them" test must not look them up as a participant)
+    table, _ = make_table()
+    table.open_betting()
+    stranger = "zoe"
+    assert not table.can_bet(stranger)
+    assert not table.can_add_chip(stranger, Bet.PLAYER)
+    assert not table.can_undo(stranger)
+    assert not table.can_clear(stranger)
+    assert not table.can_double(stranger)
+    assert not table.can_rebet(stranger)
+    assert not table.can_confirm(stranger)
+    assert not table.can_wait_for_me(stranger)
+    assert not table.can_fly(stranger)

@@ -477,7 +477,25 @@ class TableCore:
         for player in list(self.seats.participants):
             self._remove(player, reason=reason)
 
+    def _betting_open(self, player: PlayerId) -> bool:
+        """Whether ``player`` may act on the betting round at all: the test
+        :meth:`_verify_betting` makes, answered without building an error (each
+        ``can_*`` of the round asks it first: a table asks them of every player after
+        every change of phase)."""
+        game = self._game
+        who = self.seats.participants.get(player)
+        return (
+            self.phase is Phase.BETTING_OPEN
+            and game is not None
+            and self._now() < game.closes_at
+            and who is not None
+            and who.place is not Place.LOBBY
+        )
+
     def _verify_betting(self, player: PlayerId, action: str) -> OpenHand:
+        if self._betting_open(player):
+            assert self._game is not None
+            return self._game
         require_phase(self.phase, {Phase.BETTING_OPEN}, action)
         game = self._require_game()
         if self._now() >= game.closes_at:

@@ -87,11 +87,15 @@ class BettingRound(TableCore):
 
     def can_bet(self, player: PlayerId) -> bool:
         """Whether ``player`` may put chips down now, whichever chip and bet [L]."""
-        return self._can(lambda: self._verify_betting(player, "add a chip"))
+        return self._betting_open(player) and self._can(
+            lambda: self._verify_betting(player, "add a chip")
+        )
 
     def can_add_chip(self, player: PlayerId, bet: Bet, *, spot: int | None = None) -> bool:
         """Whether :meth:`add_chip` would succeed."""
-        return self._can(lambda: self.verify_add_chip(player, bet, spot=spot))
+        return self._betting_open(player) and self._can(
+            lambda: self.verify_add_chip(player, bet, spot=spot)
+        )
 
     def add_chip(self, player: PlayerId, bet: Bet, *, spot: int | None = None) -> ChipAdded:
         """Put the chosen chip on ``bet``; it is a bet only once confirmed [L]. ``spot``: a
@@ -116,7 +120,7 @@ class BettingRound(TableCore):
 
     def can_undo(self, player: PlayerId) -> bool:
         """Whether :meth:`undo` would succeed."""
-        return self._can(lambda: self.verify_undo(player))
+        return self._betting_open(player) and self._can(lambda: self.verify_undo(player))
 
     def undo(self, player: PlayerId) -> ChipsUndone:
         """Take back the last unconfirmed chip (or doubling, or rebet) [L]."""
@@ -134,7 +138,7 @@ class BettingRound(TableCore):
 
     def can_clear(self, player: PlayerId) -> bool:
         """Whether :meth:`clear` would succeed."""
-        return self._can(lambda: self.verify_clear(player))
+        return self._betting_open(player) and self._can(lambda: self.verify_clear(player))
 
     def clear(self, player: PlayerId) -> BetsCleared:
         """Take back every unconfirmed chip [L]."""
@@ -155,7 +159,7 @@ class BettingRound(TableCore):
 
     def can_double(self, player: PlayerId) -> bool:
         """Whether :meth:`double` would succeed."""
-        return self._can(lambda: self.verify_double(player))
+        return self._betting_open(player) and self._can(lambda: self.verify_double(player))
 
     def double(self, player: PlayerId) -> BetsDoubled:
         """Double the unconfirmed chips (confirmed bets cannot be doubled) [L]."""
@@ -175,7 +179,7 @@ class BettingRound(TableCore):
 
     def can_rebet(self, player: PlayerId) -> bool:
         """Whether :meth:`rebet` would succeed."""
-        return self._can(lambda: self.verify_rebet(player))
+        return self._betting_open(player) and self._can(lambda: self.verify_rebet(player))
 
     def rebet(self, player: PlayerId) -> RebetPlaced:
         """Put last hand's confirmed bets back as unconfirmed chips (confirm them)."""
@@ -238,7 +242,7 @@ class BettingRound(TableCore):
 
     def can_confirm(self, player: PlayerId) -> bool:
         """Whether :meth:`confirm` would succeed."""
-        return self._can(lambda: self.verify_confirm(player))
+        return self._betting_open(player) and self._can(lambda: self.verify_confirm(player))
 
     def confirm(self, player: PlayerId) -> BetsConfirmed:
         """Confirm the unconfirmed chips: the balance is debited and they are bets [L]."""
@@ -335,7 +339,7 @@ class BettingRound(TableCore):
 
     def can_wait_for_me(self, player: PlayerId) -> bool:
         """Whether :meth:`wait_for_me` would succeed."""
-        return self._can(lambda: self.verify_wait_for_me(player))
+        return self._betting_open(player) and self._can(lambda: self.verify_wait_for_me(player))
 
     def wait_for_me(self, player: PlayerId) -> BettingExtended:
         """Extend the countdown by the table's wait time: "wait for me" [O]."""
@@ -403,7 +407,7 @@ class BettingRound(TableCore):
 
     def can_fly(self, player: PlayerId) -> bool:
         """Whether :meth:`fly` would succeed."""
-        return self._can(lambda: self.verify_fly(player))
+        return self._betting_open(player) and self._can(lambda: self.verify_fly(player))
 
     def fly(self, player: PlayerId) -> BettingClosed:
         """The VIP owner has the cards dealt at once, without betting [O]."""

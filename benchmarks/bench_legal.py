@@ -1,0 +1,90 @@
+"""What each player may do, at table scale: the ``legal_actions`` pass after a table-wide
+event (a change of phase, a card) asks every player at the table.
+
+Run with ``.venv/bin/python benchmarks/bench_legal.py [--players N] [--json]``. A Macau
+table with seven seated players and the rest watching; every player confirms one bet;
+then betting closes and cards are dealt, and each step's pass over every player
+(:class:`punto.server.legalcast.LegalCast`) is timed. The median of the steps is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+
+from punto.bets import Bet
+from punto.rules import preset
+from punto.server.legalcast import LegalCast
+from punto.table import ManualClock, Phase, Table, TableSettings
+
+
+def build(players: int) -> tuple[Table, ManualClock]:
+    """A table with ``players`` players, each with one confirmed bet, betting open."""
+    clock = ManualClock()
+    table = Table(
+        TableSettings(table_id="T1", rules=preset("macau")), clock=clock, rng=random.Random(1)
+    )
+    for i in range(players):
+        player = f"p{i}"
+        table.join(player, balance=10_000_000)
+        if i < table.settings.seats:
+            table.sit(player, i + 1, tier="low")
+        else:
+            table.watch(player)
+    table.start_shoe()
+    table.open_betting()
+    for i in range(players):
+        player = f"p{i}"
+        table.choose_chip(player, 10_000)
+        table.add_chip(player, Bet.BANKER if i % 2 else Bet.PLAYER)
+        table.confirm(player)
+    return table, clock
+
+
+def passes(players: int) -> list[float]:
+    """Seconds of each table-wide pass: closing betting, then every card of the hand."""
+    table, clock = build(players)
+    cast = LegalCast()
+    cast.envelope(table, table.events[-1:], table_id="T1", seq=0)  # everyone told once
+    clock.advance(table.settings.betting_seconds)
+    table.close_betting()
+    times = []
+    while True:
+        event = table.events[-1]
+        started = time.perf_counter()
+        cast.envelope(table, [event], table_id="T1", seq=len(table.events))
+        times.append(time.perf_counter() - started)
+        if table.phase not in (Phase.BETTING_CLOSED, Phase.DEALING):
+            return times
+        table.deal_card()
+
+
+def main() -> None:
+    """Time the passes and print their figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=2_500)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    times = passes(args.players)
+    figures = {
+        "players": args.players,
+        "passes": len(times),
+        "median_ms": round(statistics.median(times) * 1000, 2),
+        "max_ms": round(max(times) * 1000, 2),
+        "per_player_us": round(statistics.median(times) / args.players * 1e6, 2),
+    }
+    if args.json:
+        print(json.dumps(figures))
+        return
+    print(
+        f"legal_actions pass over {figures['players']:,} players: "
+        f"median {figures['median_ms']} ms, worst {figures['max_ms']} ms "
+        f"({figures['per_player_us']} µs a player, {figures['passes']} passes)"
+    )
+
+
+if __name__ == "__main__":
+    main()
