@@ -19,7 +19,7 @@ import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from punto.errors import (
     AuthError,
@@ -82,7 +82,7 @@ from punto.server.requests import (
 )
 from punto.server.runner import TableRunner
 from punto.server.services import DEALER_ROSTER, Services, WallClock
-from punto.server.snapshot import table_json
+from punto.server.snapshot import Snapshot, table_json
 from punto.server.storage import ServerStore
 from punto.server.tables import DEMO_TABLES, TableConfig
 from punto.server.truth import amend_record
@@ -657,7 +657,7 @@ class Node:
         game = runner.table.game
         await self.chat.handle(runner.id, None if game is None else str(game), actor, command)
 
-    async def snapshot(self, table_id: str, actor: Actor) -> dict[str, Any]:
+    async def snapshot(self, table_id: str, actor: Actor) -> Snapshot:
         """The ``snapshot`` message for ``actor``."""
         wallet = None
         if actor.role is Role.PLAYER and actor.user_id is not None:
@@ -667,7 +667,10 @@ class Node:
         if runner is not None:
             return runner.snapshot(actor, wallet=wallet)
         answer = await self._route(GetSnapshot(table_id, actor, wallet))
-        return dict(answer["snapshot"])
+        snapshot = answer.get("snapshot")
+        if not isinstance(snapshot, dict) or snapshot.get("type") != "snapshot":
+            raise UnavailableError(f"the owner of {table_id} sent no snapshot; try again")
+        return cast(Snapshot, snapshot)  # made by the owner's TableRunner.snapshot
 
     async def roads(self, table_id: str, *, svg: bool = False) -> dict[str, Any]:
         """The ``roads`` message of a table's current shoe."""

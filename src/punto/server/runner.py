@@ -73,7 +73,7 @@ from punto.server.protocol import (
     tier_json,
 )
 from punto.server.services import DEALER_ROSTER, Services
-from punto.server.snapshot import snapshot_state, table_json, you_json
+from punto.server.snapshot import Snapshot, snapshot_state, table_json, you_json
 from punto.server.tables import TableConfig
 from punto.server.truth import carry_amendments, roads_of
 from punto.table import Fault, Phase, Table, Viewer, hand_records
@@ -220,7 +220,7 @@ class TableRunner(TableCommands):
         out.update(self.status())
         return out
 
-    def snapshot(self, actor: Actor, *, wallet: int | None) -> dict[str, Any]:
+    def snapshot(self, actor: Actor, *, wallet: int | None) -> Snapshot:
         """The ``snapshot`` message for ``actor`` (no await: one consistent moment)."""
         viewer = actor.viewer
         player = actor.user_id if viewer is Viewer.PLAYER else None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 from punto.codec import legal_actions_json
 from punto.paytables import paytable
@@ -33,7 +33,111 @@ from punto.table.events import (
 )
 from punto.table.seat_plan import Place
 
-__all__ = ["snapshot_state", "table_json", "you_json"]
+__all__ = [
+    "SeatJson",
+    "ShoeJson",
+    "Snapshot",
+    "SnapshotState",
+    "VipJson",
+    "You",
+    "snapshot_state",
+    "table_json",
+    "you_json",
+]
+
+
+class SeatJson(TypedDict):
+    """A taken seat."""
+
+    seat: int | None
+    player: str
+    tier: str | None
+    connected: bool
+
+
+class MarkJson(TypedDict):
+    """A seat kept for a player who stood up [S13]."""
+
+    seat: int
+    player: str
+
+
+class ShoeJson(TypedDict):
+    """The shoe in play."""
+
+    number: int
+    commitment: str | None
+    """The hash of the shuffled shoe, published before its first hand."""
+    hands_dealt: int
+    last_hand: bool
+
+
+class VipJson(TypedDict):
+    """A VIP table's owner settings [O]."""
+
+    squeeze: bool
+    vertical_squeeze: bool
+    password_set: bool
+
+
+class SnapshotState(TypedDict):
+    """The table as ``viewer`` sees it now (docs/protocol.md, "snapshot")."""
+
+    phase: str
+    game: str | None
+    closes_at: float | None
+    closes_in: float | None
+    squeeze_closes_in: float | None
+    dealer: str | None
+    shoe: ShoeJson
+    seats: list[SeatJson]
+    marked: list[MarkJson]
+    watchers: list[str]
+    owner: str | None
+    bets: dict[str, dict[str, Any]]
+    totals: dict[str, Any]
+    split: dict[str, int]
+    holders: dict[str, str]
+    cards: list[dict[str, Any]]
+    outcome: dict[str, Any] | None
+    vip: VipJson
+    blank_owed: bool
+    paused: bool
+    legal: dict[str, Any]
+
+
+class You(TypedDict):
+    """Who the snapshot is for, and their place and money at the table."""
+
+    user_id: str | None
+    role: str | None
+    viewer: str
+    at_table: bool
+    place: str | None
+    seat: int | None
+    tier: str | None
+    table_balance: int | None
+    wallet_balance: int | None
+    chip: int | None
+    pending: dict[str, Any]
+    bets: dict[str, Any]
+    owner: bool
+
+
+class Snapshot(TypedDict):
+    """The ``snapshot`` message a client gets on connecting and on ``resync``."""
+
+    type: Literal["snapshot"]
+    seq: int
+    """The number of the last event it includes: events after it follow."""
+    table: dict[str, Any]
+    you: You
+    state: SnapshotState
+    roads: dict[str, Any]
+    recent: list[dict[str, Any]]
+    settlement_pending: dict[str, Any] | None
+    request_id: NotRequired[str]
+    """The ``resync`` request it answers."""
 
 
 def table_json(config: TableConfig, settings: TableSettings) -> dict[str, Any]:
@@ -108,36 +212,32 @@ def snapshot_state(
     viewer: Viewer,
     player: str | None,
     commitment: str | None,
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The snapshot's ``state`` and ``recent`` events for one viewer (``squeeze_closes_in``:
+) -> tuple[SnapshotState, list[dict[str, Any]]]:
+    """The snapshot's ``state`` and ``recent events for one viewer (``squeeze_closes_in``:
     how long until the table turns squeezed cards itself, an RNG table's squeeze time)."""
     shown = project(hand_events, viewer, player)
     cards, outcome = _cards(shown)
     now = time.time()
     closes_at = table.closes_at
-    seats: list[dict[str, Any]] = []
+    seats: list[SeatJson] = []
     watchers: list[str] = []
     for who in table.seats.participants.values():
         if who.place is Place.SEATED:
             seats.append(
-                {
-                    "seat": who.seat,
-                    "player": who.player,
-                    "tier": who.tier,
-                    "connected": who.connected,
-                }
+                SeatJson(seat=who.seat, player=who.player, tier=who.tier, connected=who.connected)
             )
         elif who.place is Place.WATCHING:
             watchers.append(who.player)
-    seats.sort(key=lambda s: s["seat"])
+    seats.sort(key=lambda s: s["seat"] or 0)
     marked = [
-        {"seat": seat, "player": by}
+        MarkJson(seat=seat, player=by)
         for seat in range(1, table.settings.seats + 1)
         if (by := table.seats.marked_by(seat)) is not None
     ]
     last_hand = any(isinstance(e, BettingOpened) and e.last_hand for e in hand_events)
     shoe = table.shoe
-    state = {
+    totals = bet_totals_json(table.bet_totals())
+    state: SnapshotState = {
         "phase": table.phase.value,
         "game": None if table.game is None else str(table.game),
         "closes_at": closes_at,
@@ -159,7 +259,8 @@ def snapshot_state(
         "watchers": sorted(watchers),
         "owner": table.owner,
         "bets": {p: bets_json(b) for p in table.seats.participants if (b := table.bets(p))},
-        **bet_totals_json(table.bet_totals()),
+        "totals": totals["totals"],
+        "split": totals["split"],
         "holders": {side.value: p for side, p in table.holders.items()},
         "cards": cards,
         "outcome": outcome,
@@ -175,10 +276,10 @@ def snapshot_state(
     return state, [event_json(e) for e in shown]
 
 
-def you_json(table: Table, actor: Actor, *, chip: int | None, wallet: int | None) -> dict[str, Any]:
+def you_json(table: Table, actor: Actor, *, chip: int | None, wallet: int | None) -> You:
     """The snapshot's ``you``."""
     me = actor.user_id if actor.viewer is Viewer.PLAYER else None
-    out: dict[str, Any] = {
+    out: You = {
         "user_id": actor.user_id,
         "role": None if actor.role is None else actor.role.value,
         "viewer": actor.viewer.value,
@@ -196,15 +297,13 @@ def you_json(table: Table, actor: Actor, *, chip: int | None, wallet: int | None
     if me is None or me not in table.seats.participants:
         return out
     who = table.seats.get(me)
-    out.update(
-        at_table=True,
-        place=who.place.value,
-        seat=who.seat,
-        tier=who.tier,
-        table_balance=table.balance(me),
-        chip=chip,
-        pending=bets_json(table.pending(me)),
-        bets=bets_json(table.bets(me)),
-        owner=table.owner == me,
-    )
+    out["at_table"] = True
+    out["place"] = who.place.value
+    out["seat"] = who.seat
+    out["tier"] = who.tier
+    out["table_balance"] = table.balance(me)
+    out["chip"] = chip
+    out["pending"] = bets_json(table.pending(me))
+    out["bets"] = bets_json(table.bets(me))
+    out["owner"] = table.owner == me
     return out

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -63,7 +64,7 @@ CLOSE_GOING_AWAY = 1001
 """The server is shutting down."""
 
 
-def _dumps(message: dict[str, Any]) -> str:
+def _dumps(message: Mapping[str, Any]) -> str:
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
@@ -189,8 +190,8 @@ async def _send_snapshot(
         conn.start(_dumps(error_message(exc, request_id)), seq=-1)
         return
     if request_id is not None:
-        snapshot = {**snapshot, "request_id": request_id}
-    conn.start(_dumps(snapshot), seq=int(snapshot["seq"]))
+        snapshot["request_id"] = request_id
+    conn.start(_dumps(snapshot), seq=snapshot["seq"])
 
 
 async def _read(
