@@ -74,6 +74,15 @@ class SkewClock:
         self.offset += seconds
 
 
+def redis_answers(host: str = "127.0.0.1", port: int = 6379) -> bool:
+    """Whether a Redis server (the machine's own, as on CI) takes connections."""
+    try:
+        with socket.create_connection((host, port), 2):
+            return True
+    except OSError:
+        return False
+
+
 def free_port() -> int:
     """A free TCP port on 127.0.0.1."""
     with socket.socket() as sock:

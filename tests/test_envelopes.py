@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-import socket
 from typing import Any
 
 import pytest
@@ -23,6 +22,7 @@ from punto.server.envelopes import (
     envelope_from_json,
 )
 from punto.server.hub import Hub, event_texts
+from server_support import redis_answers
 
 EVENT = event_texts("t1", 4, {"auditor": {"kind": "x"}, "watcher": {"kind": "x"}, "player": None})
 LEGAL = LegalEnvelope(table="t1", seq=5, legal={"dealer": "{}"}, players={"ann": "{}"})
@@ -66,17 +66,9 @@ def test_anything_else_is_refused(data: Any, says: str) -> None:
         envelope_from_json(data)
 
 
-def _redis_answers() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), 2):
-            return True
-    except OSError:
-        return False
-
-
 @pytest.mark.integration
 @pytest.mark.asyncio
-@pytest.mark.skipif(not _redis_answers(), reason="no Redis server answers at 127.0.0.1:6379")
+@pytest.mark.skipif(not redis_answers(), reason="no Redis server answers at 127.0.0.1:6379")
 async def test_a_malformed_envelope_on_redis_is_dropped_and_delivery_goes_on() -> None:
     import redis.asyncio as aioredis
 

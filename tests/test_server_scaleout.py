@@ -10,7 +10,6 @@ import json
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,7 +21,7 @@ import httpx
 import pytest
 
 from ledger_support import BACKENDS, ledger_database
-from server_support import RunningServer, TableClient, free_port, login
+from server_support import RunningServer, TableClient, free_port, login, redis_answers
 
 pytestmark = pytest.mark.asyncio
 
@@ -30,18 +29,10 @@ REDIS_URL = os.environ.get("PUNTO_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _redis_answers() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), 2):
-            return True
-    except OSError:
-        return False
-
-
 _POSTGRES = next(p for p in BACKENDS if p.id == "postgresql")
 needs_services = [
     *_POSTGRES.marks,
-    pytest.mark.skipif(not _redis_answers(), reason="no Redis server answers at 127.0.0.1:6379"),
+    pytest.mark.skipif(not redis_answers(), reason="no Redis server answers at 127.0.0.1:6379"),
 ]
 
 
