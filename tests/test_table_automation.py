@@ -76,7 +76,9 @@ def test_an_rng_table_plays_a_whole_hand_at_its_pace() -> None:
     seat(table, "ann", 1)
     assert table.advance() == 0.0  # shuffled, cut, burned at once [M2]
     assert any(isinstance(e, ShoeOpened) for e in table.events)
+    assert not table.hand_in_play
     assert table.advance() == table.settings.betting_seconds  # betting opens [L]
+    assert table.hand_in_play
     assert isinstance(table.events[-1], BettingOpened)
     place(table, "ann", {Bet.PLAYER: 10_000})
     clock.advance(5.0)
@@ -98,6 +100,7 @@ def test_an_rng_table_plays_a_whole_hand_at_its_pace() -> None:
     clock.advance(PACE.card_seconds)
     assert table.advance() == PACE.result_seconds
     assert isinstance(table.events[-1], HandSettled)
+    assert not table.hand_in_play
     clock.advance(1.0)
     assert table.advance() == pytest.approx(1.0)  # the result shows first
     assert table.phase is Phase.SETTLED

@@ -88,7 +88,6 @@ from punto.table.events import (
     HandVoided,
     TieBetsChanged,
 )
-from punto.table.phases import BETWEEN_HANDS
 from punto.table.reasons import SHUTDOWN, Why
 from punto.table.records import GameNumber
 
@@ -398,10 +397,9 @@ class TableRunner(TableCommands):
         try:
             if not fast:
                 table.release_due(grace=self._s.settings.seat_grace)  # gone for good [S13]
-            elif phase is not Phase.BETTING_OPEN and (
-                phase in BETWEEN_HANDS
-                or phase is Phase.PAUSED
-                or Automation.DEAL_CARD not in table.settings.automated
+            elif not table.hand_in_play or (
+                phase is not Phase.BETTING_OPEN
+                and Automation.DEAL_CARD not in table.settings.automated
             ):
                 return -1.0  # closing: the hand in play is finished, none is opened
             squeeze = table.squeeze_closes_at

@@ -43,7 +43,7 @@ from punto.table.events import (
 )
 from punto.table.kinds import Dealing, TableKind, TableSettings, VipSettings, password_digest
 from punto.table.money import TableMoney
-from punto.table.phases import Phase, Step, require_phase, verify_transition
+from punto.table.phases import IN_HAND, Phase, Step, require_phase, verify_transition
 from punto.table.reasons import Reason, Why
 from punto.table.records import Bets, GameNumber, HandRecord, PlayerId, PlayerResult, freeze_bets
 from punto.table.seat_plan import Place, Seats
@@ -206,6 +206,12 @@ class TableCore:
     def closes_at(self) -> float | None:
         """When the countdown of the open betting round ends."""
         return self._game.closes_at if self._game and self.phase is Phase.BETTING_OPEN else None
+
+    @property
+    def hand_in_play(self) -> bool:
+        """Whether a hand is on the layout: betting is open, or its bets are closed and
+        not yet settled."""
+        return self.phase is Phase.BETTING_OPEN or self.phase in IN_HAND
 
     @property
     def squeeze_closes_at(self) -> float | None:
