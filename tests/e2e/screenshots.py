@@ -19,14 +19,27 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from e2e.pages import betting_open, log_in, new_page, save, sit
 from e2e.web_support import CHROMIUM, CHROMIUM_ARGS, Server, run_server
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
 LIVE_COUPS = ("9S 8D KH 7C", "2H 5C 3D AS 8H", "TD 6S 8C 9H", "AS AD 4C 3H 5S 2C", "7D 7S KH 9C")
 """Coups the dealer deals at live-1 before the pictures (shoe order: P1 B1 P2 B2 …)."""
+
+
+def _dealer_console(browser: Browser, server: Server, errors: list[str], dealer: str) -> Page:
+    """A dealer's console at live-1, logged in and ready for cards."""
+    page = new_page(browser, errors, height=1200)
+    log_in(page, server, dealer)
+    page.get_by_test_id("deal-live-1").click()
+    page.get_by_test_id("card-input").wait_for()
+    return page
 
 
 def _deal(page: object, cards: str) -> None:
@@ -85,10 +98,7 @@ def win_display(browser: object, server: Server, folder: Path, errors: list[str]
 
     assert isinstance(browser, Browser)
     shots = []
-    dealer = new_page(browser, errors, height=1200)
-    log_in(dealer, server, "lin")
-    dealer.get_by_test_id("deal-live-1").click()
-    dealer.get_by_test_id("card-input").wait_for()
+    dealer = _dealer_console(browser, server, errors, "lin")
     ready = '[data-action="{}"]:not([disabled])'
     dealer.locator(f"{ready.format('start_shoe')}, {ready.format('open_betting')}").first.wait_for()
     if dealer.locator(ready.format("start_shoe")).count():
@@ -125,10 +135,7 @@ def bet_totals(browser: object, server: Server, folder: Path, errors: list[str])
     from playwright.sync_api import Browser
 
     assert isinstance(browser, Browser)
-    dealer = new_page(browser, errors, height=1200)
-    log_in(dealer, server, "dana")
-    dealer.get_by_test_id("deal-live-1").click()
-    dealer.get_by_test_id("card-input").wait_for()
+    dealer = _dealer_console(browser, server, errors, "dana")
     start = dealer.locator('[data-action="start_shoe"]:not([disabled])')
     if start.count():
         start.click()
@@ -199,10 +206,7 @@ def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
     errors: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        dealer = new_page(browser, errors, height=1200)
-        log_in(dealer, server, "dana")
-        dealer.get_by_test_id("deal-live-1").click()
-        dealer.get_by_test_id("card-input").wait_for()
+        dealer = _dealer_console(browser, server, errors, "dana")
         dealer.locator('[data-action="start_shoe"]:not([disabled])').click()
         for coup in LIVE_COUPS:
             dealer.locator('[data-action="open_betting"]:not([disabled])').click()
