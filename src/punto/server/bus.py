@@ -2,11 +2,15 @@
 process that owns a table.
 
 - :class:`LocalBus`: one process; envelopes go straight to the local hub.
-- :class:`RedisBus`: several processes on one Redis. Envelopes are published on
-  ``<prefix>:table:<id>`` (every process subscribes to ``<prefix>:table:*`` and delivers
-  them to its own clients; the prefix is ``punto`` unless ``PUNTO_REDIS_PREFIX`` says
-  otherwise); requests go to ``<prefix>:proc:<owner>`` and the answer comes back on
-  the asking process's channel, matched by request id.
+- :class:`RedisBus`: several processes on one Redis. An envelope goes to the publishing
+  process's own clients at once and is published on ``<prefix>:table:<id>`` for the
+  others (every process subscribes to ``<prefix>:table:*`` and delivers what other
+  processes publish to its own clients; the prefix is ``punto`` unless
+  ``PUNTO_REDIS_PREFIX`` says otherwise). Redis pub/sub keeps nothing for a subscriber
+  that is away: when the subscription comes back after a loss, every client of the
+  process is sent a ``resync`` message and asks for a new snapshot. Requests go to
+  ``<prefix>:proc:<owner>`` and the answer comes back on the asking process's channel,
+  matched by request id.
 """
 
 from __future__ import annotations
@@ -89,7 +93,8 @@ class RedisBus:
     """Several processes sharing one Redis (pub/sub)."""
 
     def __init__(self, url: str, hub: Hub, *, process_id: str, prefix: str = "punto") -> None:
-        self._redis: aioredis.Redis = aioredis.from_url(url)
+        # named, so that an operator (or a test) can tell this process's connections apart
+        self._redis: aioredis.Redis = aioredis.from_url(url, client_name=f"punto-{process_id}")
         self._prefix = prefix
         self._hub = hub
         self._me = process_id
@@ -98,6 +103,8 @@ class RedisBus:
         self._handler: RequestHandler | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._ready = asyncio.Event()
+        self._lost = False
+        """The subscription was lost: messages may have been missed."""
 
     async def start(self, handler: RequestHandler) -> None:
         """Subscribe to every table and to this process's channel."""
@@ -118,6 +125,9 @@ class RedisBus:
                 _LOG.warning(
                     "redis subscription lost; subscribing again", extra={"error": str(exc)}
                 )
+                # What other processes published meanwhile is gone (pub/sub keeps
+                # nothing): once subscribed again, every client here asks for a snapshot.
+                self._lost = True
                 await asyncio.sleep(pause)
                 pause = min(_RETRY_MAX, pause * 2)
             else:  # pragma: no cover - _listen_once returns only by an exception
@@ -129,6 +139,9 @@ class RedisBus:
             await pubsub.psubscribe(f"{self._prefix}:table:*")
             await pubsub.subscribe(f"{self._prefix}:proc:{self._me}")
             self._ready.set()
+            if self._lost:
+                self._lost = False
+                self._hub.resync_all()
             while True:
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                 if message is None:
@@ -140,6 +153,8 @@ class RedisBus:
                 channel = message["channel"]
                 channel = channel.decode() if isinstance(channel, bytes) else str(channel)
                 if channel.startswith(f"{self._prefix}:table:"):
+                    if isinstance(data, dict) and data.get("origin") == self._me:
+                        continue  # published here: delivered here already
                     try:
                         envelope = envelope_from_json(data)
                     except ProtocolError:
@@ -168,12 +183,15 @@ class RedisBus:
         await self._redis.publish(f"{self._prefix}:proc:{data.get('from')}", json.dumps(answer))
 
     async def publish(self, envelope: Envelope) -> None:
-        """Publish on the table's channel (this process receives it too). While Redis is
-        away (a restart) the table waits, retrying with a growing pause, rather than lose
-        the event; after ``_PUBLISH_PATIENCE`` seconds it gives up with
-        :class:`UnavailableError`."""
+        """Deliver to this process's clients at once, then publish on the table's channel
+        for the other processes (marked with this process as its ``origin``, which this
+        process's listener skips): a client never depends on Redis for what its own
+        process publishes. While Redis is away (a restart) the table waits, retrying with
+        a growing pause, rather than lose the event for the others; after
+        ``_PUBLISH_PATIENCE`` seconds it gives up with :class:`UnavailableError`."""
+        self._hub.deliver(envelope)
         channel = f"{self._prefix}:table:{envelope['table']}"
-        text = json.dumps(envelope, separators=(",", ":"))
+        text = json.dumps({**envelope, "origin": self._me}, separators=(",", ":"))
         pause, waited = _RETRY_FIRST, 0.0
         while True:
             try:

@@ -162,6 +162,15 @@ class Hub:
             for conn in list(conns):
                 conn.close()
 
+    def resync_all(self) -> None:
+        """Tell every client to ask for a new snapshot (a ``resync`` message): messages
+        may have been lost on the way to this process (its Redis subscription was
+        down)."""
+        for table_id, conns in list(self._tables.items()):
+            text = dumps({"type": "resync", "table": table_id})
+            for conn in list(conns):
+                conn.send(text)
+
     def count(self, table_id: str | None = None) -> int:
         """Connected clients (of one table)."""
         if table_id is not None:

@@ -148,6 +148,9 @@ export function applyMessage(state, msg, now = Date.now()) {
     case "table_opened":
       // a process (re)opened the table and numbers its events from 0: a new snapshot
       return { resync: true };
+    case "resync":
+      // the server may have lost messages on their way to us (its Redis came back)
+      return { resync: true };
     case "legal_actions":
       state.legal = normalLegal(msg.legal);
       return {};
