@@ -192,8 +192,16 @@ def test_o_bid_squeeze_open_the_cards_while_betting_and_during_the_squeeze(
         page.wait_for_function(_SQUEEZING_OR_SETTLED, arg=game, timeout=30_000)
         if page.locator(f'[data-testid="win-display"][data-game="{game}"]').count():
             break
+        # the cards of this squeeze, by position: the next card may come face down a few
+        # milliseconds after they are turned, so "no squeeze card" may never be seen
+        held = page.locator(".squeeze-card").evaluate_all(
+            "cards => cards.map((card) => card.dataset.position)"
+        )
         page.locator('[data-action="open_cards"]').click()
-        expect(page.locator(".squeeze-card")).to_have_count(0, timeout=30_000)
+        for position in held:
+            expect(page.locator(f'.squeeze-card[data-position="{position}"]')).to_have_count(
+                0, timeout=30_000
+            )
     log = page.locator(".event-log")
     dealer = {"en": "Cards turned by Dealer: B1 ", "zh": "荷官 开牌：B1 "}[lang]
     asked = {"en": "asked to open the cards", "zh": "请求开牌"}[lang]
