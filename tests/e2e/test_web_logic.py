@@ -125,7 +125,9 @@ def test_every_string_the_code_uses_exists(page: Page) -> None:
         + [f"preset.{name}" for name in PRESETS]
         + [f"preset.{name}.about" for name in PRESETS]
         + [f"tx.{kind.value}" for kind in TransactionKind]
-        + [f"guide.phase.{p}" for p in ("waiting", "shoe_start", "betting_open", "settled")]
+        # a dealer console opened between phases shows the phase's guide (betting just
+        # closed, before the first card, has no coup yet)
+        + [f"guide.phase.{p.value}" for p in Phase]
         + [f"kind.{k}" for k in ("normal", "vip", "bid_squeeze")]
         + [f"reading.{r}" for r in ("dealer", "largest_bettor", "button", "bid", "owner")]
         + [f"rules.f.{key}" for key in rules_to_document(PRESETS["macau"])]

@@ -396,6 +396,9 @@ export default {
   "guide.phase.paused": "Paused: resume the table",
   "guide.phase.closed": "The table is closed",
   "guide.phase.result": "Result shown: settle the hand",
+  "guide.phase.betting_closed": "Betting closed: deal the first card",
+  "guide.phase.dealing": "Deal the next card",
+  "guide.phase.squeeze": "Waiting for the squeeze — or reveal the cards",
 
   "fault.title": "Faults",
   "fault.which": "Fault",

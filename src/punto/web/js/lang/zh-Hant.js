@@ -398,6 +398,9 @@ export default {
   "guide.phase.paused": "已暫停：請恢復",
   "guide.phase.closed": "賭桌已關閉",
   "guide.phase.result": "已開結果：請結算",
+  "guide.phase.betting_closed": "已停止下注：請派第一張牌",
+  "guide.phase.dealing": "請派下一張牌",
+  "guide.phase.squeeze": "等待咪牌——或直接開牌",
 
   "fault.title": "事故",
   "fault.which": "事故類型",

@@ -396,6 +396,9 @@ export default {
   "guide.phase.paused": "已暂停：请恢复",
   "guide.phase.closed": "赌台已关闭",
   "guide.phase.result": "已开结果：请结算",
+  "guide.phase.betting_closed": "已停止下注：请发第一张牌",
+  "guide.phase.dealing": "请发下一张牌",
+  "guide.phase.squeeze": "等待咪牌——或直接开牌",
 
   "fault.title": "事故",
   "fault.which": "事故类型",
