@@ -4,12 +4,13 @@ recovery, corrections and the books check."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command as alembic_command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import event, text
@@ -26,8 +27,9 @@ from punto.errors import (
     RoundStateError,
 )
 from punto.ledger import model
+from punto.ledger.migrate import alembic_config
 from punto.ledger.model import Account, TransactionKind
-from punto.ledger.store import LedgerStore, RoundInfo, RoundStatus
+from punto.ledger.store import LedgerStore, RoundInfo, RoundStatus, create_engine
 from punto.ledger.tables import VERSION_TABLE, Base
 from punto.rules import preset
 from punto.settlement import Settlement
@@ -340,6 +342,70 @@ async def test_check_finds_rows_changed_behind_its_back(backend: str, tmp_path: 
         assert any("accounts sum to 100" in p for p in report.problems)
         assert any("entries sum to 100, not 0" in p for p in report.problems)
         assert any("account player:bob shows" in p for p in report.problems)
+
+
+async def test_books_kept_before_migration_0002_check_after_it(
+    backend: str, tmp_path: Path
+) -> None:
+    """Migration 0002 drops the entries' foreign keys and keeps every row."""
+
+    def to(revision: str) -> Callable[[Connection], None]:
+        def run(connection: Connection) -> None:
+            config = alembic_config(connection)
+            if revision == "0001":
+                alembic_command.downgrade(config, revision)
+            else:
+                alembic_command.upgrade(config, revision)
+
+        return run
+
+    async with ledger_database(backend, tmp_path) as url:
+        engine = create_engine(url)
+        try:
+            async with engine.begin() as conn:
+                await conn.run_sync(to("0001"))
+            async with LedgerStore.open(url) as store:
+                await open_round_with_bets(store)
+                await store.settle_round(
+                    "r1", settlements(PLAYER_NATURAL_9, alice=ALICE_BETS, bob=BOB_BETS)
+                )
+                before = await store.check()
+            async with engine.begin() as conn:
+                await conn.run_sync(to("head"))
+        finally:
+            await engine.dispose()
+        async with LedgerStore.open(url) as store:
+            after = await store.check()
+        assert before.ok
+        assert after.ok
+        assert after.balances == before.balances
+        assert after.transactions == before.transactions
+
+
+async def test_check_finds_entries_of_no_transaction_or_no_account(
+    backend: str, tmp_path: Path
+) -> None:
+    """The entries carry no foreign keys (a bulk settlement's speed): the check proves
+    what they would have."""
+    async with ledger_store(backend, tmp_path) as store:
+        await open_round_with_bets(store)
+        await store.settle_round(
+            "r1", settlements(PLAYER_NATURAL_9, alice=ALICE_BETS, bob=BOB_BETS)
+        )
+        assert (await store.check()).ok
+        async with store.engine.begin() as conn:  # a pair of entries that sums to zero
+            for code, amount in (("player:nobody", 50), ("house:t1", -50)):
+                await conn.execute(
+                    text(
+                        "INSERT INTO ledger_entries (transaction_id, account_code, amount) "
+                        "VALUES ('never-posted', :code, :amount)"
+                    ),
+                    {"code": code, "amount": amount},
+                )
+        report = await store.check()
+        assert not report.ok
+        assert any("account player:nobody, which does not exist" in p for p in report.problems)
+        assert any("transaction never-posted, which was never posted" in p for p in report.problems)
 
 
 async def test_unclaimed_money_is_kept_apart(backend: str, tmp_path: Path) -> None:

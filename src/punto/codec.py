@@ -22,7 +22,7 @@ import dataclasses
 import enum
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
@@ -383,8 +383,11 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
     return cls(**values)
 
 
-def hand_record_json(record: HandRecord) -> dict[str, Any]:
-    """A hand record as JSON (every player's bets: project it before showing it)."""
+def hand_record_json(
+    record: HandRecord, *, results: Callable[[PlayerResult], dict[str, Any]] = result_json
+) -> dict[str, Any]:
+    """A hand record as JSON (every player's bets: project it before showing it);
+    ``results`` encodes a player's result (one already encoded may be handed back)."""
     return {
         "game": str(record.game),
         "table": record.game.table,
@@ -394,7 +397,7 @@ def hand_record_json(record: HandRecord) -> dict[str, Any]:
         "cards": [[p.value, c.code] for p, c in record.cards],
         "outcome": None if record.outcome is None else outcome_json(record.outcome),
         "bets": {p: bets_json(b) for p, b in record.bets.items()},
-        "results": {p: result_json(r) for p, r in record.results.items()},
+        "results": {p: results(r) for p, r in record.results.items()},
         "holders": {s.value: p for s, p in record.holders.items()},
         "faults": [f.value for f in record.faults],
         "blank": record.blank,

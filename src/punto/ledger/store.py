@@ -670,8 +670,9 @@ class LedgerStore:
     # -- the books --------------------------------------------------------------------------
 
     async def check(self) -> CheckReport:
-        """Prove the books: every transaction balances and matches its fingerprint, the
-        sum of all accounts is zero, every cached balance equals its entries, no player,
+        """Prove the books: every transaction balances and matches its fingerprint, every
+        entry belongs to a posted transaction and an existing account, the sum of all
+        accounts is zero, every cached balance equals its entries, no player,
         escrow or unclaimed account is negative, and every confirmed bet is settled,
         refunded or still open in a live round."""
 
@@ -1114,6 +1115,8 @@ async def _check(conn: AsyncConnection) -> CheckReport:
             )
         if balance < 0 and not AccountKind(kind).may_go_negative:
             problems.append(f"account {code} is negative ({balance})")
+    for code in sorted(set(sums) - set(balances)):  # no foreign key: checked here
+        problems.append(f"entries name account {code}, which does not exist")
     # Every transaction: balanced, well-formed and unchanged since it was posted.
     tx_rows = (await conn.execute(select(_TX).order_by(_TX.c.seq))).all()
     legs: dict[str, list[tuple[str, int]]] = defaultdict(list)
@@ -1121,6 +1124,9 @@ async def _check(conn: AsyncConnection) -> CheckReport:
         select(_E.c.transaction_id, _E.c.account_code, _E.c.amount).order_by(_E.c.id)
     ):
         legs[tid].append((code, amount))
+    posted_ids = {row.id for row in tx_rows}
+    for tid in sorted(set(legs) - posted_ids):
+        problems.append(f"entries belong to transaction {tid}, which was never posted")
     settled: dict[tuple[str, str], list[Transaction]] = defaultdict(list)
     for row in tx_rows:
         try:

@@ -74,13 +74,17 @@ class TransactionRow(Base):
 
 
 class EntryRow(Base):
-    """One entry of a transaction."""
+    """One entry of a transaction (of a posted transaction, on an existing account: the
+    ledger's check, not a foreign key, proves it)."""
 
     __tablename__ = "ledger_entries"
 
     id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
-    transaction_id: Mapped[str] = mapped_column(ForeignKey("ledger_transactions.id"), index=True)
-    account_code: Mapped[str] = mapped_column(ForeignKey("ledger_accounts.code"), index=True)
+    # No foreign keys: one look-up per row was most of a bulk settlement's time; the
+    # ledger writes an entry with its transaction, after locking its account, and
+    # ``punto ledger check`` proves both exist (migration 0002).
+    transaction_id: Mapped[str] = mapped_column(String(36), index=True)
+    account_code: Mapped[str] = mapped_column(String(255), index=True)
     amount: Mapped[int] = mapped_column(BigInteger)
 
 

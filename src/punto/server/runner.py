@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from punto.codec import result_json
 from punto.errors import PuntoError, UnavailableError
 from punto.ledger.model import Transaction, settle_players
 from punto.outcome import Outcome, Side
@@ -85,6 +86,7 @@ from punto.table.events import (
     BettingOpened,
     CardPlaced,
     Event,
+    HandSettled,
     HandVoided,
     TieBetsChanged,
 )
@@ -817,10 +819,16 @@ class TableRunner(TableCommands):
         if not records:
             return
         record = records[-1]
-        data = hand_record_json(record)
+        first = self._hand_start
+        # the players' results as the fan-out encoded them (thousands at a busy table)
+        encoded: dict[int, dict[str, Any]] = {}
+        for n, event in enumerate(events):
+            done = self._json.get(first + n)
+            if isinstance(event, HandSettled) and done is not None:
+                encoded.update(zip(map(id, event.results), done["results"], strict=True))
+        data = hand_record_json(record, results=lambda r: encoded.get(id(r)) or result_json(r))
         data["dealer"] = self.table.dealer
         data["rules_version"] = self.table.settings.rules_version
-        first = self._hand_start
         data["events"] = [
             self._json.get(first + n) or event_json(e)
             for n, e in enumerate(events)

@@ -217,12 +217,46 @@ def _apply(event: Event, hand: _Builder) -> None:
             hand.blank = True
 
 
+_RECORDED = (
+    BetsConfirmed,
+    TieBetsChanged,
+    BetsRefunded,
+    CardsHeld,
+    CardPlaced,
+    CardsRevealed,
+    HandRestarted,
+    HandResult,
+    HandSettled,
+    HandVoided,
+    HandResettled,
+    FaultReported,
+    TableOpened,
+    DealerChanged,
+    BettingOpened,
+    BlankHandStarted,
+)
+"""The events a hand record is made of (:func:`_apply`, :func:`hand_records`)."""
+
+_RECORDS: dict[type[Event], bool] = {}
+"""Whether a class of events is one of :data:`_RECORDED` (a busy hand's record walks
+tens of thousands of chips, which it passes over by one look-up each)."""
+
+
+def _recorded(cls: type[Event]) -> bool:
+    known = _RECORDS.get(cls)
+    if known is None:
+        known = _RECORDS[cls] = issubclass(cls, _RECORDED)
+    return known
+
+
 def hand_records(events: Iterable[Event]) -> tuple[HandRecord, ...]:
     """Every hand's record — game number, dealer, times, cards, result, bets,
     settlements, faults — in the order the hands were opened [L]."""
     dealer = ""
     hands: dict[GameNumber, _Builder] = {}
     for event in events:
+        if not _recorded(type(event)):
+            continue
         if isinstance(event, TableOpened | DealerChanged):
             dealer = event.dealer
         elif isinstance(event, BettingOpened):
