@@ -143,3 +143,29 @@ def test_the_table_fits_a_phone_and_keeps_the_roads_in_view_on_larger_screens(
     page.locator('[data-action="clear"]').click()
     page.locator('[data-action="leave"]').click()
     assert errors == []
+
+
+def test_the_dealer_console_fits_a_phone(server: Server, browser: Browser) -> None:
+    """The coup board's six card slots fit a phone's width (they scrolled sideways by a
+    few pixels at 390 px); in English and Chinese."""
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    log_in(page, server, "lin")
+    page.get_by_test_id("deal-live-1").click()
+    page.get_by_test_id("card-input").wait_for()
+    problems: list[str] = []
+    for lang in ("en", "zh"):
+        page.locator(f'[data-lang="{lang}"]').click()
+        page.get_by_test_id("card-input").wait_for()
+        for width, height in ((390, 844), (360, 740), (1366, 768)):
+            page.set_viewport_size({"width": width, "height": height})
+            where = f"{lang} {width}x{height}"
+            if _sideways(page) > 0:
+                problems.append(f"{where}: scrolls sideways by {_sideways(page)} px")
+            problems += [
+                f"{where}: {p}"
+                for p in _outside(page, ['[data-position="P3"]', '[data-position="B3"]'])
+            ]
+        page.set_viewport_size({"width": 1280, "height": 900})
+    assert problems == []
+    assert errors == []

@@ -200,6 +200,9 @@ class Node:
         """Other processes' tables' configurations, looked up once per second at most (a
         burst of thousands of clients connecting costs one query, not one each)."""
         self._tasks: list[asyncio.Task[None]] = []
+        self._acquiring = asyncio.Lock()
+        """One look for tables to open at a time: a new table (the admin API) and the
+        lease loop's round would otherwise both open it, two runners dealing one table."""
         self._presence: dict[tuple[str, str], int] = {}
         self._moves: list[tuple[str, int, str]] = []
         """Moves of players' money by play at a table, for their other tables to follow
@@ -389,7 +392,11 @@ class Node:
                     _LOG.exception("table balance not followed", extra={"player": player})
 
     async def _acquire_tables(self) -> None:
-        """Take every enabled table no live process owns."""
+        """Take every enabled table no live process owns (one caller at a time)."""
+        async with self._acquiring:
+            await self._acquire_free_tables()
+
+    async def _acquire_free_tables(self) -> None:
         if self.shutting_down:
             return
         for config in await self.store.tables(enabled_only=True):
