@@ -823,8 +823,7 @@ class TableRunner(TableCommands):
         # the players' results as the fan-out encoded them (thousands at a busy table)
         encoded: dict[int, dict[str, Any]] = {}
         for n, event in enumerate(events):
-            done = self._json.get(first + n)
-            if isinstance(event, HandSettled) and done is not None:
+            if isinstance(event, HandSettled) and (done := self._json.get(first + n)):
                 encoded.update(zip(map(id, event.results), done["results"], strict=True))
         data = hand_record_json(record, results=lambda r: encoded.get(id(r)) or result_json(r))
         data["dealer"] = self.table.dealer

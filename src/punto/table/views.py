@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from punto.cards import Card
 from punto.coup import Position
@@ -175,78 +176,83 @@ class _Builder:
         )
 
 
-def _apply(event: Event, hand: _Builder) -> None:
-    if isinstance(event, BetsConfirmed | TieBetsChanged):
-        if event.bets:
-            hand.bets[event.player] = event.bets
-        else:
-            hand.bets.pop(event.player, None)
-    elif isinstance(event, BetsRefunded):
-        for result in event.refunds:
-            hand.results[result.player] = result
-    elif isinstance(event, CardsHeld):
-        hand.holders[event.side] = event.player
-    elif isinstance(event, CardPlaced):
-        hand.card_times[event.position] = event.at  # a rescan: when the card was read
-        if event.card is not None:
-            hand.cards[event.position] = event.card
-    elif isinstance(event, CardsRevealed):
-        hand.cards.update(event.cards)
-    elif isinstance(event, HandRestarted):
-        hand.cards.clear()
-        hand.card_times.clear()
-        hand.outcome = None
-    elif isinstance(event, HandResult):
-        hand.outcome = event.outcome
-    elif isinstance(event, HandSettled):
-        hand.closed_at = event.at
-        hand.results.update({r.player: r for r in event.results})
-        if event.void_reason:
-            hand.void, hand.void_reason = True, event.void_reason
-    elif isinstance(event, HandVoided):
-        hand.closed_at = event.at
-        hand.void, hand.void_reason = True, event.reason
-    elif isinstance(event, HandResettled):
-        hand.outcome = event.outcome
-        hand.results.update({r.player: r for r in event.results})
-        for player, delta in event.corrections:
-            hand.corrections[player] = hand.corrections.get(player, 0) + delta
-    elif isinstance(event, FaultReported):
-        hand.faults.append(event.fault)
-        if event.effect is Effect.REFUND_BLANK_HAND:
-            hand.blank = True
+def _bets(event: BetsConfirmed | TieBetsChanged, hand: _Builder) -> None:
+    if event.bets:
+        hand.bets[event.player] = event.bets
+    else:
+        hand.bets.pop(event.player, None)
 
 
-_RECORDED = (
-    BetsConfirmed,
-    TieBetsChanged,
-    BetsRefunded,
-    CardsHeld,
-    CardPlaced,
-    CardsRevealed,
-    HandRestarted,
-    HandResult,
-    HandSettled,
-    HandVoided,
-    HandResettled,
-    FaultReported,
-    TableOpened,
-    DealerChanged,
-    BettingOpened,
-    BlankHandStarted,
-)
-"""The events a hand record is made of (:func:`_apply`, :func:`hand_records`)."""
-
-_RECORDS: dict[type[Event], bool] = {}
-"""Whether a class of events is one of :data:`_RECORDED` (a busy hand's record walks
-tens of thousands of chips, which it passes over by one look-up each)."""
+def _refunded(event: BetsRefunded, hand: _Builder) -> None:
+    for result in event.refunds:
+        hand.results[result.player] = result
 
 
-def _recorded(cls: type[Event]) -> bool:
-    known = _RECORDS.get(cls)
-    if known is None:
-        known = _RECORDS[cls] = issubclass(cls, _RECORDED)
-    return known
+def _held(event: CardsHeld, hand: _Builder) -> None:
+    hand.holders[event.side] = event.player
+
+
+def _placed(event: CardPlaced, hand: _Builder) -> None:
+    hand.card_times[event.position] = event.at  # a rescan: when the card was read
+    if event.card is not None:
+        hand.cards[event.position] = event.card
+
+
+def _revealed(event: CardsRevealed, hand: _Builder) -> None:
+    hand.cards.update(event.cards)
+
+
+def _restarted(_event: HandRestarted, hand: _Builder) -> None:
+    hand.cards.clear()
+    hand.card_times.clear()
+    hand.outcome = None
+
+
+def _result(event: HandResult, hand: _Builder) -> None:
+    hand.outcome = event.outcome
+
+
+def _settled(event: HandSettled, hand: _Builder) -> None:
+    hand.closed_at = event.at
+    hand.results.update({r.player: r for r in event.results})
+    if event.void_reason:
+        hand.void, hand.void_reason = True, event.void_reason
+
+
+def _voided(event: HandVoided, hand: _Builder) -> None:
+    hand.closed_at = event.at
+    hand.void, hand.void_reason = True, event.reason
+
+
+def _resettled(event: HandResettled, hand: _Builder) -> None:
+    hand.outcome = event.outcome
+    hand.results.update({r.player: r for r in event.results})
+    for player, delta in event.corrections:
+        hand.corrections[player] = hand.corrections.get(player, 0) + delta
+
+
+def _fault(event: FaultReported, hand: _Builder) -> None:
+    hand.faults.append(event.fault)
+    if event.effect is Effect.REFUND_BLANK_HAND:
+        hand.blank = True
+
+
+_APPLY: dict[type[Event], Callable[[Any, _Builder], None]] = {
+    BetsConfirmed: _bets,
+    TieBetsChanged: _bets,
+    BetsRefunded: _refunded,
+    CardsHeld: _held,
+    CardPlaced: _placed,
+    CardsRevealed: _revealed,
+    HandRestarted: _restarted,
+    HandResult: _result,
+    HandSettled: _settled,
+    HandVoided: _voided,
+    HandResettled: _resettled,
+    FaultReported: _fault,
+}
+"""What each event of a hand adds to its record, by the event's class (one look-up: a
+busy hand's record passes over tens of thousands of chips, which add nothing)."""
 
 
 def hand_records(events: Iterable[Event]) -> tuple[HandRecord, ...]:
@@ -255,8 +261,6 @@ def hand_records(events: Iterable[Event]) -> tuple[HandRecord, ...]:
     dealer = ""
     hands: dict[GameNumber, _Builder] = {}
     for event in events:
-        if not _recorded(type(event)):
-            continue
         if isinstance(event, TableOpened | DealerChanged):
             dealer = event.dealer
         elif isinstance(event, BettingOpened):
@@ -264,10 +268,10 @@ def hand_records(events: Iterable[Event]) -> tuple[HandRecord, ...]:
             hand.bets.update(dict(event.standing))
         elif isinstance(event, BlankHandStarted):
             hands[event.game] = _Builder(event.game, dealer, event.at, blank=True)
-        else:
+        elif (apply := _APPLY.get(type(event))) is not None:
             game = getattr(event, "game", None)
             if isinstance(game, GameNumber) and game in hands:
-                _apply(event, hands[game])
+                apply(event, hands[game])
     return tuple(hand.freeze() for hand in hands.values())
 
 
