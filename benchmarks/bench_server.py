@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
 import os
@@ -65,6 +66,19 @@ from punto.server.tables import TableConfig
 from punto.table.kinds import Dealing
 
 POSTGRES = os.environ.get("PUNTO_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+SERVERS: dict[str, int] = {}
+"""The process id of each server started, by its base URL (to read its CPU time)."""
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user and system) a process has used so far, where ``/proc`` tells."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 DEFLATE = ["0"]
@@ -135,6 +149,7 @@ async def server_process(url: str, **env: str) -> AsyncIterator[str]:
             cwd=folder,
         )
         base = f"http://127.0.0.1:{port}"
+        SERVERS[base] = proc.pid
         try:
             async with httpx.AsyncClient() as http:
                 for _ in range(300):
@@ -277,9 +292,15 @@ async def bets_per_second(
                 latencies.append(time.perf_counter() - started)
                 refused += answer["type"] != "ok" or (await chip)["type"] != "ok"
 
+        pid = SERVERS.get(base)
+        server_cpu = None if pid is None else _cpu_seconds(pid)
+        own_cpu = time.process_time()
         started = time.perf_counter()
         await asyncio.gather(*(player(s) for s in sockets))
         elapsed = time.perf_counter() - started
+        own_cpu = time.process_time() - own_cpu
+        if server_cpu is not None and pid is not None:
+            server_cpu = (_cpu_seconds(pid) or server_cpu) - server_cpu
         for s in [*sockets, *dealers]:
             await s.close()
     accepted = len(latencies) - refused
@@ -287,6 +308,12 @@ async def bets_per_second(
         "as fast as answered"
         if pace is None
         else f"{players / pace:,.0f} bets/s offered: one bet every {pace:g} s on average"
+    )
+    busy = (
+        ""
+        if server_cpu is None
+        else f"; CPU busy: server {server_cpu / elapsed:.0%}, "
+        f"load generator {own_cpu / elapsed:.0%}"
     )
     figures = {
         "bets_per_second": accepted / elapsed,
@@ -296,7 +323,7 @@ async def bets_per_second(
     text = (
         f"bets accepted ({how}): {accepted / elapsed:,.0f}/s ({accepted} confirms by "
         f"{players} players at {tables} tables in {elapsed:.2f} s, {refused} refused); "
-        f"confirm latency p50 {figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms"
+        f"confirm latency p50 {figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms{busy}"
     )
     return text, figures
 
@@ -393,26 +420,111 @@ async def settle_10000(url: str, *, players: int) -> tuple[str, float, float]:
 # -- 3. broadcast to 5,000 clients -------------------------------------------------------
 
 
+class _Watcher(asyncio.Protocol):
+    """A lean WebSocket watcher (RFC 6455 by hand: the upgrade, then unmasked frames read
+    as they come): the time each ``card_placed`` event arrived. 5,000 clients of the
+    ``websockets`` library in one Python process on the other core took longer to read an
+    event than the server to send it to all of them, so the figure was the load
+    generator's; this one reads a frame in a few microseconds."""
+
+    def __init__(self, path: str, host: str, got: dict[float, list[float]]) -> None:
+        self.path, self.host, self.got = path, host, got
+        self.buffer = b""
+        self.upgraded = False
+        self.transport: asyncio.Transport | None = None
+        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        key = base64.b64encode(secrets.token_bytes(16)).decode()
+        transport.write(
+            f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+
+    def data_received(self, data: bytes) -> None:
+        now = time.time()
+        buffer = self.buffer + data
+        if not self.upgraded:
+            end = buffer.find(b"\r\n\r\n")
+            if end < 0:
+                self.buffer = buffer
+                return
+            if not buffer.startswith(b"HTTP/1.1 101"):
+                self.ready.set_exception(RuntimeError(buffer[:200].decode(errors="replace")))
+                return
+            self.upgraded = True
+            buffer = buffer[end + 4 :]
+        at = 0
+        while len(buffer) - at >= 2:
+            size = buffer[at + 1] & 0x7F
+            start = at + 2
+            if size == 126:
+                if len(buffer) - at < 4:
+                    break
+                size, start = int.from_bytes(buffer[at + 2 : at + 4], "big"), at + 4
+            elif size == 127:
+                if len(buffer) - at < 10:
+                    break
+                size, start = int.from_bytes(buffer[at + 2 : at + 10], "big"), at + 10
+            if len(buffer) < start + size:
+                break
+            payload = buffer[start : start + size]
+            opcode = buffer[at] & 0x0F
+            at = start + size
+            if opcode == 0x9 and self.transport is not None:  # a ping: its pong (masked)
+                self.transport.write(bytes((0x8A, 0x80 | len(payload))) + bytes(4) + payload)
+            elif opcode != 0x1:
+                continue
+            elif not self.ready.done():
+                self.ready.set_result(None)  # the snapshot
+            elif b'"card_placed"' in payload:
+                # the event's time without decoding the whole frame
+                begin = payload.index(b'"at":') + 5
+                stamp = float(payload[begin : payload.index(b",", begin)])
+                self.got.setdefault(stamp, []).append(now)
+        self.buffer = buffer[at:]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.ready.done():
+            self.ready.set_exception(exc or RuntimeError("closed before the snapshot"))
+
+
 async def broadcast(base: str, *, clients: int, events: int) -> tuple[str, dict[str, float]]:
     """Time from each card dealt until the last of ``clients`` watchers has it."""
     url = base.replace("http", "ws") + "/ws/tables/macau-1"
     got: dict[float, list[float]] = {}
     ready = 0
+    parts = urlsplit(base)
+    loop = asyncio.get_running_loop()
 
     async def watcher() -> None:
         nonlocal ready
-        async with websockets.connect(url, max_size=2**24, open_timeout=120) as ws:
-            await ws.recv()
+        if DEFLATE[0] == "1":  # compression offered: a client that takes it
+            async with websockets.connect(url, max_size=2**24, open_timeout=120) as ws:
+                await ws.recv()
+                ready += 1
+                while True:
+                    raw = await ws.recv()
+                    if isinstance(raw, str) and '"card_placed"' in raw:
+                        now = time.time()
+                        start = raw.index('"at":') + 5
+                        at = float(raw[start : raw.index(",", start)])
+                        got.setdefault(at, []).append(now)
+            return
+        transport, protocol = await loop.create_connection(
+            lambda: _Watcher("/ws/tables/macau-1", parts.netloc, got),
+            parts.hostname or "127.0.0.1",
+            parts.port or 80,
+        )
+        try:
+            await asyncio.wait_for(protocol.ready, 120)
             ready += 1
-            while True:
-                raw = await ws.recv()
-                if isinstance(raw, str) and '"card_placed"' in raw:
-                    now = time.time()
-                    # the event's time without decoding the whole frame (the load
-                    # generator shares the machine's cores with the server it measures)
-                    start = raw.index('"at":') + 5
-                    at = float(raw[start : raw.index(",", start)])
-                    got.setdefault(at, []).append(now)
+            await asyncio.Event().wait()
+        finally:
+            transport.close()
 
     tasks: list[asyncio.Task[None]] = []
     for start in range(0, clients, 250):

@@ -29,6 +29,7 @@ from punto.server.app import create_app
 from punto.server.config import Settings
 from punto.server.node import Node
 from punto.server.protocol import MAX_MESSAGE
+from punto.server.wsprotocol import DirectProtocol
 from punto.table.clock import Clock
 
 __all__ = [
@@ -136,10 +137,14 @@ async def login(http: httpx.AsyncClient, user: str, password: str | None = None)
 
 @asynccontextmanager
 async def running_server(
-    settings: Settings, *, wallet: Wallet | None = None, clock: Clock | None = None
+    settings: Settings,
+    *,
+    wallet: Wallet | None = None,
+    clock: Clock | None = None,
+    ws: str | type[asyncio.Protocol] = DirectProtocol,
 ) -> AsyncIterator[RunningServer]:
     """Start a server with ``settings`` (and a wallet and a clock of the test's) and stop
-    it afterwards."""
+    it afterwards; ``ws``: uvicorn's WebSocket protocol (``punto serve``'s by default)."""
     node = Node(settings, wallet=wallet, clock=clock)
     app = create_app(settings, node=node)
     port = free_port()
@@ -149,8 +154,9 @@ async def running_server(
         port=port,
         log_level="warning",
         lifespan="on",
-        ws="websockets-sansio",
+        ws=ws,
         ws_max_size=MAX_MESSAGE,
+        ws_per_message_deflate=settings.ws_deflate,
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

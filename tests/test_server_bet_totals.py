@@ -130,3 +130,55 @@ async def test_others_get_exact_totals_and_the_player_their_own_confirm(
                 "player": 3000,
                 "tie": 1000,
             }
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("interval", [0.0, 0.4])
+async def test_totals_go_out_at_most_once_an_interval_and_the_last_is_exact(
+    interval: float, tmp_path: Path
+) -> None:
+    """``PUNTO_TOTALS_INTERVAL``: the first change goes at once, the changes within the
+    interval after it as one message at its end; 0 sends one after every batch."""
+    async with server_on(
+        "sqlite",
+        tmp_path,
+        betting_seconds=600.0,
+        confirm_window=0.0,
+        totals_interval=interval,
+    ) as server:
+        dealer_token = await server.token("dana")
+        tokens = [await _register(server, f"iv{n}") for n in range(8)]
+        async with contextlib.AsyncExitStack() as stack:
+            dealer = await stack.enter_async_context(
+                TableClient.connect(server, "live-1", dealer_token)
+            )
+            await dealer.ok({"type": "start_shoe"})
+            await dealer.ok({"type": "open_betting"})
+            spectator = await stack.enter_async_context(TableClient.connect(server, "live-1"))
+            clients = [
+                await stack.enter_async_context(TableClient.connect(server, "live-1", token))
+                for token in tokens
+            ]
+            for client in clients:
+                await client.ok({"type": "join"})
+                await client.ok({"type": "watch", "tier": "low"})
+                await client.ok({"type": "choose_chip", "chip": 1000})
+                await client.ok({"type": "add_chip", "bet": "banker"})
+            await spectator.ws.send('{"type": "ping", "request_id": "mark"}')
+            await spectator.next_of("pong")
+            spectator.skip_to_end()
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            for client in clients:  # one after another: a batch each
+                assert (await client.request({"type": "confirm"}))["type"] == "ok"
+            last = await spectator.next_of(
+                "bet_totals", lambda m: m["totals"].get("banker", {}).get("amount") == 8000
+            )
+            elapsed = loop.time() - started
+            assert last["totals"]["banker"] == {"amount": 8000, "bettors": 8}
+            sent = [m for m in spectator.received if m.get("type") == "bet_totals"]
+            if interval == 0:
+                assert len(sent) == 8  # one per batch
+            else:  # at once, then at most one at the end of each interval
+                assert 1 <= len(sent) <= 2 + int(elapsed / interval)
+                assert len(sent) < 8 or elapsed >= 6 * interval

@@ -18,6 +18,7 @@ import uvicorn
 from punto.server.config import Settings
 from punto.server.node import DEMO_USERS, Node
 from punto.server.protocol import MAX_MESSAGE
+from punto.server.wsprotocol import DirectProtocol
 
 __all__ = ["calm_collector", "run"]
 
@@ -101,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_config=None,
-        ws="websockets-sansio",
+        ws=DirectProtocol,  # uvicorn's websockets-sansio, lending sockets to the hub
         ws_max_size=MAX_MESSAGE,  # a frame may be no larger than a message
         ws_per_message_deflate=settings.ws_deflate,
         lifespan="on",

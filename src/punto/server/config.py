@@ -99,6 +99,12 @@ class Settings:
     batch to the ledger (not at all when a full batch is waiting)."""
     confirm_batch: int = 500
     """Group commit: the most confirms written to the ledger in one transaction."""
+    totals_interval: float = 0.25
+    """The least time (seconds) between two ``bet_totals`` messages of one table: the
+    first change after a quiet spell goes at once, the changes within the interval after
+    it as one message at its end (0: one after every batch of confirms). At a table of
+    thousands a batch of confirms every few milliseconds would otherwise send every
+    client a frame each time."""
     rng_seed: int | None = None
     """Seed the RNG tables' shuffles (tests only; ``None``: the system's randomness)."""
     chat_messages: int = 5
@@ -147,6 +153,8 @@ class Settings:
             )
         if self.chat_messages < 1 or self.chat_window <= 0:
             raise ServerError("the chat rate limit needs at least 1 message in a positive window")
+        if self.totals_interval < 0 or self.confirm_window < 0:
+            raise ServerError("the totals interval and the confirm window cannot be negative")
         if self.lease_seconds <= 0 or self.ws_queue < 1:
             raise ServerError("the lease time and the client queue must be positive")
         object.__setattr__(self, "database_url", database_url(self.database_url))
@@ -217,6 +225,7 @@ class Settings:
             "PUNTO_OUTBOX_SECONDS": "outbox_seconds",
             "PUNTO_OUTBOX_MAX_DELAY": "outbox_max_delay",
             "PUNTO_CONFIRM_WINDOW": "confirm_window",
+            "PUNTO_TOTALS_INTERVAL": "totals_interval",
             "PUNTO_VIDEO_RETENTION": "video_retention",
             "PUNTO_VIDEO_MARGIN": "video_margin",
             "PUNTO_VIDEO_PRUNE_SECONDS": "video_prune_seconds",

@@ -1,9 +1,15 @@
 """Fan-out of table messages to this process's connected clients, with backpressure.
 
-Each connection has a bounded queue of outgoing texts drained by its own writer task; a
-client whose queue is full (``PUNTO_WS_QUEUE`` messages) is too slow and is dropped
+Each connection has a bounded queue of outgoing texts; a client whose queue is full
+(``PUNTO_WS_QUEUE`` messages not yet taken by its socket) is too slow and is dropped
 (closed with code 4408 by the WebSocket layer) rather than slowing the table or the other
 clients down.
+
+**Written once.** Where the WebSocket layer lends the connection's socket
+(:mod:`punto.server.wsprotocol`, under ``punto serve``), the :class:`Outbox` writes the
+waiting texts as frames once per turn of the event loop: a text sent to thousands of
+clients is framed once, and everything one client has waiting goes in one write. Under
+another ASGI server the connection's writer task sends them one by one.
 
 **Encoded once.** A table event travels as an envelope of ready texts, one per kind of
 viewer (:func:`event_texts`: ``auditor``, ``dealer``, ``watcher`` — players and
@@ -35,9 +41,10 @@ import orjson
 
 from punto.server.auth import Actor
 from punto.server.envelopes import VIEW_KINDS, Envelope, EventEnvelope, LegalEnvelope
+from punto.server.frames import Sink, text_frame
 from punto.table.views import Viewer
 
-__all__ = ["Connection", "Hub", "dumps", "event_texts"]
+__all__ = ["Connection", "Hub", "Outbox", "dumps", "event_texts"]
 
 
 def dumps(message: Mapping[str, Any]) -> str:
@@ -60,20 +67,49 @@ def event_texts(table_id: str, seq: int, views: Mapping[str, Any]) -> EventEnvel
 
 
 class Connection:
-    """One client's subscription to a table: its viewer, its queue, its state."""
+    """One client's subscription to a table: its viewer, its outgoing messages, its state.
 
-    def __init__(self, table_id: str, actor: Actor, *, queue_size: int) -> None:
+    Messages wait in a bounded queue (``queue_size``; then the client is too slow). With a
+    :class:`~punto.server.frames.Sink` (the socket, lent by the WebSocket layer) they are
+    written by the hub's :class:`Outbox` as ready frames, everything waiting in one write,
+    and wait only while the socket takes nothing more; without one, the connection's
+    writer task sends them one by one through ASGI (:attr:`queue`)."""
+
+    def __init__(
+        self,
+        table_id: str,
+        actor: Actor,
+        *,
+        queue_size: int,
+        sink: Sink | None = None,
+        outbox: Outbox | None = None,
+    ) -> None:
         self.table_id = table_id
         self.actor = actor
         self.view_key = _view_key(actor.viewer)
         """Which view of an event this client gets (``self`` is chosen per event)."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
+        """The writer task's texts; with a sink only its ``None``, the signal to close."""
         self.slow = False
         self.closed = False
         self._started = False
         self._buffer: list[tuple[int | None, str]] = []
         self._after = 0
         self.on_slow: Callable[[Connection], None] | None = None
+        self._limit = queue_size
+        self._sink = sink
+        self._outbox = outbox if sink is not None else None
+        self._waiting: list[str] = []
+        """With a sink: the texts not yet written (at most ``queue_size`` while the
+        socket takes nothing: a client is slow when its socket is, not when one turn of
+        the loop has many messages for it)."""
+        if sink is not None and outbox is not None:
+            sink.on_writable = self._writable
+
+    @property
+    def direct(self) -> bool:
+        """Whether the hub writes this client's frames to its socket itself."""
+        return self._outbox is not None
 
     def start(self, snapshot: str, *, seq: int) -> None:
         """Send the snapshot first, then what arrived meanwhile after event ``seq``."""
@@ -108,15 +144,52 @@ class Connection:
     def _put(self, text: str) -> None:
         if self.slow:
             return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            self.slow = True
-            if self.on_slow is not None:
-                self.on_slow(self)
+        outbox = self._outbox
+        if outbox is None:
+            try:
+                self.queue.put_nowait(text)
+            except asyncio.QueueFull:
+                self._too_slow()
+            return
+        waiting = self._waiting
+        if len(waiting) >= self._limit and not self._writable_now():
+            self._too_slow()
+            return
+        waiting.append(text)
+        if len(waiting) == 1:
+            outbox.add(self)
+
+    def _too_slow(self) -> None:
+        self.slow = True
+        self._waiting = []  # a dropped client gets nothing more
+        if self.on_slow is not None:
+            self.on_slow(self)
+
+    def _writable_now(self) -> bool:
+        return self._sink is not None and self._sink.writable()
+
+    def _writable(self) -> None:
+        """The socket takes data again: write what waited."""
+        if self._waiting and self._outbox is not None:
+            self._outbox.add(self)
+
+    def write(self, frames: Callable[[str], bytes]) -> int:
+        """Write the waiting texts, framed by ``frames``, to the sink in one write, unless
+        the socket takes nothing now (then they wait for it); how many were written."""
+        waiting = self._waiting
+        sink = self._sink
+        if not waiting or sink is None or not sink.writable():
+            return 0
+        self._waiting = []
+        sink.write(waiting, frames)
+        return len(waiting)
 
     def close(self) -> None:
-        """Stop the writer (a ``None`` wakes it)."""
+        """Stop the writer (a ``None`` wakes it); with a sink, what waits is written first
+        when the socket takes it (the close frame comes after)."""
+        if self._outbox is not None and not self.slow:
+            self._outbox.count(self.write(text_frame))
+        self._waiting = []
         self.closed = True
         while True:
             try:
@@ -126,11 +199,58 @@ class Connection:
                 self.queue.get_nowait()
 
 
+class Outbox:
+    """Writes the waiting frames of every connection that has some, once per turn of the
+    event loop: a text sent to thousands is framed once, and a connection that got
+    several messages in one turn gets them in one write."""
+
+    def __init__(self, sent: Callable[[int], None] | None = None) -> None:
+        self._dirty: list[Connection] = []
+        self._scheduled = False
+        self._sent = sent
+        self.writes = 0
+        """Writes made so far (tests)."""
+
+    def add(self, conn: Connection) -> None:
+        """``conn`` has frames to write: at the end of this turn of the loop."""
+        self._dirty.append(conn)
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Write every waiting connection's frames now."""
+        self._scheduled = False
+        dirty, self._dirty = self._dirty, []
+        made: dict[int, tuple[str, bytes]] = {}  # each text framed once per flush
+
+        def frame(text: str) -> bytes:
+            known = made.get(id(text))
+            if known is None:
+                known = made[id(text)] = (text, text_frame(text))  # the text kept alive
+            return known[1]
+
+        sent = 0
+        for conn in dirty:
+            if not conn.closed:
+                written = conn.write(frame)
+                sent += written
+                self.writes += written > 0
+        self.count(sent)
+
+    def count(self, sent: int) -> None:
+        """Count ``sent`` messages written (the ``punto_ws_messages_total`` counter)."""
+        if self._sent is not None and sent:
+            self._sent(sent)
+
+
 class Hub:
     """Every connected client of this process, by table (and by player)."""
 
-    def __init__(self, *, queue_size: int) -> None:
+    def __init__(self, *, queue_size: int, sent: Callable[[int], None] | None = None) -> None:
         self._queue_size = queue_size
+        self.outbox = Outbox(sent)
+        """Writes the frames of the connections that have a sink (``sent``: counts them)."""
         self._tables: dict[str, set[Connection]] = {}
         self._kinds: dict[tuple[str, str], set[Connection]] = {}
         """Each table's connections by kind of viewer (an event seen by the dealer alone
@@ -139,9 +259,11 @@ class Hub:
         self.delivered = 0
         self.dropped = 0
 
-    def connect(self, table_id: str, actor: Actor) -> Connection:
-        """Subscribe a client to a table."""
-        conn = Connection(table_id, actor, queue_size=self._queue_size)
+    def connect(self, table_id: str, actor: Actor, *, sink: Sink | None = None) -> Connection:
+        """Subscribe a client to a table (``sink``: its socket, for ready frames)."""
+        conn = Connection(
+            table_id, actor, queue_size=self._queue_size, sink=sink, outbox=self.outbox
+        )
         self._tables.setdefault(table_id, set()).add(conn)
         self._kinds.setdefault((table_id, conn.view_key), set()).add(conn)
         if actor.user_id is not None and actor.viewer is Viewer.PLAYER:
@@ -170,6 +292,10 @@ class Hub:
             text = dumps({"type": "resync", "table": table_id})
             for conn in list(conns):
                 conn.send(text)
+
+    def connections(self, table_id: str) -> list[Connection]:
+        """The table's connected clients."""
+        return list(self._tables.get(table_id, ()))
 
     def count(self, table_id: str | None = None) -> int:
         """Connected clients (of one table)."""

@@ -157,7 +157,10 @@ class Node:
                 max_delay=settings.outbox_max_delay,
             ),
         )
-        self.hub = Hub(queue_size=settings.ws_queue)
+        self.metrics = Metrics()
+        self.hub = Hub(
+            queue_size=settings.ws_queue, sent=self.metrics.ws_messages.labels("out").inc
+        )
         self.bus: Bus = (
             RedisBus(
                 settings.redis_url,
@@ -175,7 +178,6 @@ class Node:
             messages=settings.chat_messages,
             window=settings.chat_window,
         )
-        self.metrics = Metrics()
         self.recordings = (
             Recordings(settings.recordings_dir) if settings.recordings_dir is not None else None
         )

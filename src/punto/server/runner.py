@@ -169,6 +169,12 @@ class TableRunner(TableCommands):
         self._stopping = False
         self._closing_reason: Why | None = None
         self.stopped = asyncio.Event()
+        self._totals_next = 0.0
+        """The event loop's time before which no ``bet_totals`` is sent (then one is owed)."""
+        self._totals_owed: int | None = None
+        """The last event a ``bet_totals`` owed follows (``None``: none is owed)."""
+        self._totals_timer: asyncio.TimerHandle | None = None
+        self._totals_tasks: set[asyncio.Task[None]] = set()
         self._confirms = ConfirmBatcher(
             self._flush_confirms,
             window=services.settings.confirm_window,
@@ -303,6 +309,7 @@ class TableRunner(TableCommands):
                     self.table.close_table(reason)
                 finally:
                     await self._process()
+        self._forget_totals()
         await self._confirms.close()
         await self._wallet_calls_done()
         self.stopped.set()
@@ -316,6 +323,7 @@ class TableRunner(TableCommands):
                 self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        self._forget_totals()
         await self._confirms.close()
         await self._wallet_calls_done()
         self.stopped.set()
@@ -685,7 +693,8 @@ class TableRunner(TableCommands):
 
     async def _publish(self, first: int, count: int) -> None:
         """Fan out the events ``first`` … ``first + count - 1``; when they changed the
-        players' totals per bet area, one ``bet_totals`` message after them."""
+        players' totals per bet area, a ``bet_totals`` message after them (or at the end
+        of ``PUNTO_TOTALS_INTERVAL``: :meth:`_publish_totals`)."""
         self._encode()
         started = time.perf_counter()
         totals = any(
@@ -698,7 +707,7 @@ class TableRunner(TableCommands):
                 if envelope is not None:
                     await self._s.bus.publish(envelope)
             if totals:
-                await self._s.bus.publish(self._totals_envelope(first + count - 1))
+                await self._publish_totals(first + count - 1)
             # what each viewer may do now: sent once the pass's money messages are out
             self._legal_events.extend(self._event_at(i) for i in range(first, first + count))
             self._legal_seq = first + count - 1
@@ -706,6 +715,47 @@ class TableRunner(TableCommands):
             for index in range(first, first + count):
                 self._envelopes.pop(index, None)
         self._s.metrics.broadcast_seconds.observe(time.perf_counter() - started)
+
+    async def _publish_totals(self, seq: int) -> None:
+        """A ``bet_totals`` after event ``seq``: now, unless one went out less than
+        ``PUNTO_TOTALS_INTERVAL`` ago; then one is owed, sent when the interval ends with
+        the totals as they are then (one frame per client for every batch in between)."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if now >= self._totals_next:
+            self._totals_next = now + self._s.settings.totals_interval
+            self._totals_owed = None
+            await self._s.bus.publish(self._totals_envelope(seq))
+            return
+        self._totals_owed = seq
+        if self._totals_timer is None:
+            self._totals_timer = loop.call_at(self._totals_next, self._totals_due)
+
+    def _totals_due(self) -> None:
+        self._totals_timer = None
+        task = asyncio.create_task(self._send_owed_totals(), name=f"punto-totals-{self.id}")
+        self._totals_tasks.add(task)
+        task.add_done_callback(self._totals_tasks.discard)
+
+    async def _send_owed_totals(self) -> None:
+        """The owed ``bet_totals``, under the table's lock (after the events it follows)."""
+        async with self._lock:
+            seq = self._totals_owed
+            if seq is None or self._stopping:
+                return
+            try:
+                await self._publish_totals(seq)
+            except Exception:  # the bus is down: the next change or a resync tells
+                _LOG.warning("bet totals not sent", extra={"table": self.id}, exc_info=True)
+
+    def _forget_totals(self) -> None:
+        """Send no owed ``bet_totals`` (the table stops here)."""
+        self._totals_owed = None
+        if self._totals_timer is not None:
+            self._totals_timer.cancel()
+            self._totals_timer = None
+        for task in self._totals_tasks:
+            task.cancel()
 
     def _totals_envelope(self, seq: int) -> MessageEnvelope:
         """The ``bet_totals`` message after event ``seq``: every player's confirmed stakes

@@ -1,8 +1,10 @@
 """The WebSocket endpoint ``/ws/tables/{table_id}`` (``docs/protocol.md`` §3).
 
-Each connection has a reader (this coroutine) and a writer task draining the client's
-bounded queue (:class:`~punto.server.hub.Connection`): the table never waits for a slow
-client, which is dropped with ``4408`` when its queue fills. Every message is parsed and
+Each connection has a reader (this coroutine) and a bounded queue of outgoing messages
+(:class:`~punto.server.hub.Connection`), written by the hub straight to the socket where
+the WebSocket layer lends it (:mod:`punto.server.wsprotocol`) and otherwise by a writer
+task: the table never waits for a slow client, which is dropped with ``4408`` when its
+queue fills. Every message is parsed and
 validated (:func:`punto.server.protocol.parse_command`) and answered with exactly one
 ``ok`` or ``error``.
 """
@@ -14,7 +16,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import orjson
@@ -29,6 +31,7 @@ from punto.errors import (
     UnavailableError,
 )
 from punto.server.auth import ANONYMOUS, Actor, Role
+from punto.server.frames import EXTENSION, Sink
 from punto.server.hub import Connection
 from punto.server.node import Node
 from punto.server.protocol import (
@@ -90,6 +93,13 @@ async def _writer(websocket: WebSocket, conn: Connection, node: Node) -> None:
             await websocket.close(code=code, reason=reason)
 
 
+def _sink(websocket: WebSocket) -> Sink | None:
+    """The connection's socket for ready frames, where the WebSocket layer lends it
+    (:mod:`punto.server.wsprotocol`)."""
+    lent = (websocket.scope.get("extensions") or {}).get(EXTENSION)
+    return cast("Sink", lent["sink"]) if isinstance(lent, dict) else None
+
+
 async def _refuse(websocket: WebSocket, code: int, error: PuntoError) -> None:
     """Accept, say why in a typed ``error`` message, and close with ``code`` (closing
     before accepting would reach the client as a bare HTTP 403)."""
@@ -142,7 +152,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await _refuse(websocket, CLOSE_GOING_AWAY, UnavailableError("the table is closed"))
         return
     await websocket.accept()
-    conn = node.hub.connect(table_id, actor)
+    conn = node.hub.connect(table_id, actor, sink=_sink(websocket))
     if actor.token_id is not None:
         node.sessions.setdefault(actor.token_id, set()).add(conn)
 

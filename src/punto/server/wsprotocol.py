@@ -1,0 +1,80 @@
+"""uvicorn's WebSocket protocol, lending each connection's socket to the hub for ready
+frames (the ASGI extension ``punto.frames``).
+
+Through ASGI every message a client gets is one ``websocket.send``: one pass through
+Starlette, uvicorn and the ``websockets`` framer, and one system call, per message and
+connection. A table of thousands sends the same text to every client, and a player's bet
+brings several messages at once; measured, that path was most of a broadcast's time and a
+quarter of the server's time per confirmed bet (docs/server.md).
+
+:class:`DirectProtocol` is uvicorn's own ``websockets-sansio`` protocol with one addition:
+when a connection is accepted without compression, its ASGI scope carries
+``extensions["punto.frames"] = {"sink": <Sink>}``, and the hub
+(:class:`punto.server.hub.Connection`) writes the frames it made once
+(:func:`punto.server.frames.text_frame`) to that socket directly, everything a connection
+has waiting in one write. The handshake, reading, pings, flow control and the closing
+handshake stay uvicorn's. A connection that negotiated ``permessage-deflate``
+(``PUNTO_WS_DEFLATE``, as browsers ask) has its messages compressed by its own compressor
+(its context carries over from message to message, so no two connections' bytes are the
+same), still everything waiting in one write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Request
+
+from punto.server.frames import EXTENSION
+
+__all__ = ["DirectProtocol"]
+
+
+class _SocketSink:
+    """A connection's socket for ready frames (:class:`punto.server.frames.Sink`)."""
+
+    __slots__ = ("_protocol", "on_writable")
+
+    def __init__(self, protocol: DirectProtocol) -> None:
+        self._protocol = protocol
+        self.on_writable: Callable[[], None] | None = None
+
+    def writable(self) -> bool:
+        return self._protocol.writable.is_set()
+
+    def write(self, texts: Sequence[str], frame: Callable[[str], bytes]) -> bool:
+        protocol = self._protocol
+        if protocol.close_sent or protocol.disconnected or protocol.transport.is_closing():
+            return False
+        conn = protocol.conn
+        if conn.extensions:  # compressed: this connection's own compressor frames them
+            for text in texts:
+                conn.send_text(text.encode())
+            protocol.transport.write(b"".join(conn.data_to_send()))
+        elif len(texts) == 1:
+            protocol.transport.write(frame(texts[0]))
+        else:
+            protocol.transport.write(b"".join(map(frame, texts)))
+        return True
+
+
+class DirectProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's ``websockets-sansio`` protocol plus the ``punto.frames`` extension."""
+
+    _sink: _SocketSink | None = None
+
+    def handle_connect(self, event: Request) -> None:
+        """The handshake as uvicorn does it; then the sink in the scope."""
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # accepted (not refused)
+            self._sink = _SocketSink(self)
+            scope["extensions"][EXTENSION] = {"sink": self._sink}
+
+    def resume_writing(self) -> None:
+        """The transport takes data again: the hub writes what waited."""
+        super().resume_writing()
+        sink = self._sink
+        if sink is not None and sink.on_writable is not None:
+            sink.on_writable()
