@@ -288,6 +288,27 @@ class TableClient:
         self._seen = len(self.received)
 
 
+async def betting_players(
+    stack: contextlib.AsyncExitStack, server: RunningServer, tokens: list[str]
+) -> tuple[TableClient, list[TableClient]]:
+    """live-1 with a shoe started and betting open: its dealer's console, and one client
+    per player's token, each at the table watching (low tier) with a 10.00 chip."""
+    dealer = await stack.enter_async_context(
+        TableClient.connect(server, "live-1", await server.token("dana"))
+    )
+    await dealer.ok({"type": "start_shoe"})
+    await dealer.ok({"type": "open_betting"})
+    players = [
+        await stack.enter_async_context(TableClient.connect(server, "live-1", token))
+        for token in tokens
+    ]
+    for player in players:
+        await player.ok({"type": "join"})
+        await player.ok({"type": "watch", "tier": "low"})
+        await player.ok({"type": "choose_chip", "chip": 1000})
+    return dealer, players
+
+
 def _matches(message: Mapping[str, Any], kind: str) -> bool:
     if message.get("type") == kind:
         return True

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from ledger_support import BACKENDS
-from server_support import RunningServer, TableClient, server_on
+from server_support import RunningServer, TableClient, betting_players, server_on
 
 pytestmark = pytest.mark.asyncio
 
@@ -34,24 +34,11 @@ async def test_others_get_exact_totals_and_the_player_their_own_confirm(
     backend: str, tmp_path: Path
 ) -> None:
     async with server_on(backend, tmp_path, betting_seconds=600.0, confirm_window=0.005) as server:
-        dealer_token = await server.token("dana")
         names = [f"tot{n}" for n in range(6)]
         tokens = [await _register(server, name) for name in names]
         async with contextlib.AsyncExitStack() as stack:
-            dealer = await stack.enter_async_context(
-                TableClient.connect(server, "live-1", dealer_token)
-            )
-            await dealer.ok({"type": "start_shoe"})
-            await dealer.ok({"type": "open_betting"})
+            dealer, clients = await betting_players(stack, server, tokens)
             spectator = await stack.enter_async_context(TableClient.connect(server, "live-1"))
-            clients = [
-                await stack.enter_async_context(TableClient.connect(server, "live-1", token))
-                for token in tokens
-            ]
-            for client in clients:
-                await client.ok({"type": "join"})
-                await client.ok({"type": "watch", "tier": "low"})
-                await client.ok({"type": "choose_chip", "chip": 1000})
             # players 0-2 on Banker (1000 each, player 0 twice), 3-5 on Player; 5 also Tie
             plan: list[list[str]] = [
                 ["banker", "banker"],
@@ -146,23 +133,11 @@ async def test_totals_go_out_at_most_once_an_interval_and_the_last_is_exact(
         confirm_window=0.0,
         totals_interval=interval,
     ) as server:
-        dealer_token = await server.token("dana")
         tokens = [await _register(server, f"iv{n}") for n in range(8)]
         async with contextlib.AsyncExitStack() as stack:
-            dealer = await stack.enter_async_context(
-                TableClient.connect(server, "live-1", dealer_token)
-            )
-            await dealer.ok({"type": "start_shoe"})
-            await dealer.ok({"type": "open_betting"})
+            _dealer, clients = await betting_players(stack, server, tokens)
             spectator = await stack.enter_async_context(TableClient.connect(server, "live-1"))
-            clients = [
-                await stack.enter_async_context(TableClient.connect(server, "live-1", token))
-                for token in tokens
-            ]
             for client in clients:
-                await client.ok({"type": "join"})
-                await client.ok({"type": "watch", "tier": "low"})
-                await client.ok({"type": "choose_chip", "chip": 1000})
                 await client.ok({"type": "add_chip", "bet": "banker"})
             await spectator.ws.send('{"type": "ping", "request_id": "mark"}')
             await spectator.next_of("pong")

@@ -22,7 +22,7 @@ from punto.errors import InsufficientFundsError, RoundStateError
 from punto.ledger.model import Account, TransactionKind, settle_players, transfer
 from punto.ledger.store import ConfirmRequest
 from punto.rules import preset
-from server_support import RunningServer, TableClient, server_on
+from server_support import RunningServer, TableClient, betting_players, server_on
 
 pytestmark = pytest.mark.asyncio
 
@@ -162,22 +162,9 @@ async def test_connections_cut_during_a_batch_of_confirms_lose_nothing(
 ) -> None:
     async with server_on(backend, tmp_path, betting_seconds=600.0) as server:
         url = server.node.settings.database_url
-        dealer_token = await server.token("dana")
         tokens = [await _register(server, f"cut{n}") for n in range(10)]
         async with contextlib.AsyncExitStack() as stack:
-            dealer = await stack.enter_async_context(
-                TableClient.connect(server, "live-1", dealer_token)
-            )
-            await dealer.ok({"type": "start_shoe"})
-            await dealer.ok({"type": "open_betting"})
-            players = [
-                await stack.enter_async_context(TableClient.connect(server, "live-1", t))
-                for t in tokens
-            ]
-            for p in players:
-                await p.ok({"type": "join"})
-                await p.ok({"type": "watch", "tier": "low"})
-                await p.ok({"type": "choose_chip", "chip": 1000})
+            dealer, players = await betting_players(stack, server, tokens)
 
             async def bettor(client: TableClient) -> list[str]:
                 outcomes = []
