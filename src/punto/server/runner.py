@@ -759,7 +759,8 @@ class TableRunner(TableCommands):
 
     def _totals_envelope(self, seq: int) -> MessageEnvelope:
         """The ``bet_totals`` message after event ``seq``: every player's confirmed stakes
-        per bet area, once per pass of events (a whole batch of confirms is one frame)."""
+        per bet area as they are now (at most one every ``PUNTO_TOTALS_INTERVAL``:
+        :meth:`_publish_totals`)."""
         table = self.table
         return {
             "table": self.id,

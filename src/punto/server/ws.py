@@ -4,9 +4,9 @@ Each connection has a reader (this coroutine) and a bounded queue of outgoing me
 (:class:`~punto.server.hub.Connection`), written by the hub straight to the socket where
 the WebSocket layer lends it (:mod:`punto.server.wsprotocol`) and otherwise by a writer
 task: the table never waits for a slow client, which is dropped with ``4408`` when its
-queue fills. Every message is parsed and
-validated (:func:`punto.server.protocol.parse_command`) and answered with exactly one
-``ok`` or ``error``.
+queue fills. Every message is parsed and validated
+(:func:`punto.server.protocol.parse_command`) and answered with exactly one ``ok`` or
+``error``.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ brings several messages at once; measured, that path was most of a broadcast's t
 quarter of the server's time per confirmed bet (docs/server.md).
 
 :class:`DirectProtocol` is uvicorn's own ``websockets-sansio`` protocol with one addition:
-when a connection is accepted without compression, its ASGI scope carries
+when a connection is accepted, its ASGI scope carries
 ``extensions["punto.frames"] = {"sink": <Sink>}``, and the hub
 (:class:`punto.server.hub.Connection`) writes the frames it made once
 (:func:`punto.server.frames.text_frame`) to that socket directly, everything a connection
