@@ -492,17 +492,12 @@ class LedgerStore:
                 else settlements
             )
             _same_players(round_id, players, results)
-            transactions = [
-                model.settlement(
-                    round_id,
-                    player,
-                    players[player].bets,
-                    results[player],
-                    table_id=found.table_id,
-                    payee=players[player].funding,
-                )
-                for player in sorted(players)
-            ]
+            transactions = model.settlements(
+                round_id,
+                found.table_id,
+                ((p, players[p].bets, players[p].funding) for p in sorted(players)),
+                results,
+            )
             if found.status is RoundStatus.SETTLED:
                 replay = []
                 posted = await _by_keys(conn, [t.idempotency_key for t in transactions])

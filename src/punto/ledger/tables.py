@@ -10,7 +10,17 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, MetaData, String, Text, func
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    func,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
@@ -105,9 +115,12 @@ class RoundBetRow(Base):
     """One confirmed bet of a round; ``funding`` is the account its stake came from."""
 
     __tablename__ = "ledger_round_bets"
+    # a round's bets by player: a confirm looks up how the player's earlier bets in the
+    # round were funded, so a round of 10,000 bets is not read whole for each batch
+    __table_args__ = (Index("ix_ledger_round_bets_round_id_player_id", "round_id", "player_id"),)
 
     id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
-    round_id: Mapped[str] = mapped_column(ForeignKey("ledger_rounds.id"), index=True)
+    round_id: Mapped[str] = mapped_column(ForeignKey("ledger_rounds.id"))
     player_id: Mapped[str] = mapped_column(String(200))
     bet: Mapped[str] = mapped_column(String(32))
     stake: Mapped[int] = mapped_column(BigInteger)

@@ -1,0 +1,63 @@
+"""The pure ledger model's shortcuts agree with what they stand for.
+
+``transaction_id`` computes RFC 4122 ``uuid5`` by hand and ``settlements`` builds a whole
+round's transactions with the escrow and house accounts made once: both must give what
+``uuid.uuid5`` and one :func:`settlement` per player give, for any key and any round.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from punto.bets import Bet
+from punto.cards import parse_cards
+from punto.coup import deal_coup
+from punto.ledger import model
+from punto.ledger.model import Account
+from punto.rules import preset
+from punto.settlement import settle
+
+
+@given(st.text(max_size=200))
+def test_transaction_id_is_uuid5_of_the_key(key: str) -> None:
+    assert model.transaction_id(key) == str(uuid.uuid5(model.TRANSACTION_NAMESPACE, key))
+
+
+def test_bets_hash_by_identity_and_stay_usable_as_keys() -> None:
+    by_bet = {bet: bet.value for bet in Bet}
+    assert all(by_bet[Bet(value)] == value for value in by_bet.values())
+    assert len({hash(bet) for bet in Bet}) == len(Bet)
+
+
+@given(
+    st.lists(
+        st.dictionaries(
+            st.sampled_from([Bet.PLAYER, Bet.BANKER, Bet.TIE, Bet.PLAYER_PAIR]),
+            st.integers(min_value=100, max_value=50_000),
+            min_size=1,
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    st.sampled_from(["9S 5H KC 7D", "AS 2H 3C 4D 5S 6H", "KS KH 4C 4D 2S 3H"]),
+)
+def test_settlements_equal_one_settlement_per_player(
+    stakes: list[dict[Bet, int]], cards: str
+) -> None:
+    rules = preset("macau")
+    coup = deal_coup(parse_cards(cards))
+    players = {f"p{i}": bets for i, bets in enumerate(stakes)}
+    results = {p: settle(rules, coup, bets) for p, bets in players.items()}
+    operator = Account.operator("op1")
+    payees = {p: Account.player(p) if i % 2 else operator for i, p in enumerate(players)}
+    bulk = model.settlements(
+        "r9", "t1", ((p, players[p], payees[p]) for p in sorted(players)), results
+    )
+    one_by_one = [
+        model.settlement("r9", p, players[p], results[p], table_id="t1", payee=payees[p])
+        for p in sorted(players)
+    ]
+    assert bulk == one_by_one
