@@ -1,7 +1,8 @@
 """Money first [L]: when the ledger refuses a hand's settlement, the table stops in a
 visible *settlement pending* state (players and the dealer see it, in the snapshot and as a
 message), says nothing of the result until the money has moved, opens no new hand,
-retries with backoff and resumes by itself."""
+retries with backoff and resumes by itself. The hand's record, written alongside the
+settlement, is withdrawn with it and saved once the money has moved."""
 
 from __future__ import annotations
 
@@ -68,6 +69,9 @@ async def test_l_a_settlement_the_ledger_refuses_stops_the_table_until_it_is_pos
                     for m in player.received
                 )
                 assert not any(m.get("reason") == "settled" for m in player.received)
+                # the record saved alongside the settlement was withdrawn with it: no
+                # record says "settled" of money that did not move
+                assert await server.node.store.hand(game) is None
                 async with TableClient.connect(server, "live-1", player_token) as late:
                     assert late.snapshot["settlement_pending"]["pending"] is True
                 refused = await dealer.request({"type": "open_betting"})
@@ -86,6 +90,10 @@ async def test_l_a_settlement_the_ledger_refuses_stops_the_table_until_it_is_pos
             assert paid["wallet_balance"] == wallet + 1000
             done = await dealer.next_of("settlement_pending", lambda m: not m["pending"])
             assert done["game"] == game
+            record = await server.node.store.hand(game)  # saved before anyone heard
+            assert record is not None
+            assert record["status"] == "settled"
+            assert record["results"]["cleo"]["settlement"]["total_net"] == 1000
             await dealer.ok({"type": "open_betting"})  # the table goes on
         assert await server.node.bank.balance("cleo") == wallet + 1000
         report = await server.node.ledger.check()

@@ -57,12 +57,18 @@ def event_texts(table_id: str, seq: int, views: Mapping[str, Any]) -> EventEnvel
     once (``None``: that kind does not see it), from
     :func:`punto.server.protocol.event_views`; ``player`` names the player who gets
     ``self``."""
-    texts: dict[str, str | None] = {
-        key: None
-        if views.get(key) is None
-        else dumps({"type": "event", "table": table_id, "seq": seq, "event": views[key]})
-        for key in VIEW_KINDS
-    }
+    texts: dict[str, str | None] = {}
+    made: dict[int, str] = {}  # kinds of viewer that see the same JSON share its text
+    for key in VIEW_KINDS:
+        view = views.get(key)
+        if view is None:
+            texts[key] = None
+            continue
+        text = made.get(id(view))
+        if text is None:
+            text = dumps({"type": "event", "table": table_id, "seq": seq, "event": view})
+            made[id(view)] = text
+        texts[key] = text
     return EventEnvelope(table=table_id, seq=seq, texts=texts, player=views.get("player"))
 
 

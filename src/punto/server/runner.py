@@ -28,6 +28,7 @@ from typing import Any
 from punto.codec import result_json
 from punto.errors import PuntoError, UnavailableError
 from punto.ledger.model import Transaction, settle_players
+from punto.ledger.store import RoundStatus
 from punto.outcome import Outcome, Side
 from punto.roads import RoadBoard, RoadResult
 from punto.roads_render import render_svg, roads_dict
@@ -161,9 +162,11 @@ class TableRunner(TableCommands):
         """The hand's events as JSON by number (made once for the fan-out, kept for the
         hand's record)."""
         self._wallets: dict[str, int] = {}
+        """Wallet balances just learnt from a stake (spares a query per confirm)."""
         self._known: dict[str, int] = {}
         """Each player's table balance when it was last told (multi-table play)."""
-        """Wallet balances just learnt from a stake (spares a query per confirm)."""
+        self._records: dict[GameNumber, asyncio.Task[bool]] = {}
+        """Hand records being saved alongside their settlement (:meth:`_settle`)."""
         self._author = "system"
         self._next_countdown = 0.0
         self._stopping = False
@@ -584,16 +587,7 @@ class TableRunner(TableCommands):
                 await s.bank.record_result(effect.game, effect.outcome, rules=self.table.rules.name)
                 self._outcome = effect.outcome
             case Settle():
-                started = time.perf_counter()
-                posted = await s.bank.settle(
-                    effect.game,
-                    rules=self.table.rules,
-                    outcome=effect.outcome,
-                    pay=False,
-                    wallets=self._wallets,
-                )
-                self._payouts.append((posted, effect.game))
-                s.metrics.settle_seconds.observe(time.perf_counter() - started)
+                await self._settle(effect)
             case Refund():
                 if s.bank.round_open(effect.game):
                     if effect.by_table:
@@ -649,8 +643,9 @@ class TableRunner(TableCommands):
             case SaveRecord():
                 if not effect.resettled:
                     s.metrics.hands_settled.labels(self.id).inc()
-                self._encode()  # the record reuses the JSON made for the fan-out
-                await self._save_hand(effect.game, resettled=effect.resettled)
+                alongside = self._records.pop(effect.game, None)
+                if alongside is None or not await alongside:
+                    await self._save_hand(effect.game, resettled=effect.resettled)
             case Countdown():
                 await self._countdown(effect.now, force=True)
             case Publish():
@@ -670,6 +665,53 @@ class TableRunner(TableCommands):
                 await s.bus.publish({"table": self.id, "message": self.roads_message()})
             case _:  # pragma: no cover - every effect has its case
                 raise TypeError(f"no runner for {type(effect).__name__}")
+
+    async def _settle(self, effect: Settle) -> None:
+        """Settle the round in the ledger. When the hand's record is the next to save (a
+        hand with bets, as usual), it is made and written meanwhile by a task, in a
+        database transaction of its own that commits only once the settlement's has
+        (``ServerStore.save_hand``'s ``after``): the record's work fills the time the
+        ledger waits for the database, no record says *settled* of money that did not
+        move, and the :class:`SaveRecord` effect waits for that task (the record is
+        saved before anyone hears of the hand). A settlement that fails withdraws it."""
+        s = self._s
+        started = time.perf_counter()
+        record = self._record_after(effect)
+        settled: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        if record is not None:
+            self._records[record.game] = asyncio.create_task(
+                self._save_hand(record.game, settled=settled), name=f"punto-record-{self.id}"
+            )
+        try:
+            posted = await s.bank.settle(
+                effect.game,
+                rules=self.table.rules,
+                outcome=effect.outcome,
+                pay=False,
+                wallets=self._wallets,
+            )
+        except BaseException:
+            settled.set_result(False)
+            if record is not None:  # withdrawn: the effect saves it after the retry
+                with contextlib.suppress(Exception):
+                    await self._records.pop(record.game)
+            raise
+        settled.set_result(True)
+        self._payouts.append((posted, effect.game))
+        s.metrics.settle_seconds.observe(time.perf_counter() - started)
+
+    def _record_after(self, effect: Settle) -> SaveRecord | None:
+        """The first save of the settled hand's record among the effects to run after
+        ``effect`` (the records come before the fan-out), if the ledger holds stakes of
+        that round (so the record's status will be *settled*)."""
+        if not self._s.bank.round_open(effect.game):
+            return None
+        for later in self._todo:
+            if isinstance(later, Publish):
+                return None
+            if isinstance(later, SaveRecord) and str(later.game) == effect.game:
+                return None if later.resettled or later.game in self._records else later
+        return None
 
     def _encode(self) -> None:
         """Make the fan-out's envelopes of the events processed and not yet published,
@@ -864,11 +906,20 @@ class TableRunner(TableCommands):
             if moved:
                 self._s.moved(player, moved, self.id)
 
-    async def _save_hand(self, game: GameNumber, *, resettled: bool = False) -> None:
+    async def _save_hand(
+        self,
+        game: GameNumber,
+        *,
+        resettled: bool = False,
+        settled: asyncio.Future[bool] | None = None,
+    ) -> bool:
+        """Save the hand's record; whether it was saved (``settled``: alongside the
+        settlement, :meth:`_settle`, saved only if that comes true)."""
+        self._encode()  # the record reuses the JSON made for the fan-out
         events = self._hand_events()
         records = [r for r in hand_records(events) if r.game == game]
         if not records:
-            return
+            return True
         record = records[-1]
         first = self._hand_start
         # the players' results as the fan-out encoded them (thousands at a busy table)
@@ -888,18 +939,23 @@ class TableRunner(TableCommands):
             stored = await self._s.store.hand(str(game))
             if stored is not None:
                 data = carry_amendments(data, stored)
-        status = await self._s.bank.status(str(game))
+        if settled is None:
+            status = await self._s.bank.status(str(game))
+            status_text = "no_bets" if status is None else status.value
+        else:
+            status_text = RoundStatus.SETTLED.value
         players = sorted(set(record.bets) | set(record.results))
-        await self._s.store.save_hand(
+        return await self._s.store.save_hand(
             game=str(game),
             table_id=self.id,
             shoe=game.shoe,
             hand=game.hand,
             opened_at=record.opened_at,
             closed_at=record.closed_at,
-            status="no_bets" if status is None else status.value,
+            status=status_text,
             record=data,
             players=players,
+            after=settled,
         )
 
     async def _send_balances(self, notes: Mapping[str, str], game: GameNumber | None) -> None:

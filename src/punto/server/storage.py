@@ -429,8 +429,15 @@ class ServerStore:
         status: str,
         record: Mapping[str, Any],
         players: Sequence[str],
-    ) -> None:
-        """Store (or replace) a hand's record and who bet on it."""
+        after: Awaitable[bool] | None = None,
+    ) -> bool:
+        """Store (or replace) a hand's record and who bet on it; whether it was stored.
+
+        ``after``: stored only if it comes true — a settlement's ledger transaction, so
+        that no record says *settled* of money that did not move. On PostgreSQL the
+        record is written meanwhile, in a transaction held open until ``after`` says
+        whether to commit (the two transactions' work overlaps); on SQLite, which has
+        one writer, it is written once ``after`` is true."""
         # orjson: a hand of thousands of bets is encoded in milliseconds, not a fifth of a
         # second (the same JSON text as json.dumps(sort_keys=True) but for spacing)
         encoded = orjson.dumps(
@@ -466,16 +473,26 @@ class ServerStore:
                 )
             new = [p for p in wanted if p not in before]
             if not new:
-                return
-            if conn.dialect.name == "postgresql":
+                pass
+            elif conn.dialect.name == "postgresql":
                 await conn.execute(_ADD_HAND_PLAYERS, {"g": game, "p": new, "c": closed_at})
-                return
-            rows = [{"game": game, "player_id": p, "closed_at": closed_at} for p in new]
-            # executemany: one statement compiled once (two saves of one hand at once
-            # may both insert a player: the second does nothing)
-            await conn.execute(_insert(conn, _HP).on_conflict_do_nothing(), rows)
+            else:
+                rows = [{"game": game, "player_id": p, "closed_at": closed_at} for p in new]
+                # executemany: one statement compiled once (two saves of one hand at once
+                # may both insert a player: the second does nothing)
+                await conn.execute(_insert(conn, _HP).on_conflict_do_nothing(), rows)
+            if after is not None and not await after:
+                raise _WithdrawnError  # rolls the transaction back
 
-        await self._run(unit)
+        if after is not None and self._engine.dialect.name != "postgresql":
+            if not await after:
+                return False
+            after = None
+        try:
+            await self._run(unit)
+        except _WithdrawnError:
+            return False
+        return True
 
     async def hand(self, game: str) -> dict[str, Any] | None:
         """A hand's stored record (with ``status``), if any."""
@@ -983,6 +1000,10 @@ class ServerStore:
 
 _LTX = cast(Table, TransactionRow.__table__)
 _LEN = cast(Table, EntryRow.__table__)
+
+
+class _WithdrawnError(Exception):
+    """A record saved alongside a settlement that did not happen (rolled back)."""
 
 
 _ADD_HAND_PLAYERS = text(
