@@ -230,8 +230,12 @@ async def bets_per_second(
     base: str, *, tables: int, players: int, confirms: int, pace: float | None = None
 ) -> tuple[str, dict[str, float]]:
     """Confirms per second and their latency, players spread over live tables: each player
-    bets again as soon as answered (the server's capacity), or after a random pause of
-    ``pace`` seconds on average (latency under an offered load below capacity)."""
+    bets again as soon as answered (the server's capacity), or when a schedule says
+    (latency under an offered load below capacity): the bets of all players are the
+    arrivals of one Poisson process of ``players / pace`` bets/s, dealt to the players in
+    turn (each bets every ``pace`` seconds on average). The schedule is kept whatever the
+    answers' latency (an open loop: a player behind it bets at once), so the offered rate
+    is the rate asked for, and a latency is timed from the moment the bet was due."""
     ws_base = base.replace("http", "ws")
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         admin = {"Authorization": f"Bearer {await _token(http, 'admin', 'admin-demo')}"}
@@ -279,15 +283,25 @@ async def bets_per_second(
         latencies: list[float] = []
         refused = 0
 
-        async def player(s: _Socket) -> None:
+        schedule: list[float] = []
+        if pace is not None:
+            at = 0.0
+            for _ in range(players * confirms):
+                at += random.expovariate(players / pace)
+                schedule.append(at)
+
+        async def player(s: _Socket, n: int) -> None:
             nonlocal refused
-            for _ in range(confirms):
+            due = 0.0
+            for k in range(confirms):
                 if pace is not None:
-                    await asyncio.sleep(random.expovariate(1 / pace))
+                    due = started_all + schedule[k * players + n]
+                    if (wait := due - time.perf_counter()) > 0:
+                        await asyncio.sleep(wait)
                 # pipelined, as a client that bets and confirms at once does: the server
                 # answers one connection's messages in order
                 chip = await s.send({"type": "add_chip", "bet": "player"})
-                started = time.perf_counter()
+                started = time.perf_counter() if pace is None else due
                 answer = await s.call({"type": "confirm"})
                 latencies.append(time.perf_counter() - started)
                 refused += answer["type"] != "ok" or (await chip)["type"] != "ok"
@@ -295,8 +309,8 @@ async def bets_per_second(
         pid = SERVERS.get(base)
         server_cpu = None if pid is None else _cpu_seconds(pid)
         own_cpu = time.process_time()
-        started = time.perf_counter()
-        await asyncio.gather(*(player(s) for s in sockets))
+        started = started_all = time.perf_counter()
+        await asyncio.gather(*(player(s, n) for n, s in enumerate(sockets)))
         elapsed = time.perf_counter() - started
         own_cpu = time.process_time() - own_cpu
         if server_cpu is not None and pid is not None:
