@@ -104,3 +104,76 @@ async def test_l_a_settlement_the_ledger_refuses_stops_the_table_until_it_is_pos
             if t.kind.value == "settle"
         ]
         assert len(settles) == 1  # paid once
+
+
+_FAIL_ONCE = (
+    "CREATE SEQUENCE punto_test_record_tries",
+    "CREATE FUNCTION punto_test_record_once() RETURNS trigger AS $$ BEGIN "
+    "IF nextval('punto_test_record_tries') = 1 THEN "
+    "RAISE EXCEPTION 'record write cut'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql",
+    "CREATE TRIGGER punto_test_record_once BEFORE INSERT ON server_hands "
+    "FOR EACH ROW EXECUTE FUNCTION punto_test_record_once()",
+)
+_FAIL_ONCE_UNDO = (
+    "DROP TRIGGER punto_test_record_once ON server_hands",
+    "DROP FUNCTION punto_test_record_once()",
+    "DROP SEQUENCE punto_test_record_tries",
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[1:])  # a trigger added live: PostgreSQL
+async def test_a_record_beside_the_settlement_that_fails_is_saved_again(
+    backend: str, tmp_path: Path
+) -> None:
+    """The record written beside the settlement fails (its first write refused by the
+    database) while the settlement goes through: it is saved again, alone, before the
+    hand is heard of, and the money moved once."""
+    async with server_on(backend, tmp_path, betting_seconds=30.0) as server:
+        url = server.node.settings.database_url
+        engine = create_async_engine(url.replace("postgresql://", "postgresql+asyncpg://"))
+        dealer_token = await server.token("dana")
+        player_token = await server.token("cleo")
+        async with contextlib.AsyncExitStack() as stack:
+            dealer = await stack.enter_async_context(
+                TableClient.connect(server, "live-1", dealer_token)
+            )
+            player = await stack.enter_async_context(
+                TableClient.connect(server, "live-1", player_token)
+            )
+            await dealer.ok({"type": "start_shoe"})
+            await player.ok({"type": "join"})
+            await player.ok({"type": "sit", "seat": 2, "tier": "low"})
+            await player.ok({"type": "choose_chip", "chip": 1000})
+            wallet = await server.node.bank.balance("cleo")
+            await dealer.ok({"type": "open_betting"})
+            opened = await player.next_of("betting_opened")
+            game = opened["event"]["game"]
+            await player.ok({"type": "add_chip", "bet": "player"})
+            await player.ok({"type": "confirm"})
+            await dealer.ok({"type": "close_betting"})
+            for card in ("9S", "8D", "KH"):
+                await dealer.ok({"type": "deal_card", "card": card})
+            async with engine.begin() as conn:
+                for statement in _FAIL_ONCE:
+                    await conn.execute(text(statement))
+            try:
+                await dealer.ok({"type": "deal_card", "card": "7C"})  # Player natural 9 [M9]
+                await player.next_of("hand_settled", lambda m: m["event"]["game"] == game)
+                record = await server.node.store.hand(game)  # saved before it was heard
+                assert record is not None
+                assert record["status"] == "settled"
+                async with engine.begin() as conn:  # the first write was refused
+                    tries = await conn.scalar(
+                        text("SELECT last_value FROM punto_test_record_tries")
+                    )
+                assert tries == 2
+            finally:
+                async with engine.begin() as conn:
+                    for statement in _FAIL_ONCE_UNDO:
+                        await conn.execute(text(statement))
+                await engine.dispose()
+            paid = await player.next_of("balance", lambda m: m["reason"] == "settled")
+            assert paid["wallet_balance"] == wallet + 1000
+        report = await server.node.ledger.check()
+        assert report.ok, report.problems

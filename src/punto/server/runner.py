@@ -644,7 +644,17 @@ class TableRunner(TableCommands):
                 if not effect.resettled:
                     s.metrics.hands_settled.labels(self.id).inc()
                 alongside = self._records.pop(effect.game, None)
-                if alongside is None or not await alongside:
+                saved = False
+                if alongside is not None:
+                    try:
+                        saved = await alongside
+                    except Exception:  # its connection was cut, say: once more, alone
+                        _LOG.warning(
+                            "hand record beside the settlement not saved: saving it again",
+                            extra={"table": self.id, "game": str(effect.game)},
+                            exc_info=True,
+                        )
+                if not saved:
                     await self._save_hand(effect.game, resettled=effect.resettled)
             case Countdown():
                 await self._countdown(effect.now, force=True)
