@@ -14,7 +14,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from ledger_support import BACKENDS
-from server_support import TableClient, server_on
+from server_support import RunningServer, TableClient, server_on
 
 pytestmark = pytest.mark.asyncio
 
@@ -25,6 +25,32 @@ _BLOCK = (
 _UNBLOCK = "ALTER TABLE ledger_transactions DROP CONSTRAINT punto_test_no_settle"
 
 
+async def _one_bet_before_the_last_card(
+    stack: contextlib.AsyncExitStack, server: RunningServer
+) -> tuple[TableClient, TableClient, int, str]:
+    """live-1's dealer, and cleo in seat 2 with 10.00 on Player, three cards dealt (the
+    fourth, 7C, makes a Player natural 9 [M9]); cleo's wallet before the bet; the game."""
+    dealer = await stack.enter_async_context(
+        TableClient.connect(server, "live-1", await server.token("dana"))
+    )
+    player = await stack.enter_async_context(
+        TableClient.connect(server, "live-1", await server.token("cleo"))
+    )
+    await dealer.ok({"type": "start_shoe"})
+    await player.ok({"type": "join"})
+    await player.ok({"type": "sit", "seat": 2, "tier": "low"})
+    await player.ok({"type": "choose_chip", "chip": 1000})
+    wallet = await server.node.bank.balance("cleo")
+    await dealer.ok({"type": "open_betting"})
+    opened = await player.next_of("betting_opened")
+    await player.ok({"type": "add_chip", "bet": "player"})
+    await player.ok({"type": "confirm"})
+    await dealer.ok({"type": "close_betting"})
+    for card in ("9S", "8D", "KH"):
+        await dealer.ok({"type": "deal_card", "card": card})
+    return dealer, player, wallet, str(opened["event"]["game"])
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS[1:])  # a constraint added live: PostgreSQL
 async def test_l_a_settlement_the_ledger_refuses_stops_the_table_until_it_is_posted(
@@ -33,28 +59,9 @@ async def test_l_a_settlement_the_ledger_refuses_stops_the_table_until_it_is_pos
     async with server_on(backend, tmp_path, betting_seconds=30.0) as server:
         url = server.node.settings.database_url
         engine = create_async_engine(url.replace("postgresql://", "postgresql+asyncpg://"))
-        dealer_token = await server.token("dana")
         player_token = await server.token("cleo")
         async with contextlib.AsyncExitStack() as stack:
-            dealer = await stack.enter_async_context(
-                TableClient.connect(server, "live-1", dealer_token)
-            )
-            player = await stack.enter_async_context(
-                TableClient.connect(server, "live-1", player_token)
-            )
-            await dealer.ok({"type": "start_shoe"})
-            await player.ok({"type": "join"})
-            await player.ok({"type": "sit", "seat": 2, "tier": "low"})
-            await player.ok({"type": "choose_chip", "chip": 1000})
-            wallet = await server.node.bank.balance("cleo")
-            await dealer.ok({"type": "open_betting"})
-            opened = await player.next_of("betting_opened")
-            game = opened["event"]["game"]
-            await player.ok({"type": "add_chip", "bet": "player"})
-            await player.ok({"type": "confirm"})
-            await dealer.ok({"type": "close_betting"})
-            for card in ("9S", "8D", "KH"):
-                await dealer.ok({"type": "deal_card", "card": card})
+            dealer, player, wallet, game = await _one_bet_before_the_last_card(stack, server)
             async with engine.begin() as conn:
                 await conn.execute(text(_BLOCK))
             try:
@@ -132,28 +139,8 @@ async def test_a_record_beside_the_settlement_that_fails_is_saved_again(
     async with server_on(backend, tmp_path, betting_seconds=30.0) as server:
         url = server.node.settings.database_url
         engine = create_async_engine(url.replace("postgresql://", "postgresql+asyncpg://"))
-        dealer_token = await server.token("dana")
-        player_token = await server.token("cleo")
         async with contextlib.AsyncExitStack() as stack:
-            dealer = await stack.enter_async_context(
-                TableClient.connect(server, "live-1", dealer_token)
-            )
-            player = await stack.enter_async_context(
-                TableClient.connect(server, "live-1", player_token)
-            )
-            await dealer.ok({"type": "start_shoe"})
-            await player.ok({"type": "join"})
-            await player.ok({"type": "sit", "seat": 2, "tier": "low"})
-            await player.ok({"type": "choose_chip", "chip": 1000})
-            wallet = await server.node.bank.balance("cleo")
-            await dealer.ok({"type": "open_betting"})
-            opened = await player.next_of("betting_opened")
-            game = opened["event"]["game"]
-            await player.ok({"type": "add_chip", "bet": "player"})
-            await player.ok({"type": "confirm"})
-            await dealer.ok({"type": "close_betting"})
-            for card in ("9S", "8D", "KH"):
-                await dealer.ok({"type": "deal_card", "card": card})
+            dealer, player, wallet, game = await _one_bet_before_the_last_card(stack, server)
             async with engine.begin() as conn:
                 for statement in _FAIL_ONCE:
                     await conn.execute(text(statement))
