@@ -454,6 +454,8 @@ class ServerStore:
             "record": encoded,
         }
         wanted = sorted(set(players))
+        # the transaction waits for ``after`` on PostgreSQL; SQLite's one writer first
+        held = after if self._engine.dialect.name == "postgresql" else None
 
         async def unit(conn: AsyncConnection) -> None:
             # An upsert, not delete-then-insert: two saves of one hand at once (the table's
@@ -472,22 +474,18 @@ class ServerStore:
                     update(_HP).where(_HP.c.game == game).values(closed_at=closed_at)
                 )
             new = [p for p in wanted if p not in before]
-            if not new:
-                pass
-            elif conn.dialect.name == "postgresql":
+            if new and conn.dialect.name == "postgresql":
                 await conn.execute(_ADD_HAND_PLAYERS, {"g": game, "p": new, "c": closed_at})
-            else:
+            elif new:
                 rows = [{"game": game, "player_id": p, "closed_at": closed_at} for p in new]
                 # executemany: one statement compiled once (two saves of one hand at once
                 # may both insert a player: the second does nothing)
                 await conn.execute(_insert(conn, _HP).on_conflict_do_nothing(), rows)
-            if after is not None and not await after:
+            if held is not None and not await held:
                 raise _WithdrawnError  # rolls the transaction back
 
-        if after is not None and self._engine.dialect.name != "postgresql":
-            if not await after:
-                return False
-            after = None
+        if after is not None and held is None and not await after:
+            return False
         try:
             await self._run(unit)
         except _WithdrawnError:
