@@ -4,6 +4,7 @@ coup machine places them, faults void and refund [L], [M10], [S8]."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -117,3 +118,51 @@ async def test_m12_bets_standing_after_a_tie_are_staked_again_and_can_be_changed
             assert bets == {"ann": {Bet.BANKER: 5000}}
         report = await server.node.ledger.check()
         assert report.ok, report.problems
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_each_player_gets_their_own_result_and_everyone_the_hands_summary(
+    backend: str, tmp_path: Path
+) -> None:
+    """Issue 11: a settled hand brings each player their own result, a spectator and a
+    player who did not bet the hand's summary only (never the others' winnings), and the
+    dealer every result."""
+    async with (
+        server_on(backend, tmp_path, betting_seconds=30.0) as server,
+        TableClient.connect(server, "live-1", await server.token("dana")) as dealer,
+        TableClient.connect(server, "live-1", await server.token("cleo")) as cleo,
+        TableClient.connect(server, "live-1", await server.token("dev")) as dev,
+        TableClient.connect(server, "live-1", await server.token("ann")) as ann,
+        TableClient.connect(server, "live-1") as spectator,
+    ):
+        await dealer.ok({"type": "start_shoe"})
+        for player, seat in ((cleo, 2), (dev, 3), (ann, 4)):
+            await player.ok({"type": "join"})
+            await player.ok({"type": "sit", "seat": seat, "tier": "low"})
+            await player.ok({"type": "choose_chip", "chip": 1000})
+        await dealer.ok({"type": "open_betting"})
+        opened = await cleo.next_of("betting_opened")
+        game = opened["event"]["game"]
+        for player, bet in ((cleo, "player"), (dev, "banker")):  # ann watches this hand
+            await player.ok({"type": "add_chip", "bet": bet})
+            await player.ok({"type": "confirm"})
+        await dealer.ok({"type": "close_betting"})
+        for card in ("9S", "8D", "KH", "7C"):  # Player natural 9 against 5 [M9]
+            await dealer.ok({"type": "deal_card", "card": card})
+
+        def settled(m: dict[str, Any]) -> bool:
+            return bool(m["event"]["game"] == game)
+
+        summary = {"players": 2, "areas_won": ["player"]}
+        for client, name, net in ((cleo, "cleo", 1000), (dev, "dev", -1000)):
+            event = (await client.next_of("hand_settled", settled))["event"]
+            (result,) = event["results"]
+            assert result["player"] == name
+            assert result["settlement"]["total_net"] == net
+            assert event["summary"] == summary
+        for client in (ann, spectator):
+            event = (await client.next_of("hand_settled", settled))["event"]
+            assert event["results"] == []
+            assert event["summary"] == summary
+        event = (await dealer.next_of("hand_settled", settled))["event"]
+        assert sorted(r["player"] for r in event["results"]) == ["cleo", "dev"]

@@ -140,7 +140,8 @@ async def test_s13_a_gone_players_bets_stay_and_settle_before_the_seat_is_releas
         runner = node.runners["macau-1"]
         before = await node.bank.balance("ann")
         token = await server.token("ann")
-        async with TableClient.connect(server, "macau-1") as watcher:
+        supervisor = await server.token("sam")  # sees every player's result
+        async with TableClient.connect(server, "macau-1", supervisor) as watcher:
             async with TableClient.connect(server, "macau-1", token) as client:
                 await client.ok({"type": "join"})
                 await client.ok({"type": "sit", "seat": 2, "tier": "low"})

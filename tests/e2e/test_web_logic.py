@@ -217,6 +217,48 @@ def test_bet_totals_replace_the_others_confirms(page: Page) -> None:
     assert out["split"] == {"player": 0, "banker": 0}
 
 
+def test_a_settled_hand_shows_the_summary_and_only_ones_own_result(page: Page) -> None:
+    """A player gets a settled hand's summary and their own result (not every player's):
+    the winning areas come from the summary, the win from their own result, and the
+    others' settled bets leave the layout; a tie's standing bets stay [M12]."""
+    out = cast(
+        dict[str, Any],
+        page.evaluate(
+            """async () => {
+             const s = await import('/app/js/tablestate.js');
+             const w = await import('/app/js/windisplay.js');
+             const snap = { type: 'snapshot', seq: 1, table: { id: 't', limits: [], chips: [1000] },
+               you: { user_id: 'ann', viewer: 'player', at_table: true, place: 'seated',
+                      pending: {}, bets: {} },
+               state: { phase: 'dealing', game: 't-001-001', closes_in: null, dealer: 'Dana',
+                        shoe: { number: 1 }, seats: [], marked: [], watchers: [], owner: null,
+                        bets: { ann: { player: 2000 }, bob: { tie: 1000 }, cleo: { banker: 500 } },
+                        holders: {}, cards: [], outcome: null, vip: {},
+                        blank_owed: false, paused: false },
+               roads: null, recent: [] };
+             const st = s.fromSnapshot(snap, 0);
+             const ev = (e, seq) => s.applyMessage(st, { type: 'event', seq, event: e }, 0);
+             ev({ kind: 'hand_result', game: 't-001-001',
+                  outcome: { winner: 'player', player_pair: false, banker_pair: false } }, 2);
+             ev({ kind: 'hand_settled', game: 't-001-001', void_reason: null, last: false,
+                  results: [{ player: 'ann', returned: 4000, standing: {},
+                              settlement: { total_net: 2000, total_stake: 2000, results: [
+                                { bet: 'player', stake: 2000, net: 2000 }] } }],
+                  summary: { players: 3, areas_won: ['player', 'dragon_player'] } }, 3);
+             const summary = w.winSummary({ game: 't-001-001', outcome: st.result.outcome,
+               mine: st.result.mine, results: st.result.results, summary: st.result.summary,
+               offered: ['player', 'banker', 'tie', 'dragon_player'] });
+             return { summary, bets: st.bets, phase: st.phase };
+           }"""
+        ),
+    )
+    assert out["summary"]["kind"] == "win"
+    assert out["summary"]["amount"] == 2000
+    assert out["summary"]["areas"] == ["player", "dragon_player"]
+    assert out["bets"] == {}  # everyone's bets were settled
+    assert out["phase"] == "settled"
+
+
 def test_table_state_follows_the_chips_and_the_hand(page: Page) -> None:
     state = cast(
         dict[str, Any],

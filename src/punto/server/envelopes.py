@@ -3,7 +3,8 @@
 Three shapes, one per way a message reaches a table's clients:
 
 - :class:`EventEnvelope` — one table event, encoded once per kind of viewer
-  (``auditor``, ``dealer``, ``watcher``) and once for ``self``, the player it concerns;
+  (``auditor``, ``dealer``, ``watcher``) and once for ``self``, the player it concerns
+  (a settled hand, which concerns every player who bet: once for each, ``own``);
 - :class:`LegalEnvelope` — ``legal_actions`` texts: one per kind of viewer whose value
   changed, one per player whose value changed (:mod:`punto.server.legalcast`);
 - :class:`MessageEnvelope` — a ready server message (``countdown``, ``balance``,
@@ -51,6 +52,9 @@ class EventEnvelope(TypedDict):
     seq: int
     texts: dict[str, str | None]
     player: str | None
+    own: NotRequired[dict[str, str]]
+    """An event that concerns many players (a settled hand): each one's own text, sent
+    to their connections instead of ``watcher``'s."""
 
 
 @final
@@ -103,7 +107,13 @@ def envelope_from_json(data: object) -> Envelope:
             or not (player is None or isinstance(player, str))
         ):
             raise ProtocolError("an event envelope has seq, texts and player")
-        return EventEnvelope(table=table, seq=seq, texts=dict(cast(_Texts, texts)), player=player)
+        event = EventEnvelope(table=table, seq=seq, texts=dict(cast(_Texts, texts)), player=player)
+        if "own" in data:
+            own = data["own"]
+            if not _strings(own):
+                raise ProtocolError("an event envelope's own maps players to texts")
+            event["own"] = dict(cast(_Strings, own))
+        return event
     if "legal" in data:
         legal, players = data["legal"], data.get("players")
         if seq is None or not _strings(legal) or not _strings(players):

@@ -56,7 +56,8 @@ def event_texts(table_id: str, seq: int, views: Mapping[str, Any]) -> EventEnvel
     """The envelope of one event: the ``event`` message of each kind of viewer, encoded
     once (``None``: that kind does not see it), from
     :func:`punto.server.protocol.event_views`; ``player`` names the player who gets
-    ``self``."""
+    ``self``; ``own``, of an event that concerns many players (a settled hand), each
+    one's text, which their connections get instead of the ``watcher`` text."""
     texts: dict[str, str | None] = {}
     made: dict[int, str] = {}  # kinds of viewer that see the same JSON share its text
     for key in VIEW_KINDS:
@@ -69,7 +70,14 @@ def event_texts(table_id: str, seq: int, views: Mapping[str, Any]) -> EventEnvel
             text = dumps({"type": "event", "table": table_id, "seq": seq, "event": view})
             made[id(view)] = text
         texts[key] = text
-    return EventEnvelope(table=table_id, seq=seq, texts=texts, player=views.get("player"))
+    envelope = EventEnvelope(table=table_id, seq=seq, texts=texts, player=views.get("player"))
+    own: Mapping[str, Any] | None = views.get("own")
+    if own:
+        envelope["own"] = {
+            player: dumps({"type": "event", "table": table_id, "seq": seq, "event": view})
+            for player, view in own.items()
+        }
+    return envelope
 
 
 class Connection:
@@ -337,10 +345,17 @@ class Hub:
         concerned = envelope["player"]
         mine = self._players.get((table_id, concerned), _NONE) if concerned else _NONE
         sent = 0
+        personal = envelope.get("own")
         for kind in _KINDS:
             text = texts.get(kind)
             conns = self._kinds.get((table_id, kind))
             if text is None or not conns:
+                continue
+            if personal and kind == "watcher":
+                for conn in list(conns):
+                    player = conn.actor.user_id if conn.actor.viewer is Viewer.PLAYER else None
+                    conn.send(personal.get(player, text) if player else text, seq=seq)
+                sent += len(conns)
                 continue
             for conn in list(conns):
                 if conn not in mine:

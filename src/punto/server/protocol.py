@@ -61,10 +61,10 @@ from punto.errors import (
     TooManyTablesError,
 )
 from punto.outcome import Side
-from punto.table.events import CardPlaced, Event
+from punto.table.events import CardPlaced, Event, HandSettled
 from punto.table.fault_catalogue import Fault
 from punto.table.squeeze import ReadCall
-from punto.table.views import Viewer, project
+from punto.table.views import Viewer, project, settled_summary
 
 __all__ = [
     "CHAT_MAX_LENGTH",
@@ -659,7 +659,11 @@ def event_views(event: Event, *, holder: str | None = None) -> dict[str, Any]:
     """What each viewer sees of one event, as JSON (``None``: not shown): ``auditor``,
     ``dealer``, ``watcher`` (also every player but the one it concerns) and, for an event
     about a player, ``self`` (that player's own view) and ``player`` (their id). A card
-    dealt face down to a side ``holder`` holds is shown to them (``self``) [M16]."""
+    dealt face down to a side ``holder`` holds is shown to them (``self``) [M16]. A
+    settled hand concerns every player who bet: ``own`` maps each of them to their view
+    (:func:`settled_views`)."""
+    if isinstance(event, HandSettled):
+        return settled_views(event)
     cache: list[tuple[Event, dict[str, Any]]] = []  # keeps each projection alive
 
     def view(viewer: Viewer, player: str | None = None) -> dict[str, Any] | None:
@@ -686,3 +690,32 @@ def event_views(event: Event, *, holder: str | None = None) -> dict[str, Any]:
         out["self"] = event_json(event)
         out["player"] = holder
     return out
+
+
+def settled_views(event: HandSettled) -> dict[str, Any]:
+    """The views of a settled hand: the dealer and auditors see every player's result;
+    a player sees their own (``own``: each player's view, by player) and, like every
+    watcher, the hand's ``summary`` (:func:`punto.table.views.settled_summary`) — as
+    :func:`punto.table.views.project` shows it, built from each result's JSON made once
+    (a hand of 2,500 players has 2,500 own views).
+
+    >>> from punto.table.records import GameNumber
+    >>> settled = HandSettled(at=1.0, game=GameNumber("T1", 1, 1), results=(),
+    ...                       void_reason=None, last=False)
+    >>> views = settled_views(settled)
+    >>> views["watcher"]["summary"], views["own"]
+    ({'players': 0, 'areas_won': []}, {})
+    """
+    full = event_json(event)
+    results = full["results"]
+    summary = settled_summary(event)
+    public = {
+        **full,
+        "results": [],
+        "summary": {"players": summary.players, "areas_won": [b.value for b in summary.areas_won]},
+    }
+    own = {
+        r.player: {**public, "results": [data]}
+        for r, data in zip(event.results, results, strict=True)
+    }
+    return {"auditor": full, "dealer": full, "watcher": public, "own": own}

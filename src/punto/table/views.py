@@ -3,8 +3,11 @@
 - **auditor**: everything.
 - **dealer**: every card (the dealer scans them), but no balance, no unconfirmed chip
   and no password digest.
-- **player**: their own chips, balance and cash; of everyone, the public table (bets
-  once confirmed, results, seats). A face-down card is hidden until it is revealed,
+- **player**: their own chips, balance, cash and result; of everyone, the public table
+  (bets once confirmed, seats, and of a settled hand its :class:`SettledSummary`: how
+  many players were settled and the bet areas a settlement paid — never another
+  player's winnings, which at a table of thousands would also make every settled hand
+  megabytes long for each client). A face-down card is hidden until it is revealed,
   except from the player who holds that side's cards (they look first: the squeeze, the
   [S] reading); burned cards stay hidden until the shoe's order is revealed at its end.
 - **watcher**: a spectator with no identity: the public table only.
@@ -34,6 +37,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from punto.bets import Bet
 from punto.cards import Card
 from punto.coup import Position
 from punto.errors import TableError
@@ -72,7 +76,7 @@ from punto.table.fault_catalogue import Effect, Fault
 from punto.table.reasons import Why
 from punto.table.records import Bets, GameNumber, HandRecord, PlayerId, PlayerResult
 
-__all__ = ["Viewer", "bet_records", "hand_records", "project"]
+__all__ = ["SettledSummary", "Viewer", "bet_records", "hand_records", "project", "settled_summary"]
 
 
 class Viewer(enum.Enum):
@@ -106,11 +110,43 @@ def _project_one(
         return dataclasses.replace(event, password_digest=None)
     if viewer is Viewer.DEALER:
         return event
+    if isinstance(event, HandSettled) and event.results:
+        mine = tuple(r for r in event.results if own and r.player == player)
+        return dataclasses.replace(event, results=mine)
     if isinstance(event, CardPlaced) and not event.face_up and not holds:
         return dataclasses.replace(event, card=None)
     if isinstance(event, CardsBurned) and event.cards is not None:
         return dataclasses.replace(event, cards=None)
     return event
+
+
+@dataclass(frozen=True, slots=True)
+class SettledSummary:
+    """What every viewer sees of a settled hand, whoever bet: how many players it
+    settled and the bet areas that some settlement paid (a net win), in the order of
+    :class:`~punto.bets.Bet`. Each player sees their own result beside it; the dealer
+    and auditors see every result."""
+
+    players: int
+    areas_won: tuple[Bet, ...]
+
+
+def settled_summary(event: HandSettled) -> SettledSummary:
+    """The public part of a settled hand (:class:`SettledSummary`).
+
+    >>> from fractions import Fraction
+    >>> from punto.settlement import BetResult, Settlement
+    >>> from punto.table.records import GameNumber, PlayerResult
+    >>> win = BetResult(Bet.TIE, 100, "win", Fraction(8), 800)
+    >>> lose = BetResult(Bet.PLAYER, 100, "lose", Fraction(1), -100)
+    >>> results = (PlayerResult("ann", Settlement((win, lose)), 900),)
+    >>> settled = HandSettled(at=0.0, game=GameNumber("T1", 1, 1), results=results,
+    ...                       void_reason=None, last=False)
+    >>> settled_summary(settled)
+    SettledSummary(players=1, areas_won=(<Bet.TIE: 'tie'>,))
+    """
+    paid = {line.bet for r in event.results for line in r.settlement.results if line.net > 0}
+    return SettledSummary(players=len(event.results), areas_won=tuple(b for b in Bet if b in paid))
 
 
 def project(

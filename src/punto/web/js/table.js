@@ -252,7 +252,7 @@ export function mount(root, { id, compact = false }) {
     }
     // the win display speaks for itself (its own live region): no second announcement
     if (ev.kind === "hand_settled" && !ev.void_reason && state.result) {
-      showWin(winSummary({ game: ev.game, outcome: state.result.outcome, mine: state.result.mine, results: state.result.results, offered: state.table.bets }));
+      showWin(winSummary({ game: ev.game, outcome: state.result.outcome, mine: state.result.mine, results: state.result.results, summary: state.result.summary, offered: state.table.bets }));
       if (state.result.mine) records.reload();
     }
     if (ev.kind === "bets_refunded" && state.result && state.result.mine) {

@@ -321,13 +321,17 @@ export function applyEvent(state, ev, now = Date.now()) {
       state.phase = "result";
       return {};
     case "hand_settled": {
+      // A player and a spectator get the hand's summary (the areas a settlement paid)
+      // and their own result only; the dealer and supervisors get every result.
       state.phase = "settled";
       const mine = (ev.results || []).find((r) => r.player === you.user_id && you.viewer === "player");
-      state.result = { game: ev.game, outcome: state.outcome, mine: mine || null, results: ev.results || [] };
+      state.result = { game: ev.game, outcome: state.outcome, mine: mine || null, results: ev.results || [], summary: ev.summary || null };
       state.shoe = { ...state.shoe, hands_dealt: (state.shoe.hands_dealt || 0) + 1 };
+      // every bet is settled: what stays on the layout is what a tie left standing [M12]
+      // (the others' come with the next betting_opened)
+      state.bets = {};
       for (const r of ev.results || []) {
         if (r.standing && Object.keys(r.standing).length) state.bets[r.player] = { ...r.standing };
-        else delete state.bets[r.player];
       }
       you.bets = you.user_id && state.bets[you.user_id] ? { ...state.bets[you.user_id] } : {};
       return {};

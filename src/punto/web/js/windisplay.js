@@ -12,15 +12,17 @@ export const WIN_DISPLAY_MS = 5000;
 
 /**
  * The bet areas that won this hand: the winner's area, the pairs that came, and every area
- * a settlement paid (side bets), in the table's order of `offered`.
+ * a settlement paid (side bets: the hand's `summary.areas_won` where the server sent a
+ * summary, else the lines of the `results` sent), in the table's order of `offered`.
  */
-export function winningAreas(outcome, results, offered) {
+export function winningAreas(outcome, results, offered, summary = null) {
   const won = new Set();
   if (outcome) {
     won.add(outcome.winner);
     if (outcome.player_pair) won.add("player_pair");
     if (outcome.banker_pair) won.add("banker_pair");
   }
+  for (const bet of (summary && summary.areas_won) || []) won.add(bet);
   for (const r of results || []) {
     const lines = (r.settlement && r.settlement.results) || [];
     for (const line of lines) if (line.net > 0) won.add(line.bet);
@@ -33,8 +35,8 @@ export function winningAreas(outcome, results, offered) {
  * stake}`; kind is "win", "lose", "push", "standing", "refund" or "none" (no bet of the
  * player's in the hand).
  */
-export function winSummary({ game, outcome, mine, results, offered, refunded = false }) {
-  const areas = refunded ? [] : winningAreas(outcome, results, offered);
+export function winSummary({ game, outcome, mine, results, offered, summary = null, refunded = false }) {
+  const areas = refunded ? [] : winningAreas(outcome, results, offered, summary);
   if (!mine) return { game, kind: refunded ? null : "none", amount: 0, areas, outcome };
   if (refunded) return { game, kind: "refund", amount: mine.returned, areas, outcome };
   const settlement = mine.settlement || { total_net: 0, total_stake: 0 };

@@ -1,0 +1,144 @@
+"""A settled hand as each viewer sees it (issue 11): the dealer and auditors get every
+player's result; a player gets their own result and the hand's summary; a spectator the
+summary only. At a table of thousands this keeps a settled hand a few hundred bytes for
+each client (it was every player's result, megabytes, for every client)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from punto.bets import Bet
+from punto.cards import parse_cards
+from punto.codec import event_json
+from punto.coup import deal_coup
+from punto.errors import ProtocolError
+from punto.outcome import Winner
+from punto.rules import preset
+from punto.server.auth import ANONYMOUS, Actor, Role
+from punto.server.envelopes import envelope_from_json
+from punto.server.hub import Connection, Hub, event_texts
+from punto.server.protocol import event_views, settled_views
+from punto.settlement import settle
+from punto.table.events import HandSettled
+from punto.table.records import GameNumber, PlayerResult, freeze_bets
+from punto.table.views import Viewer, project, settled_summary
+
+GAME = GameNumber("t1", 1, 7)
+RULES = preset("macau")
+OUTCOME = deal_coup(parse_cards("9S 8D KH 7C"))  # Player natural 9 against 5 [M9]
+
+
+def _result(player: str, bets: dict[Bet, int]) -> PlayerResult:
+    settlement = settle(RULES, OUTCOME, bets)
+    return PlayerResult(player, settlement, settlement.total_returned)
+
+
+def _settled(n: int = 3) -> HandSettled:
+    results = [_result("ann", {Bet.PLAYER: 2000}), _result("bob", {Bet.BANKER: 1000})]
+    results += [_result(f"p{k}", {Bet.TIE: 100, Bet.PLAYER_PAIR: 100}) for k in range(n - 2)]
+    return HandSettled(at=5.0, game=GAME, results=tuple(results), void_reason=None, last=False)
+
+
+def test_the_outcome_is_a_player_win() -> None:
+    assert OUTCOME.winner is Winner.PLAYER
+
+
+def test_a_player_sees_their_own_result_and_a_spectator_none() -> None:
+    event = _settled()
+    (mine,) = project([event], Viewer.PLAYER, "ann")
+    assert isinstance(mine, HandSettled)
+    assert [r.player for r in mine.results] == ["ann"]
+    (seen,) = project([event], Viewer.WATCHER)
+    assert isinstance(seen, HandSettled)
+    assert seen.results == ()
+    (stranger,) = project([event], Viewer.PLAYER, "zoe")  # bet nothing: sees no result
+    assert isinstance(stranger, HandSettled)
+    assert stranger.results == ()
+    for viewer in (Viewer.DEALER, Viewer.AUDITOR):
+        assert project([event], viewer) == (event,)
+
+
+def test_the_summary_names_the_areas_a_settlement_paid() -> None:
+    summary = settled_summary(_settled(4))
+    assert summary.players == 4
+    assert summary.areas_won == (Bet.PLAYER,)  # banker, tie and the pair lost
+    standing = PlayerResult("cy", settle(RULES, OUTCOME, {}), 0, freeze_bets({Bet.BANKER: 5}))
+    empty = HandSettled(at=0.0, game=GAME, results=(standing,), void_reason=None, last=False)
+    assert settled_summary(empty).areas_won == ()
+
+
+def test_the_views_are_the_projections_with_the_summary() -> None:
+    event = _settled(5)
+    views = event_views(event)
+    assert views == settled_views(event)
+    summary = {"players": 5, "areas_won": ["player"]}
+    assert views["auditor"] == views["dealer"] == event_json(event)
+    watcher = project([event], Viewer.WATCHER)[0]
+    assert views["watcher"] == {**event_json(watcher), "summary": summary}
+    assert set(views["own"]) == {r.player for r in event.results}
+    for r in event.results:
+        shown = project([event], Viewer.PLAYER, r.player)[0]
+        assert views["own"][r.player] == {**event_json(shown), "summary": summary}
+    assert "self" not in views  # no one player: each has their own
+
+
+def _conn(hub: Hub, actor: Actor) -> Connection:
+    conn = hub.connect("t1", actor)  # no socket: the writer task's queue gets the texts
+    conn.start("snapshot", seq=0)
+    assert conn.queue.get_nowait() == "snapshot"
+    return conn
+
+
+def _texts(conn: Connection) -> list[str]:
+    out: list[str] = []
+    while not conn.queue.empty():
+        text = conn.queue.get_nowait()
+        assert text is not None
+        out.append(text)
+    return out
+
+
+def _event(text: str) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(text)
+    assert message["type"] == "event"
+    event: dict[str, Any] = message["event"]
+    return event
+
+
+@pytest.mark.asyncio
+async def test_each_connection_gets_its_own_view_of_a_settled_hand() -> None:
+    hub = Hub(queue_size=100)
+    ann = _conn(hub, Actor("ann", Role.PLAYER))
+    ann_again = _conn(hub, Actor("ann", Role.PLAYER))  # a second tab
+    zoe = _conn(hub, Actor("zoe", Role.PLAYER))  # at the table, no bet
+    spectator = _conn(hub, ANONYMOUS)
+    dealer = _conn(hub, Actor("dana", Role.DEALER))
+    supervisor = _conn(hub, Actor("sam", Role.SUPERVISOR))
+    event = _settled(2_500)
+    envelope = event_texts("t1", 9, event_views(event))
+    hub.deliver(envelope)
+    await asyncio.sleep(0)
+    for conn in (ann, ann_again):
+        (text,) = _texts(conn)
+        assert [r["player"] for r in _event(text)["results"]] == ["ann"]
+        assert _event(text)["summary"] == {"players": 2_500, "areas_won": ["player"]}
+    for conn in (zoe, spectator):
+        (text,) = _texts(conn)
+        assert _event(text)["results"] == []
+        assert len(text) < 300  # whatever the number of players
+    for conn in (dealer, supervisor):
+        (text,) = _texts(conn)
+        assert len(_event(text)["results"]) == 2_500
+    assert hub.delivered == 6
+    # between processes (Redis) the envelope keeps every player's text
+    assert envelope_from_json(json.loads(json.dumps(envelope))) == envelope
+
+
+def test_an_envelope_whose_own_texts_are_not_texts_is_refused() -> None:
+    data = {"table": "t1", "seq": 1, "texts": {}, "player": None, "own": {"ann": 5}}
+    with pytest.raises(ProtocolError, match="own maps players"):
+        envelope_from_json(data)
