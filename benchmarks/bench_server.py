@@ -7,7 +7,8 @@
    the time from the dealer's last card to the ledger's settlement committed, the hand
    record stored and the last player's balance message sent (and, apart, until the
    dealer's command returned: after the balances the table sends what each player may
-   do next).
+   do next); and the size of the settled hand's event for a player, a spectator and the
+   dealer.
 3. **Broadcasting a table event to 5,000 clients**: 5,000 WebSocket watchers of one RNG
    table; for each card dealt, the time from the event until the last client has it.
 
@@ -351,15 +352,25 @@ class _TimedBus(LocalBus):
     def __init__(self, hub: Hub) -> None:
         super().__init__(hub)
         self.balances: list[float] = []
+        self.settled: dict[str, int] = {}
+        """The size of the settled hand's event (bytes of text) for each kind of client."""
 
     async def publish(self, envelope: Any) -> None:
         await super().publish(envelope)
         message = envelope.get("message") if isinstance(envelope, dict) else None
         if isinstance(message, dict) and message.get("type") == "balance":
             self.balances.append(time.perf_counter())
+        texts = envelope.get("texts") if isinstance(envelope, dict) else None
+        if texts and '"hand_settled"' in (watcher := texts.get("watcher") or ""):
+            own = list(envelope.get("own", {}).values())
+            self.settled = {
+                "dealer": len(texts["dealer"].encode()),
+                "spectator": len(watcher.encode()),
+                "player": max((len(t.encode()) for t in own), default=len(watcher.encode())),
+            }
 
 
-async def settle_10000(url: str, *, players: int) -> tuple[str, float, float]:
+async def settle_10000(url: str, *, players: int) -> tuple[str, float, float, dict[str, int]]:
     """Time one hand holding ``players`` × 4 bets from its last card to the last balance
     message sent (the dealer's last card, the result, the settle); also until the
     dealer's command returned (after the balances, the table works out and sends what
@@ -422,13 +433,16 @@ async def settle_10000(url: str, *, players: int) -> tuple[str, float, float]:
     await engine.dispose()
     assert info.status.value == "settled", info
     assert report.ok, report.problems
+    size = bus.settled
     text = (
         f"settle a round of {players * 4:,} bets ({players:,} players): {elapsed:.3f} s from "
         "the last card to the last balance message (table, ledger, hand record, balance "
         f"messages); {command:.3f} s until the dealer's command returned (then what each "
-        f"player may do next); confirming them took {setup:.1f} s"
+        f"player may do next); confirming them took {setup:.1f} s\n"
+        f"the settled hand's event: {size['player']:,} bytes to each player (at most), "
+        f"{size['spectator']:,} to a spectator, {size['dealer']:,} to the dealer"
     )
-    return text, elapsed, command
+    return text, elapsed, command, size
 
 
 # -- 3. broadcast to 5,000 clients -------------------------------------------------------
@@ -590,11 +604,13 @@ async def run(backend: str, quick: bool) -> dict[str, object]:
         out["confirm_p99_ms_at_1000"] = round(figures["p99_ms"], 1)
         out["confirm_p50_ms_at_1000"] = round(figures["p50_ms"], 1)
     async with database(backend) as url:
-        text, seconds, command = await settle_10000(url, players=250 if quick else 2_500)
+        text, seconds, command, sizes = await settle_10000(url, players=250 if quick else 2_500)
         print(text)
         size = "1000" if quick else "10000"
         out[f"settle_{size}_seconds"] = round(seconds, 3)
         out[f"settle_{size}_command_seconds"] = round(command, 3)
+        for kind, length in sizes.items():
+            out[f"settle_{size}_event_bytes_{kind}"] = length
     env: dict[str, str] = {"PUNTO_CARD_DELAY": "0.5", "PUNTO_BETTING_SECONDS": "3"}
     clients = 500 if quick else 5_000
     async with database(backend) as url, server_process(url, **env) as base:
