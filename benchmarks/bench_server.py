@@ -352,8 +352,8 @@ class _TimedBus(LocalBus):
     def __init__(self, hub: Hub) -> None:
         super().__init__(hub)
         self.balances: list[float] = []
-        self.settled: dict[str, int] = {}
-        """The size of the settled hand's event (bytes of text) for each kind of client."""
+        self.settled: dict[str, Any] = {}
+        """The settled hand's event envelope (its sizes are read after the timing)."""
 
     async def publish(self, envelope: Any) -> None:
         await super().publish(envelope)
@@ -361,13 +361,19 @@ class _TimedBus(LocalBus):
         if isinstance(message, dict) and message.get("type") == "balance":
             self.balances.append(time.perf_counter())
         texts = envelope.get("texts") if isinstance(envelope, dict) else None
-        if texts and '"hand_settled"' in (watcher := texts.get("watcher") or ""):
-            own = list(envelope.get("own", {}).values())
-            self.settled = {
-                "dealer": len(texts["dealer"].encode()),
-                "spectator": len(watcher.encode()),
-                "player": max((len(t.encode()) for t in own), default=len(watcher.encode())),
-            }
+        if texts and '"hand_settled"' in (texts.get("watcher") or ""):
+            self.settled = envelope
+
+    def settled_sizes(self) -> dict[str, int]:
+        """The size of the settled hand's event (bytes) for each kind of client."""
+        texts = self.settled["texts"]
+        spectator = len(texts["watcher"].encode())
+        own = self.settled.get("own", {}).values()
+        return {
+            "dealer": len(texts["dealer"].encode()),
+            "spectator": spectator,
+            "player": max((len(t.encode()) for t in own), default=spectator),
+        }
 
 
 async def settle_10000(url: str, *, players: int) -> tuple[str, float, float, dict[str, int]]:
@@ -433,7 +439,7 @@ async def settle_10000(url: str, *, players: int) -> tuple[str, float, float, di
     await engine.dispose()
     assert info.status.value == "settled", info
     assert report.ok, report.problems
-    size = bus.settled
+    size = bus.settled_sizes()
     text = (
         f"settle a round of {players * 4:,} bets ({players:,} players): {elapsed:.3f} s from "
         "the last card to the last balance message (table, ledger, hand record, balance "
