@@ -26,16 +26,27 @@ from punto.rules import Rules
 from punto.settlement import refund
 from punto.table.clock import Clock
 from punto.table.events import (
+    BetsCleared,
+    BetsDoubled,
     BetsRefunded,
     BettingClosed,
     CardsBurned,
     CardsHeld,
     CardsRevealed,
+    ChipAdded,
+    ChipChosen,
+    ChipsUndone,
     CutCardOut,
     Event,
     HandResult,
     HandVoided,
+    OpenCardsRequested,
+    PlayerConnection,
+    PlayerJoined,
     PlayerLeft,
+    PlayerSat,
+    PlayerWatching,
+    RebetPlaced,
     ShoeClosed,
     ShoeOpened,
     TableClosed,
@@ -62,6 +73,23 @@ from punto.table.views import Viewer, hand_records, project
 from punto.tiers import LimitTier
 
 __all__ = ["PendingChanges", "TableCore"]
+
+_CONFIRMED_UNCHANGED = (
+    ChipChosen,
+    ChipAdded,
+    ChipsUndone,
+    BetsCleared,
+    BetsDoubled,
+    RebetPlaced,
+    OpenCardsRequested,
+    PlayerConnection,
+    PlayerJoined,
+    PlayerSat,
+    PlayerWatching,
+)
+"""Events that move no one's confirmed bets (unconfirmed chips, a chip's value, a
+request to open the cards, a connection, a player coming or taking a place): after them
+the table's Banker and Player totals of confirmed bets stay as they were."""
 
 SHOE_IN_PLAY = frozenset({Phase.SHOE_START, Phase.SETTLED})
 """Phases between two hands of a shoe in play."""
@@ -160,7 +188,8 @@ class TableCore:
         self._slips: dict[PlayerId, BetSlip] = {}
         self._main_totals: tuple[int, int, int] = (-1, 0, 0)
         """Every slip's confirmed Banker and Player total, as of event number ``[0]``
-        (confirmed bets change only with an event; a confirm keeps it current)."""
+        (confirmed bets change only with an event; a confirm keeps it current, and so
+        does an event that moves no confirmed bet, :data:`_CONFIRMED_UNCHANGED`)."""
         self._last_bets: dict[PlayerId, Bets] = {}
         self._shoe: TableShoe | None = None
         self._shoe_open = False
@@ -387,7 +416,14 @@ class TableCore:
         return self.clock.now()
 
     def _emit(self, event: Event) -> Event:
+        current = self._main_totals[0] == self.event_count
         self.events.append(event)
+        if current and isinstance(event, _CONFIRMED_UNCHANGED):
+            # no confirmed bet moved: the totals stay current (at a table of thousands,
+            # counting every slip again after each player's chip made every chip cost
+            # as much as the table has players)
+            _, banker, punto = self._main_totals
+            self._main_totals = (self.event_count, banker, punto)
         return event
 
     def _enter(self, phase: Phase) -> None:
