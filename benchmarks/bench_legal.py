@@ -4,7 +4,8 @@ event (a change of phase, a card) asks every player at the table.
 Run with ``.venv/bin/python benchmarks/bench_legal.py [--players N] [--json]``. A Macau
 table with seven seated players and the rest watching; every player confirms one bet;
 then betting closes and cards are dealt, and each step's pass over every player
-(:class:`punto.server.legalcast.LegalCast`) is timed. The median of the steps is printed.
+(:class:`punto.server.legalcast.LegalCast`) is timed. The median of the steps is printed,
+and the time of a player's own chip with their legal actions (``own_chip_us``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import time
 from punto.bets import Bet
 from punto.rules import preset
 from punto.server.legalcast import LegalCast
-from punto.table import ManualClock, Phase, Table, TableSettings
+from punto.table import ManualClock, Phase, Table, TableSettings, Viewer
 
 
 def build(players: int) -> tuple[Table, ManualClock]:
@@ -62,6 +63,19 @@ def passes(players: int) -> list[float]:
         table.deal_card()
 
 
+def own_chips(players: int) -> float:
+    """Seconds a player's own chip takes at a table of ``players`` with confirmed bets:
+    the chip, then what that player may now do (the server asks only them after their
+    own event; ``confirm`` checks the table's Banker and Player totals [M14])."""
+    table, _ = build(players)
+    started = time.perf_counter()
+    for i in range(players):
+        player = f"p{i}"
+        table.add_chip(player, Bet.TIE)
+        table.legal_actions(Viewer.PLAYER, player)
+    return (time.perf_counter() - started) / players
+
+
 def main() -> None:
     """Time the passes and print their figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -75,6 +89,7 @@ def main() -> None:
         "median_ms": round(statistics.median(times) * 1000, 2),
         "max_ms": round(max(times) * 1000, 2),
         "per_player_us": round(statistics.median(times) / args.players * 1e6, 2),
+        "own_chip_us": round(own_chips(args.players) * 1e6, 2),
     }
     if args.json:
         print(json.dumps(figures))
@@ -82,7 +97,8 @@ def main() -> None:
     print(
         f"legal_actions pass over {figures['players']:,} players: "
         f"median {figures['median_ms']} ms, worst {figures['max_ms']} ms "
-        f"({figures['per_player_us']} µs a player, {figures['passes']} passes)"
+        f"({figures['per_player_us']} µs a player, {figures['passes']} passes)\n"
+        f"a player's own chip and their legal actions: {figures['own_chip_us']} µs"
     )
 
 
