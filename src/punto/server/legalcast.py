@@ -27,12 +27,8 @@ from punto.server.envelopes import LegalEnvelope
 from punto.server.hub import dumps
 from punto.table import Table, Viewer
 from punto.table.events import (
-    BetsCleared,
+    CHIP_EVENTS,
     BetsConfirmed,
-    BetsDoubled,
-    ChipAdded,
-    ChipChosen,
-    ChipsUndone,
     Event,
     OpenCardsRequested,
     PlayerConnection,
@@ -41,7 +37,6 @@ from punto.table.events import (
     PlayerSat,
     PlayerStood,
     PlayerWatching,
-    RebetPlaced,
 )
 from punto.table.legal import NOTHING, LegalActions
 
@@ -50,12 +45,7 @@ __all__ = ["LegalCast"]
 _KINDS = (("dealer", Viewer.DEALER), ("auditor", Viewer.AUDITOR))
 
 _OWN = (
-    ChipChosen,
-    ChipAdded,
-    ChipsUndone,
-    BetsCleared,
-    BetsDoubled,
-    RebetPlaced,
+    *CHIP_EVENTS,
     BetsConfirmed,
     OpenCardsRequested,
     PlayerJoined,

@@ -26,16 +26,12 @@ from punto.rules import Rules
 from punto.settlement import refund
 from punto.table.clock import Clock
 from punto.table.events import (
-    BetsCleared,
-    BetsDoubled,
+    CHIP_EVENTS,
     BetsRefunded,
     BettingClosed,
     CardsBurned,
     CardsHeld,
     CardsRevealed,
-    ChipAdded,
-    ChipChosen,
-    ChipsUndone,
     CutCardOut,
     Event,
     HandResult,
@@ -46,7 +42,6 @@ from punto.table.events import (
     PlayerLeft,
     PlayerSat,
     PlayerWatching,
-    RebetPlaced,
     ShoeClosed,
     ShoeOpened,
     TableClosed,
@@ -75,12 +70,7 @@ from punto.tiers import LimitTier
 __all__ = ["PendingChanges", "TableCore"]
 
 _CONFIRMED_UNCHANGED = (
-    ChipChosen,
-    ChipAdded,
-    ChipsUndone,
-    BetsCleared,
-    BetsDoubled,
-    RebetPlaced,
+    *CHIP_EVENTS,
     OpenCardsRequested,
     PlayerConnection,
     PlayerJoined,

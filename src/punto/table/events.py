@@ -44,6 +44,7 @@ from punto.tie_options import TieAction
 from punto.tiers import LimitTier
 
 __all__ = [
+    "CHIP_EVENTS",
     "BalanceTransferred",
     "BetsCleared",
     "BetsConfirmed",
@@ -763,3 +764,7 @@ Event = (
     | FaultReported
 )
 """Any table event."""
+
+CHIP_EVENTS = (ChipChosen, ChipAdded, ChipsUndone, BetsCleared, BetsDoubled, RebetPlaced)
+"""A player's unconfirmed chips and chip value: private to that player [L], and no
+confirmed bet moves with them."""

@@ -43,10 +43,9 @@ from punto.coup import Position
 from punto.errors import TableError
 from punto.outcome import Outcome, Side
 from punto.table.events import (
+    CHIP_EVENTS,
     BalanceTransferred,
-    BetsCleared,
     BetsConfirmed,
-    BetsDoubled,
     BetsRefunded,
     BettingOpened,
     BlankHandStarted,
@@ -54,9 +53,6 @@ from punto.table.events import (
     CardsBurned,
     CardsHeld,
     CardsRevealed,
-    ChipAdded,
-    ChipChosen,
-    ChipsUndone,
     DealerChanged,
     Event,
     FaultReported,
@@ -67,7 +63,6 @@ from punto.table.events import (
     HandVoided,
     PlayerJoined,
     PlayerLeft,
-    RebetPlaced,
     TableOpened,
     TieBetsChanged,
     VipSettingsChanged,
@@ -88,17 +83,13 @@ class Viewer(enum.Enum):
     AUDITOR = "auditor"
 
 
-_CHIP_EVENTS = (ChipChosen, ChipAdded, ChipsUndone, BetsCleared, BetsDoubled, RebetPlaced)
-"""Unconfirmed chips: private to the player who puts them down [L]."""
-
-
 def _project_one(
     event: Event, viewer: Viewer, player: PlayerId | None, *, holds: bool = False
 ) -> Event | None:
     if viewer is Viewer.AUDITOR:
         return event
     own = viewer is Viewer.PLAYER and player is not None
-    if isinstance(event, _CHIP_EVENTS):
+    if isinstance(event, CHIP_EVENTS):
         return event if own and event.player == player else None
     if isinstance(event, PlayerJoined) and not (own and event.player == player):
         return dataclasses.replace(event, balance=None)
