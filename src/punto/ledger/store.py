@@ -1048,10 +1048,23 @@ async def _insert(conn: AsyncConnection, table: Table, rows: Sequence[Mapping[st
     await conn.execute(insert(table), list(rows))
 
 
+_LOCK_PG = text(
+    "SELECT code, balance FROM ledger_accounts "
+    "WHERE code = ANY(CAST(:codes AS varchar[])) ORDER BY code FOR UPDATE"
+)
+
+
 async def _lock_balances(conn: AsyncConnection, codes: Sequence[str]) -> dict[str, int]:
     """The accounts' balances, their rows locked (``FOR UPDATE`` on PostgreSQL; SQLite's
-    ``BEGIN IMMEDIATE`` holds the whole database) in the order of ``codes``."""
+    ``BEGIN IMMEDIATE`` holds the whole database) in the order of ``codes``. PostgreSQL
+    gets every code as one array parameter (a round's 2,500 accounts in one statement,
+    not an ``IN`` list of a thousand parameters compiled three times)."""
     held: dict[str, int] = {}
+    if conn.dialect.name == "postgresql":
+        if codes:
+            rows = await conn.execute(_LOCK_PG, {"codes": list(codes)})
+            held.update({code: int(balance) for code, balance in rows})
+        return held
     for start in range(0, len(codes), _CHUNK):
         chunk = list(codes[start : start + _CHUNK])
         rows = await conn.execute(
