@@ -384,10 +384,11 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
 
 
 def hand_record_json(
-    record: HandRecord, *, results: Callable[[PlayerResult], dict[str, Any]] = result_json
+    record: HandRecord, *, results: Callable[[PlayerResult], object] = result_json
 ) -> dict[str, Any]:
     """A hand record as JSON (every player's bets: project it before showing it);
-    ``results`` encodes a player's result (one already encoded may be handed back)."""
+    ``results`` encodes a player's result (one already encoded may be handed back, or
+    its encoded text)."""
     return {
         "game": str(record.game),
         "table": record.game.table,

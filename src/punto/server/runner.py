@@ -25,6 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from punto.codec import result_json
 from punto.errors import PuntoError, UnavailableError
 from punto.ledger.model import Transaction, settle_players
@@ -76,6 +78,7 @@ from punto.server.protocol import (
 )
 from punto.server.services import DEALER_ROSTER, Services
 from punto.server.snapshot import Snapshot, snapshot_state, table_json, you_json
+from punto.server.storage import record_piece
 from punto.server.tables import TableConfig
 from punto.server.truth import carry_amendments, roads_of
 from punto.table import Fault, Phase, Table, Viewer, hand_records
@@ -161,6 +164,8 @@ class TableRunner(TableCommands):
         self._json: dict[int, dict[str, Any]] = {}
         """The hand's events as JSON by number (made once for the fan-out, kept for the
         hand's record)."""
+        self._pieces: dict[int, orjson.Fragment] = {}
+        """The hand's events' JSON as its record holds it, encoded as they were published."""
         self._wallets: dict[str, int] = {}
         """Wallet balances just learnt from a stake (spares a query per confirm)."""
         self._known: dict[str, int] = {}
@@ -622,6 +627,7 @@ class TableRunner(TableCommands):
                 self._hand_start = effect.index
                 self._blank = effect.blank
                 self._json = {}
+                self._pieces = {}
                 self._holders.clear()
                 self._outcome = None
                 self._confirmations = {}
@@ -736,6 +742,8 @@ class TableRunner(TableCommands):
             views = event_views(event, holder=holder)
             if views.get("auditor") is not None:
                 self._json[index] = views["auditor"]
+                if not isinstance(event, HandSettled):  # settled hands: by the record's task
+                    self._pieces[index] = record_piece(views["auditor"])
             if isinstance(event, BetsConfirmed):
                 # Coalesced: the player who confirmed gets the event, the dealer and
                 # auditors every one; the others one ``bet_totals`` for the whole pass
@@ -932,16 +940,20 @@ class TableRunner(TableCommands):
             return True
         record = records[-1]
         first = self._hand_start
-        # the players' results as the fan-out encoded them (thousands at a busy table)
-        encoded: dict[int, dict[str, Any]] = {}
+        # the players' results as the fan-out encoded them (thousands at a busy table),
+        # each encoded once as the record holds it, in the settled event and the results
+        pieces = dict(self._pieces)
+        encoded: dict[int, orjson.Fragment] = {}
         for n, event in enumerate(events):
             if isinstance(event, HandSettled) and (done := self._json.get(first + n)):
-                encoded.update(zip(map(id, event.results), done["results"], strict=True))
+                shared = [record_piece(r) for r in done["results"]]
+                encoded.update(zip(map(id, event.results), shared, strict=True))
+                pieces[first + n] = record_piece({**done, "results": shared})
         data = hand_record_json(record, results=lambda r: encoded.get(id(r)) or result_json(r))
         data["dealer"] = self.table.dealer
         data["rules_version"] = self.table.settings.rules_version
         data["events"] = [
-            self._json.get(first + n) or event_json(e)
+            pieces.get(first + n) or event_json(e)
             for n, e in enumerate(events)
             if getattr(e, "game", game) == game
         ]
