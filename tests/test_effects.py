@@ -159,9 +159,11 @@ def test_l_voids_and_refunds_move_money_before_any_word_of_it() -> None:
     game = GameNumber("T1", 1, 5)
     voided = HandVoided(at=1.0, game=game, reason=Why.typed("shoe error"))
     assert _kinds(_of([voided])) == [Refund, SaveRecord, Publish, PublishBalances]
-    refunded = BetsRefunded(at=1.0, game=game, refunds=(), reason=Why(Reason.CLOSED_BY_SUPERVISOR))
+    closed = Why(Reason.CLOSED_BY_SUPERVISOR)
+    refunded = BetsRefunded(at=1.0, game=game, refunds=(), reason=closed, everyone=True)
     assert _kinds(_of([refunded])) == [Refund, Publish, PublishBalances]
-    outside = BetsRefunded(at=1.0, game=None, refunds=(), reason=Why(Reason.LEFT))  # no round
+    left = Why(Reason.LEFT)
+    outside = BetsRefunded(at=1.0, game=None, refunds=(), reason=left, everyone=False)  # no round
     assert _kinds(_of([outside])) == [Publish]
     for effects in (_of([voided]), _of([refunded])):
         _money_first(effects)

@@ -166,3 +166,57 @@ async def test_each_player_gets_their_own_result_and_everyone_the_hands_summary(
             assert event["summary"] == summary
         event = (await dealer.next_of("hand_settled", settled))["event"]
         assert sorted(r["player"] for r in event["results"]) == ["cleo", "dev"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_m10_each_player_gets_their_own_refund_of_a_void_and_a_spectator_none(
+    backend: str, tmp_path: Path
+) -> None:
+    """A voided hand's refund brings each player their own refund, a spectator and a
+    player who did not bet the refund's summary only (never the others' stakes), and
+    the dealer every refund; ``everyone`` tells them all the layout is empty."""
+    async with (
+        server_on(backend, tmp_path, betting_seconds=30.0) as server,
+        TableClient.connect(server, "live-1", await server.token("dana")) as dealer,
+        TableClient.connect(server, "live-1", await server.token("cleo")) as cleo,
+        TableClient.connect(server, "live-1", await server.token("dev")) as dev,
+        TableClient.connect(server, "live-1", await server.token("ann")) as ann,
+        TableClient.connect(server, "live-1") as spectator,
+    ):
+        await dealer.ok({"type": "start_shoe"})
+        for player, seat in ((cleo, 2), (dev, 3), (ann, 4)):
+            await player.ok({"type": "join"})
+            await player.ok({"type": "sit", "seat": seat, "tier": "low"})
+            await player.ok({"type": "choose_chip", "chip": 1000})
+        await dealer.ok({"type": "open_betting"})
+        opened = await cleo.next_of("betting_opened")
+        game = opened["event"]["game"]
+        for player, bet in ((cleo, "player"), (dev, "banker")):  # ann watches this hand
+            await player.ok({"type": "add_chip", "bet": bet})
+            await player.ok({"type": "confirm"})
+        await dealer.ok({"type": "close_betting"})
+        for card in ("9S", "8D"):
+            await dealer.ok({"type": "deal_card", "card": card})
+        await dealer.ok({"type": "report_fault", "fault": "m10_misdeal_void", "detail": "flip"})
+
+        def refunded(m: dict[str, Any]) -> bool:
+            return bool(m["event"]["game"] == game)
+
+        for client, name, bet in ((cleo, "cleo", "player"), (dev, "dev", "banker")):
+            event = (await client.next_of("bets_refunded", refunded))["event"]
+            (mine,) = event["refunds"]
+            assert mine["player"] == name
+            assert mine["returned"] == 1000
+            assert [line["bet"] for line in mine["settlement"]["results"]] == [bet]
+            assert event["summary"] == {"players": 2}
+            assert event["everyone"] is True
+        for client in (ann, spectator):
+            event = (await client.next_of("bets_refunded", refunded))["event"]
+            assert event["refunds"] == []
+            assert event["summary"] == {"players": 2}
+            assert event["everyone"] is True
+        event = (await dealer.next_of("bets_refunded", refunded))["event"]
+        assert sorted(r["player"] for r in event["refunds"]) == ["cleo", "dev"]
+        assert "summary" not in event
+        for client in (cleo, spectator, dealer):
+            await client.next_of("hand_voided", refunded)

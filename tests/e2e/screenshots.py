@@ -4,10 +4,12 @@ Traditional Chinese (desktop and phone), and the administration page's rules edi
 its edge preview (phone and desktop, English, Simplified and Traditional Chinese), and the
 win display after a settled hand (phone and desktop, English and Chinese).
 
-    .venv/bin/python tests/e2e/screenshots.py [FOLDER] [--only win|totals|names]
+    .venv/bin/python tests/e2e/screenshots.py [FOLDER] [--only win|refund|totals|names]
 
-(``--only win`` takes only the win display's pictures, ``--only totals`` the bet totals',
-``--only names`` the lobby and a table with the tables' names in each language.)
+(``--only win`` takes only the win display's pictures, ``--only refund`` a void hand's
+refund as a player and a spectator see it (not among the pictures of ``docs/``),
+``--only totals`` the bet totals', ``--only names`` the lobby and a table with the
+tables' names in each language.)
 
 It starts its own ``punto serve`` (fast timers, a temporary database), lets the RNG tables
 deal a few dozen hands so the roads have something to show, deals some live hands from the
@@ -122,6 +124,56 @@ def win_display(browser: object, server: Server, folder: Path, errors: list[str]
             page.evaluate("window.scrollTo(0, 0)")
             page.wait_for_timeout(600)  # the display's entrance
             shots.append(save(page, folder, f"win-{size}-{language}"))
+            page.locator('[data-action="leave"]').click()
+            page.locator('[data-action="watch"]').wait_for()
+            page.context.close()
+    dealer.context.close()
+    return shots
+
+
+def refund_display(browser: object, server: Server, folder: Path, errors: list[str]) -> list[Path]:
+    """A void hand's refund at live-1: a player with 50.00 on Banker and 50.00 on Banker
+    Pair when the dealer voids the hand after two cards [M10] (the refund comes as their
+    own refund beside the refund's summary), at 390×844 and 1366×768, English and
+    Chinese, each beside a spectator's view of the same table (no one's refund shown, the
+    layout cleared)."""
+    from playwright.sync_api import Browser
+
+    assert isinstance(browser, Browser)
+    shots = []
+    dealer = _dealer_console(browser, server, errors, "lin")
+    ready = '[data-action="{}"]:not([disabled])'
+    dealer.locator(f"{ready.format('start_shoe')}, {ready.format('open_betting')}").first.wait_for()
+    if dealer.locator(ready.format("start_shoe")).count():
+        dealer.locator(ready.format("start_shoe")).click()
+    for size, (width, height) in ADMIN_SIZES.items():
+        for language in ("en", "zh"):
+            locale = "zh-CN" if language == "zh" else "en-GB"
+            page = new_page(browser, errors, locale=locale)
+            log_in(page, server, "cleo")
+            page.set_viewport_size({"width": width, "height": height})
+            sit(page, server, "live-1", 6)
+            spectator = new_page(browser, errors, width=width, height=height, locale=locale)
+            spectator.goto(server.url("/app/#/table/live-1"))
+            dealer.locator('[data-action="open_betting"]:not([disabled])').click()
+            betting_open(page, seconds=2)
+            page.locator('.chip[data-chip="5000"]').click()
+            page.locator('[data-bet="banker"]').click()
+            page.locator('[data-bet="banker_pair"]').click()
+            page.locator('[data-action="confirm"]').click()
+            page.get_by_test_id("confirmed-banker_pair").wait_for()
+            dealer.locator('[data-action="close_betting"]:not([disabled])').click()
+            _deal(dealer, "2H 4C")
+            dealer.get_by_test_id("fault-select").select_option("m10_misdeal_void")
+            dealer.get_by_test_id("report-fault").click()
+            page.locator('[data-testid="win-display"][data-kind="refund"]').wait_for(timeout=30_000)
+            spectator.locator('[data-testid="result"].result-void').wait_for(timeout=30_000)
+            for shown in (page, spectator):
+                shown.evaluate("window.scrollTo(0, 0)")
+            page.wait_for_timeout(600)  # the display's entrance
+            shots.append(save(page, folder, f"refund-{size}-{language}"))
+            shots.append(save(spectator, folder, f"refund-spectator-{size}-{language}"))
+            spectator.context.close()
             page.locator('[data-action="leave"]').click()
             page.locator('[data-action="watch"]').wait_for()
             page.context.close()
@@ -327,13 +379,18 @@ def main() -> int:
         "PUNTO_RNG_SEED": "7",
     }
     with run_server(**fast) as server:
-        if only in ("win", "totals", "names"):
+        if only in ("win", "refund", "totals", "names"):
             from playwright.sync_api import sync_playwright
 
             errors: list[str] = []
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-                shoot = {"win": win_display, "totals": bet_totals, "names": table_names}[only]
+                shoot = {
+                    "win": win_display,
+                    "refund": refund_display,
+                    "totals": bet_totals,
+                    "names": table_names,
+                }[only]
                 paths = shoot(browser, server, folder, errors)
                 browser.close()
             if errors:

@@ -259,6 +259,90 @@ def test_a_settled_hand_shows_the_summary_and_only_ones_own_result(page: Page) -
     assert out["phase"] == "settled"
 
 
+def test_a_refund_shows_ones_own_refund_and_clears_what_the_table_returned(page: Page) -> None:
+    """A refund brings a player their own refund and its summary, a spectator the summary
+    only: when the table returned every stake (``everyone``: a void) the layout is empty
+    for each of them; one removed player's refund leaves the others' bets, and that
+    player's ``player_left`` takes theirs away [M10]."""
+    out = cast(
+        dict[str, Any],
+        page.evaluate(
+            """async () => {
+             const s = await import('/app/js/tablestate.js');
+             const w = await import('/app/js/windisplay.js');
+             const state = (you) => s.fromSnapshot({ type: 'snapshot', seq: 1,
+               table: { id: 't', limits: [], chips: [1000] }, you,
+               state: { phase: 'dealing', game: 't-001-001', closes_in: null, dealer: 'Dana',
+                        shoe: { number: 1 }, seats: [], marked: [], watchers: [], owner: null,
+                        bets: { ann: { player: 2000 }, bob: { tie: 1000 }, cleo: { banker: 500 } },
+                        holders: {}, cards: [], outcome: null, vip: {},
+                        blank_owed: false, paused: false },
+               roads: null, recent: [] }, 0);
+             const ann = () => state({ user_id: 'ann', viewer: 'player', at_table: true,
+               place: 'seated', pending: {}, bets: { player: 2000 } });
+             const watcher = () => state({ user_id: null, viewer: 'watcher', at_table: false,
+               pending: {}, bets: {} });
+             const dealer = () => state({ user_id: 'dana', viewer: 'dealer', at_table: false,
+               pending: {}, bets: {} });
+             const ev = (st, e, seq) => s.applyMessage(st, { type: 'event', seq, event: e }, 0);
+             const back = (player, bet, amount) => ({ player, returned: amount, standing: {},
+               settlement: { total_net: 0, total_stake: amount, results: [
+                 { bet, stake: amount, net: 0 }] } });
+             const voided = { kind: 'bets_refunded', game: 't-001-001', everyone: true,
+               reason: 'fault', reason_params: { fault: 'm10_misdeal_void', rule: 'M10' },
+               summary: { players: 3 } };
+             const left = { kind: 'bets_refunded', game: 't-001-001', everyone: false,
+               reason: 'kicked', reason_params: {}, summary: { players: 1 } };
+
+             const mine = ann();
+             ev(mine, { ...voided, refunds: [back('ann', 'player', 2000)] }, 2);
+             const win = w.winSummary({ game: 't-001-001', outcome: null,
+               mine: mine.result.mine, results: [], offered: ['player', 'banker', 'tie'],
+               refunded: true });
+             const seen = watcher();
+             ev(seen, { ...voided, refunds: [] }, 2);
+             const seenWin = w.winSummary({ game: 't-001-001', outcome: null,
+               mine: seen.result.mine, results: [], offered: ['player'], refunded: true });
+
+             const other = ann();  // bob is removed: his refund, then his player_left
+             ev(other, { ...left, refunds: [] }, 2);
+             const otherBets = JSON.parse(JSON.stringify(other.bets));
+             ev(other, { kind: 'player_left', player: 'bob', cashed_out: null,
+                         reason: 'kicked', reason_params: {} }, 3);
+             const full = dealer();
+             ev(full, { ...left, refunds: [back('bob', 'tie', 1000)] }, 2);
+             return { win, mineBets: mine.bets, mineYou: mine.you.bets,
+                      mineSummary: mine.result.summary, seenWin, seenBets: seen.bets,
+                      seenResult: seen.result, otherBets, otherAfter: other.bets,
+                      otherYou: other.you.bets, otherMine: other.result.mine,
+                      fullBets: full.bets };
+           }"""
+        ),
+    )
+    assert out["win"]["kind"] == "refund"
+    assert out["win"]["amount"] == 2000
+    assert out["win"]["areas"] == []
+    assert out["mineBets"] == {}
+    assert out["mineYou"] == {}
+    assert out["mineSummary"] == {"players": 3}
+    # a spectator: no refund of anyone's, every bet gone from the layout, no win display
+    assert out["seenBets"] == {}
+    assert out["seenResult"]["mine"] is None
+    assert out["seenResult"]["refunded"] is True
+    assert out["seenWin"]["kind"] is None
+    # one player removed: the others' bets stay until that player's player_left
+    assert out["otherBets"] == {
+        "ann": {"player": 2000},
+        "bob": {"tie": 1000},
+        "cleo": {"banker": 500},
+    }
+    assert out["otherAfter"] == {"ann": {"player": 2000}, "cleo": {"banker": 500}}
+    assert out["otherYou"] == {"player": 2000}
+    assert out["otherMine"] is None
+    # the dealer's view lists every refund
+    assert out["fullBets"] == {"ann": {"player": 2000}, "cleo": {"banker": 500}}
+
+
 def test_table_state_follows_the_chips_and_the_hand(page: Page) -> None:
     state = cast(
         dict[str, Any],

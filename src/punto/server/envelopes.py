@@ -4,7 +4,8 @@ Three shapes, one per way a message reaches a table's clients:
 
 - :class:`EventEnvelope` — one table event, encoded once per kind of viewer
   (``auditor``, ``dealer``, ``watcher``) and once for ``self``, the player it concerns
-  (a settled hand, which concerns every player who bet: once for each, ``own``);
+  (a settled hand or a refund, which concerns every player who bet: once for each,
+  ``own``);
 - :class:`LegalEnvelope` — ``legal_actions`` texts: one per kind of viewer whose value
   changed, one per player whose value changed (:mod:`punto.server.legalcast`);
 - :class:`MessageEnvelope` — a ready server message (``countdown``, ``balance``,
@@ -53,8 +54,8 @@ class EventEnvelope(TypedDict):
     texts: dict[str, str | None]
     player: str | None
     own: NotRequired[dict[str, str]]
-    """An event that concerns many players (a settled hand): each one's own text, sent
-    to their connections instead of ``watcher``'s."""
+    """An event that concerns many players (a settled hand, a refund): each one's own text,
+    sent to their connections instead of ``watcher``'s."""
 
 
 @final

@@ -491,6 +491,7 @@ class TableCore:
                     game=self.game,
                     refunds=(self._refund_slip(slip),),
                     reason=reason,
+                    everyone=False,  # only theirs: their PlayerLeft below takes them away
                 )
             )
         cash = self.money.cash_out_all(player)
@@ -741,10 +742,14 @@ class TableCore:
         return PlayerResult(player=slip.player, settlement=result, returned=result.total_returned)
 
     def _refund_all(self, reason: Why) -> BetsRefunded | None:
+        """Return every confirmed stake at the table (``everyone``: a client that sees
+        only its own refund clears the whole layout by it)."""
         refunds = [self._refund_slip(slip) for slip in self._slips.values() if slip.confirmed]
         if not refunds:
             return None
-        event = BetsRefunded(at=self._now(), game=self.game, refunds=tuple(refunds), reason=reason)
+        event = BetsRefunded(
+            at=self._now(), game=self.game, refunds=tuple(refunds), reason=reason, everyone=True
+        )
         self._emit(event)
         return event
 

@@ -664,7 +664,11 @@ class HandSettled:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BetsRefunded:
-    """Stakes returned before the hand's end (a fault, a forced leave)."""
+    """Stakes returned before the hand's end (a fault, a forced leave). ``everyone``: the
+    table returned every confirmed stake on its layout (a void or blank hand, the table
+    closing), so no confirmed bet is left; otherwise the one player of ``refunds`` is
+    being removed and their ``PlayerLeft`` follows. A viewer who sees only their own
+    refund (:mod:`punto.table.views`) still knows what left the layout."""
 
     kind: ClassVar[str] = "bets_refunded"
 
@@ -672,6 +676,7 @@ class BetsRefunded:
     game: GameNumber | None
     refunds: tuple[PlayerResult, ...]
     reason: Why
+    everyone: bool
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

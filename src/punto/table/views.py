@@ -3,11 +3,12 @@
 - **auditor**: everything.
 - **dealer**: every card (the dealer scans them), but no balance, no unconfirmed chip
   and no password digest.
-- **player**: their own chips, balance, cash and result; of everyone, the public table
-  (bets once confirmed, seats, and of a settled hand its :class:`SettledSummary`: how
-  many players were settled and the bet areas a settlement paid — never another
-  player's winnings, which at a table of thousands would also make every settled hand
-  megabytes long for each client). A face-down card is hidden until it is revealed,
+- **player**: their own chips, balance, cash, result and refund; of everyone, the public
+  table (bets once confirmed, seats, of a settled hand its :class:`SettledSummary`: how
+  many players were settled and the bet areas a settlement paid, and of a refund its
+  :class:`RefundedSummary` — never another player's winnings or refund, which at a table
+  of thousands would also make a settled hand, or a void hand's refunds, megabytes long
+  for each client). A face-down card is hidden until it is revealed,
   except from the player who holds that side's cards (they look first: the squeeze, the
   [S] reading); burned cards stay hidden until the shoe's order is revealed at its end.
 - **watcher**: a spectator with no identity: the public table only.
@@ -71,7 +72,16 @@ from punto.table.fault_catalogue import Effect, Fault
 from punto.table.reasons import Why
 from punto.table.records import Bets, GameNumber, HandRecord, PlayerId, PlayerResult
 
-__all__ = ["SettledSummary", "Viewer", "bet_records", "hand_records", "project", "settled_summary"]
+__all__ = [
+    "RefundedSummary",
+    "SettledSummary",
+    "Viewer",
+    "bet_records",
+    "hand_records",
+    "project",
+    "refunded_summary",
+    "settled_summary",
+]
 
 
 class Viewer(enum.Enum):
@@ -104,6 +114,9 @@ def _project_one(
     if isinstance(event, HandSettled) and event.results:
         mine = tuple(r for r in event.results if own and r.player == player)
         return dataclasses.replace(event, results=mine)
+    if isinstance(event, BetsRefunded) and event.refunds:
+        mine = tuple(r for r in event.refunds if own and r.player == player)
+        return dataclasses.replace(event, refunds=mine)
     if isinstance(event, CardPlaced) and not event.face_up and not holds:
         return dataclasses.replace(event, card=None)
     if isinstance(event, CardsBurned) and event.cards is not None:
@@ -138,6 +151,33 @@ def settled_summary(event: HandSettled) -> SettledSummary:
     """
     paid = {line.bet for r in event.results for line in r.settlement.results if line.net > 0}
     return SettledSummary(players=len(event.results), areas_won=tuple(b for b in Bet if b in paid))
+
+
+@dataclass(frozen=True, slots=True)
+class RefundedSummary:
+    """What every viewer sees of a refund, whoever was refunded: how many players got
+    their stakes back. Each player sees their own refund beside it; the dealer and
+    auditors see every refund. What left the layout needs no list: the event's
+    ``everyone`` says whether every confirmed bet went (otherwise the one player's, whose
+    ``PlayerLeft`` follows)."""
+
+    players: int
+
+
+def refunded_summary(event: BetsRefunded) -> RefundedSummary:
+    """The public part of a refund (:class:`RefundedSummary`).
+
+    >>> from punto.settlement import refund
+    >>> from punto.table.reasons import Reason, Why
+    >>> from punto.table.records import GameNumber, PlayerResult, freeze_bets
+    >>> back = refund(freeze_bets({Bet.BANKER: 500}))
+    >>> refunds = tuple(PlayerResult(p, back, 500) for p in ("ann", "bob"))
+    >>> refunded = BetsRefunded(at=0.0, game=GameNumber("T1", 1, 1), refunds=refunds,
+    ...                         reason=Why(Reason.CLOSED_BY_SUPERVISOR), everyone=True)
+    >>> refunded_summary(refunded)
+    RefundedSummary(players=2)
+    """
+    return RefundedSummary(players=len(event.refunds))
 
 
 def project(

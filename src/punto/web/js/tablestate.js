@@ -337,10 +337,16 @@ export function applyEvent(state, ev, now = Date.now()) {
       return {};
     }
     case "bets_refunded": {
+      // A player and a spectator get the refund's summary and their own refund only; the
+      // dealer and supervisors get every refund. What left the layout the event says
+      // itself: `everyone`, every confirmed bet went back (a void or blank hand, the
+      // table closing); otherwise the one refunded player is being removed, and their
+      // player_left, which follows, takes their bets away.
       const mine = (ev.refunds || []).find((r) => r.player === you.user_id && you.viewer === "player");
-      state.result = { game: ev.game, outcome: null, mine: mine || null, refunded: true, reason: ev.reason, reasonParams: ev.reason_params, results: ev.refunds || [] };
+      state.result = { game: ev.game, outcome: null, mine: mine || null, refunded: true, reason: ev.reason, reasonParams: ev.reason_params, results: ev.refunds || [], summary: ev.summary || null };
+      if (ev.everyone) state.bets = {};
       for (const r of ev.refunds || []) delete state.bets[r.player];
-      if (mine) you.bets = {};
+      if (mine || ev.everyone) you.bets = {};
       return {};
     }
     case "hand_voided":
