@@ -824,16 +824,17 @@ async def _confirm_many(
     await _insert(
         conn,
         _RB,
+        ("round_id", "player_id", "bet", "stake", "transaction_id", "funding", "status"),
         [
-            {
-                "round_id": requests[i].round_id,
-                "player_id": requests[i].player_id,
-                "bet": bet.value,
-                "stake": amount,
-                "transaction_id": t.id,
-                "funding": (requests[i].funding or Account.player(requests[i].player_id)).code,
-                "status": _CONFIRMED,
-            }
+            (
+                requests[i].round_id,
+                requests[i].player_id,
+                bet.value,
+                amount,
+                t.id,
+                (requests[i].funding or Account.player(requests[i].player_id)).code,
+                _CONFIRMED,
+            )
             for i, t in accepted
             for bet, amount in requests[i].bets.items()
         ],
@@ -995,30 +996,28 @@ async def _post_new(conn: AsyncConnection, fresh: Sequence[Transaction]) -> dict
     await _insert(
         conn,
         _TX,
+        _TX_COLUMNS,
         [
-            {
-                "id": t.id,
-                "idempotency_key": t.idempotency_key,
-                "kind": t.kind.value,
-                "round_id": t.round_id,
-                "player_id": t.player_id,
-                "reference_id": t.reference,
-                "author": t.author,
-                "reason": t.reason,
-                "lines": _lines_json(t.lines),
-                "fingerprint": t.fingerprint,
-            }
+            (
+                t.id,
+                t.idempotency_key,
+                t.kind.value,
+                t.round_id,
+                t.player_id,
+                t.reference,
+                t.author,
+                t.reason,
+                _lines_json(t.lines),
+                t.fingerprint,
+            )
             for t in fresh
         ],
     )
     await _insert(
         conn,
         _E,
-        [
-            {"transaction_id": t.id, "account_code": e.account.code, "amount": e.amount}
-            for t in fresh
-            for e in t.entries
-        ],
+        ("transaction_id", "account_code", "amount"),
+        [(t.id, e.account.code, e.amount) for t in fresh for e in t.entries],
     )
     await _add_to_balances(conn, {a.code: d for a, d in deltas.items() if d})
     return balances
@@ -1031,21 +1030,38 @@ _COPY_FROM = 50
 """Rows from which PostgreSQL gets them by ``COPY`` rather than ``INSERT``."""
 
 
-async def _insert(conn: AsyncConnection, table: Table, rows: Sequence[Mapping[str, Any]]) -> None:
-    """Insert ``rows`` (all with the same columns): by ``COPY`` on PostgreSQL when there
-    are many (a round's settlement), else one ``executemany``; in the caller's
-    transaction either way."""
+_TX_COLUMNS = (
+    "id",
+    "idempotency_key",
+    "kind",
+    "round_id",
+    "player_id",
+    "reference_id",
+    "author",
+    "reason",
+    "lines",
+    "fingerprint",
+)
+
+
+async def _insert(
+    conn: AsyncConnection,
+    table: Table,
+    columns: Sequence[str],
+    rows: Sequence[tuple[Any, ...]],
+) -> None:
+    """Insert ``rows`` (values in the order of ``columns``): by ``COPY`` on PostgreSQL
+    when there are many (a round's settlement: the rows go to the driver as they are
+    made, no mapping per row), else one ``executemany``; in the caller's transaction
+    either way."""
     if not rows:
         return
     if conn.dialect.name == "postgresql" and len(rows) >= _COPY_FROM:
-        columns = list(rows[0])
         raw = await conn.get_raw_connection()
         driver: Any = raw.driver_connection
-        await driver.copy_records_to_table(
-            table.name, records=[tuple(r[c] for c in columns) for r in rows], columns=columns
-        )
+        await driver.copy_records_to_table(table.name, records=rows, columns=list(columns))
         return
-    await conn.execute(insert(table), list(rows))
+    await conn.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in rows])
 
 
 _LOCK_PG = text(
