@@ -16,7 +16,7 @@ table's one :class:`~punto.money.Rounding` rule. Nothing else moves money.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -52,24 +52,23 @@ class BetResult:
 
 @dataclass(frozen=True, slots=True)
 class Settlement:
-    """Every bet's result for one player in one coup."""
+    """Every bet's result for one player in one coup, and its totals (summed once: a
+    settlement of thousands of players reads each several times)."""
 
     results: tuple[BetResult, ...]
+    total_stake: int = field(init=False, repr=False, compare=False)
+    """Sum of the stakes."""
+    total_net: int = field(init=False, repr=False, compare=False)
+    """Sum of the player's net results (the house's result is its negative)."""
+    total_returned: int = field(init=False, repr=False, compare=False)
+    """What is paid back to the player: stakes plus net results."""
 
-    @property
-    def total_stake(self) -> int:
-        """Sum of the stakes."""
-        return sum(r.stake for r in self.results)
-
-    @property
-    def total_net(self) -> int:
-        """Sum of the player's net results (the house's result is its negative)."""
-        return sum(r.net for r in self.results)
-
-    @property
-    def total_returned(self) -> int:
-        """What is paid back to the player: stakes plus net results."""
-        return sum(r.returned for r in self.results)
+    def __post_init__(self) -> None:
+        stake = sum(r.stake for r in self.results)
+        net = sum(r.net for r in self.results)
+        object.__setattr__(self, "total_stake", stake)
+        object.__setattr__(self, "total_net", net)
+        object.__setattr__(self, "total_returned", stake + net)
 
     def net_of(self, bet: Bet) -> int:
         """The net result of one bet (0 if it was not placed)."""
