@@ -1052,14 +1052,19 @@ async def _insert(
 ) -> None:
     """Insert ``rows`` (values in the order of ``columns``): by ``COPY`` on PostgreSQL
     when there are many (a round's settlement: the rows go to the driver as they are
-    made, no mapping per row), else one ``executemany``; in the caller's transaction
-    either way."""
+    made, no mapping per row), else one ``executemany`` (SQLite's driver gets the tuples
+    as they are); in the caller's transaction either way."""
     if not rows:
         return
     if conn.dialect.name == "postgresql" and len(rows) >= _COPY_FROM:
         raw = await conn.get_raw_connection()
         driver: Any = raw.driver_connection
         await driver.copy_records_to_table(table.name, records=rows, columns=list(columns))
+        return
+    if conn.dialect.name == "sqlite":  # the driver's own executemany, on the tuples
+        marks = ", ".join("?" for _ in columns)
+        sql = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({marks})"
+        await conn.exec_driver_sql(sql, list(rows))
         return
     await conn.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in rows])
 
