@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
+from hub_support import connect, event_of, texts
 from punto.bets import Bet
 from punto.cards import parse_cards
 from punto.codec import event_json
 from punto.server.auth import ANONYMOUS, Actor, Role
 from punto.server.envelopes import envelope_from_json
-from punto.server.hub import Connection, Hub, dumps, event_texts
+from punto.server.hub import Hub, dumps, event_texts
 from punto.server.protocol import event_views, refunded_views
 from punto.settlement import refund
 from punto.table import Fault, Table
@@ -121,38 +122,15 @@ def test_the_views_are_the_projections_with_the_summary() -> None:
     assert "self" not in views  # no one player: each has their own
 
 
-def _conn(hub: Hub, actor: Actor) -> Connection:
-    conn = hub.connect("t1", actor)  # no socket: the writer task's queue gets the texts
-    conn.start("snapshot", seq=0)
-    assert conn.queue.get_nowait() == "snapshot"
-    return conn
-
-
-def _texts(conn: Connection) -> list[str]:
-    out: list[str] = []
-    while not conn.queue.empty():
-        text = conn.queue.get_nowait()
-        assert text is not None
-        out.append(text)
-    return out
-
-
-def _event(text: str) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(text)
-    assert message["type"] == "event"
-    event: dict[str, Any] = message["event"]
-    return event
-
-
 @pytest.mark.asyncio
 async def test_each_connection_gets_its_own_view_of_a_refund_of_2500_players() -> None:
     hub = Hub(queue_size=100)
-    ann = _conn(hub, Actor("ann", Role.PLAYER))
-    ann_again = _conn(hub, Actor("ann", Role.PLAYER))  # a second tab
-    zoe = _conn(hub, Actor("zoe", Role.PLAYER))  # at the table, no bet
-    spectator = _conn(hub, ANONYMOUS)
-    dealer = _conn(hub, Actor("dana", Role.DEALER))
-    supervisor = _conn(hub, Actor("sam", Role.SUPERVISOR))
+    ann = connect(hub, Actor("ann", Role.PLAYER))
+    ann_again = connect(hub, Actor("ann", Role.PLAYER))  # a second tab
+    zoe = connect(hub, Actor("zoe", Role.PLAYER))  # at the table, no bet
+    spectator = connect(hub, ANONYMOUS)
+    dealer = connect(hub, Actor("dana", Role.DEALER))
+    supervisor = connect(hub, Actor("sam", Role.SUPERVISOR))
     event = _refunded(2_500)
     # what each client got when everyone saw every refund (the dealer's text now)
     everything = len(dumps({"type": "event", "table": "t1", "seq": 9, "event": event_json(event)}))
@@ -161,18 +139,18 @@ async def test_each_connection_gets_its_own_view_of_a_refund_of_2500_players() -
     hub.deliver(envelope)
     await asyncio.sleep(0)  # let the writer tasks the connections started run once
     for conn in (ann, ann_again):
-        (text,) = _texts(conn)
-        assert [r["player"] for r in _event(text)["refunds"]] == ["ann"]
-        assert _event(text)["summary"] == {"players": 2_500}
+        (text,) = texts(conn)
+        assert [r["player"] for r in event_of(text)["refunds"]] == ["ann"]
+        assert event_of(text)["summary"] == {"players": 2_500}
         assert len(text) < 600
     for conn in (zoe, spectator):
-        (text,) = _texts(conn)
-        assert _event(text)["refunds"] == []
-        assert _event(text)["everyone"] is True
+        (text,) = texts(conn)
+        assert event_of(text)["refunds"] == []
+        assert event_of(text)["everyone"] is True
         assert len(text) < 300  # whatever the number of players
     for conn in (dealer, supervisor):
-        (text,) = _texts(conn)
-        assert len(_event(text)["refunds"]) == 2_500
+        (text,) = texts(conn)
+        assert len(event_of(text)["refunds"]) == 2_500
         assert len(text) == everything
     assert hub.delivered == 6
     # between processes (Redis) the envelope keeps every player's text

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
 
 import pytest
 
+from hub_support import connect, event_of, texts
 from punto.bets import Bet
 from punto.cards import parse_cards
 from punto.codec import event_json
@@ -20,7 +20,7 @@ from punto.outcome import Winner
 from punto.rules import preset
 from punto.server.auth import ANONYMOUS, Actor, Role
 from punto.server.envelopes import envelope_from_json
-from punto.server.hub import Connection, Hub, event_texts
+from punto.server.hub import Hub, event_texts
 from punto.server.protocol import event_views, settled_views
 from punto.settlement import settle
 from punto.table.events import HandSettled
@@ -86,53 +86,30 @@ def test_the_views_are_the_projections_with_the_summary() -> None:
     assert "self" not in views  # no one player: each has their own
 
 
-def _conn(hub: Hub, actor: Actor) -> Connection:
-    conn = hub.connect("t1", actor)  # no socket: the writer task's queue gets the texts
-    conn.start("snapshot", seq=0)
-    assert conn.queue.get_nowait() == "snapshot"
-    return conn
-
-
-def _texts(conn: Connection) -> list[str]:
-    out: list[str] = []
-    while not conn.queue.empty():
-        text = conn.queue.get_nowait()
-        assert text is not None
-        out.append(text)
-    return out
-
-
-def _event(text: str) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(text)
-    assert message["type"] == "event"
-    event: dict[str, Any] = message["event"]
-    return event
-
-
 @pytest.mark.asyncio
 async def test_each_connection_gets_its_own_view_of_a_settled_hand() -> None:
     hub = Hub(queue_size=100)
-    ann = _conn(hub, Actor("ann", Role.PLAYER))
-    ann_again = _conn(hub, Actor("ann", Role.PLAYER))  # a second tab
-    zoe = _conn(hub, Actor("zoe", Role.PLAYER))  # at the table, no bet
-    spectator = _conn(hub, ANONYMOUS)
-    dealer = _conn(hub, Actor("dana", Role.DEALER))
-    supervisor = _conn(hub, Actor("sam", Role.SUPERVISOR))
+    ann = connect(hub, Actor("ann", Role.PLAYER))
+    ann_again = connect(hub, Actor("ann", Role.PLAYER))  # a second tab
+    zoe = connect(hub, Actor("zoe", Role.PLAYER))  # at the table, no bet
+    spectator = connect(hub, ANONYMOUS)
+    dealer = connect(hub, Actor("dana", Role.DEALER))
+    supervisor = connect(hub, Actor("sam", Role.SUPERVISOR))
     event = _settled(2_500)
     envelope = event_texts("t1", 9, event_views(event))
     hub.deliver(envelope)
     await asyncio.sleep(0)
     for conn in (ann, ann_again):
-        (text,) = _texts(conn)
-        assert [r["player"] for r in _event(text)["results"]] == ["ann"]
-        assert _event(text)["summary"] == {"players": 2_500, "areas_won": ["player"]}
+        (text,) = texts(conn)
+        assert [r["player"] for r in event_of(text)["results"]] == ["ann"]
+        assert event_of(text)["summary"] == {"players": 2_500, "areas_won": ["player"]}
     for conn in (zoe, spectator):
-        (text,) = _texts(conn)
-        assert _event(text)["results"] == []
+        (text,) = texts(conn)
+        assert event_of(text)["results"] == []
         assert len(text) < 300  # whatever the number of players
     for conn in (dealer, supervisor):
-        (text,) = _texts(conn)
-        assert len(_event(text)["results"]) == 2_500
+        (text,) = texts(conn)
+        assert len(event_of(text)["results"]) == 2_500
     assert hub.delivered == 6
     # between processes (Redis) the envelope keeps every player's text
     assert envelope_from_json(json.loads(json.dumps(envelope))) == envelope
