@@ -942,18 +942,19 @@ class TableRunner(TableCommands):
         first = self._hand_start
         # the players' results as the fan-out encoded them (thousands at a busy table),
         # each encoded once as the record holds it, in the settled event and the results
-        pieces = dict(self._pieces)
+        # (the settled events' pieces apart: the hand's pieces are not copied to add them)
+        pieces, settled_pieces = self._pieces, dict[int, orjson.Fragment]()
         encoded: dict[int, orjson.Fragment] = {}
         for n, event in enumerate(events):
             if isinstance(event, HandSettled) and (done := self._json.get(first + n)):
                 shared = [record_piece(r) for r in done["results"]]
                 encoded.update(zip(map(id, event.results), shared, strict=True))
-                pieces[first + n] = record_piece({**done, "results": shared})
+                settled_pieces[first + n] = record_piece({**done, "results": shared})
         data = hand_record_json(record, results=lambda r: encoded.get(id(r)) or result_json(r))
         data["dealer"] = self.table.dealer
         data["rules_version"] = self.table.settings.rules_version
         data["events"] = [
-            pieces.get(first + n) or event_json(e)
+            settled_pieces.get(first + n) or pieces.get(first + n) or event_json(e)
             for n, e in enumerate(events)
             if getattr(e, "game", game) == game
         ]
