@@ -942,8 +942,8 @@ class TableRunner(TableCommands):
         first = self._hand_start
         # the players' results as the fan-out encoded them (thousands at a busy table),
         # each encoded once as the record holds it, in the settled event and the results
-        # (the settled events' pieces apart: the hand's pieces are not copied to add them)
-        pieces, settled_pieces = self._pieces, dict[int, orjson.Fragment]()
+        # (kept apart from the hand's pieces, which are not copied to add them)
+        settled_pieces: dict[int, orjson.Fragment] = {}
         encoded: dict[int, orjson.Fragment] = {}
         for n, event in enumerate(events):
             if isinstance(event, HandSettled) and (done := self._json.get(first + n)):
@@ -954,7 +954,7 @@ class TableRunner(TableCommands):
         data["dealer"] = self.table.dealer
         data["rules_version"] = self.table.settings.rules_version
         data["events"] = [
-            settled_pieces.get(first + n) or pieces.get(first + n) or event_json(e)
+            settled_pieces.get(first + n) or self._pieces.get(first + n) or event_json(e)
             for n, e in enumerate(events)
             if getattr(e, "game", game) == game
         ]
