@@ -4,9 +4,9 @@ texts wait in its writer task's queue."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
-from punto.server.auth import Actor
+from punto.server.auth import ANONYMOUS, Actor, Role
 from punto.server.hub import Connection, Hub
 
 
@@ -16,6 +16,29 @@ def connect(hub: Hub, actor: Actor, table_id: str = "t1") -> Connection:
     conn.start("snapshot", seq=0)
     assert conn.queue.get_nowait() == "snapshot"
     return conn
+
+
+class Audience(NamedTuple):
+    """Six connections to table ``t1``, one of each kind a table event reaches."""
+
+    ann: Connection
+    ann_again: Connection  # ann's second tab
+    zoe: Connection  # a player at the table with no bet
+    spectator: Connection
+    dealer: Connection
+    supervisor: Connection
+
+
+def audience(hub: Hub) -> Audience:
+    """The six connections of :class:`Audience`, in its order, their snapshots taken."""
+    return Audience(
+        connect(hub, Actor("ann", Role.PLAYER)),
+        connect(hub, Actor("ann", Role.PLAYER)),
+        connect(hub, Actor("zoe", Role.PLAYER)),
+        connect(hub, ANONYMOUS),
+        connect(hub, Actor("dana", Role.DEALER)),
+        connect(hub, Actor("sam", Role.SUPERVISOR)),
+    )
 
 
 def texts(conn: Connection) -> list[str]:

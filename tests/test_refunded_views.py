@@ -12,11 +12,10 @@ from typing import Any
 
 import pytest
 
-from hub_support import connect, event_of, texts
+from hub_support import audience, event_of, texts
 from punto.bets import Bet
 from punto.cards import parse_cards
 from punto.codec import event_json
-from punto.server.auth import ANONYMOUS, Actor, Role
 from punto.server.envelopes import envelope_from_json
 from punto.server.hub import Hub, dumps, event_texts
 from punto.server.protocol import event_views, refunded_views
@@ -125,12 +124,7 @@ def test_the_views_are_the_projections_with_the_summary() -> None:
 @pytest.mark.asyncio
 async def test_each_connection_gets_its_own_view_of_a_refund_of_2500_players() -> None:
     hub = Hub(queue_size=100)
-    ann = connect(hub, Actor("ann", Role.PLAYER))
-    ann_again = connect(hub, Actor("ann", Role.PLAYER))  # a second tab
-    zoe = connect(hub, Actor("zoe", Role.PLAYER))  # at the table, no bet
-    spectator = connect(hub, ANONYMOUS)
-    dealer = connect(hub, Actor("dana", Role.DEALER))
-    supervisor = connect(hub, Actor("sam", Role.SUPERVISOR))
+    ann, ann_again, zoe, spectator, dealer, supervisor = audience(hub)
     event = _refunded(2_500)
     # what each client got when everyone saw every refund (the dealer's text now)
     everything = len(dumps({"type": "event", "table": "t1", "seq": 9, "event": event_json(event)}))

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from hub_support import connect, event_of, texts
+from hub_support import audience, event_of, texts
 from punto.bets import Bet
 from punto.cards import parse_cards
 from punto.codec import event_json
@@ -18,7 +18,6 @@ from punto.coup import deal_coup
 from punto.errors import ProtocolError
 from punto.outcome import Winner
 from punto.rules import preset
-from punto.server.auth import ANONYMOUS, Actor, Role
 from punto.server.envelopes import envelope_from_json
 from punto.server.hub import Hub, event_texts
 from punto.server.protocol import event_views, settled_views
@@ -89,12 +88,7 @@ def test_the_views_are_the_projections_with_the_summary() -> None:
 @pytest.mark.asyncio
 async def test_each_connection_gets_its_own_view_of_a_settled_hand() -> None:
     hub = Hub(queue_size=100)
-    ann = connect(hub, Actor("ann", Role.PLAYER))
-    ann_again = connect(hub, Actor("ann", Role.PLAYER))  # a second tab
-    zoe = connect(hub, Actor("zoe", Role.PLAYER))  # at the table, no bet
-    spectator = connect(hub, ANONYMOUS)
-    dealer = connect(hub, Actor("dana", Role.DEALER))
-    supervisor = connect(hub, Actor("sam", Role.SUPERVISOR))
+    ann, ann_again, zoe, spectator, dealer, supervisor = audience(hub)
     event = _settled(2_500)
     envelope = event_texts("t1", 9, event_views(event))
     hub.deliver(envelope)
