@@ -1,8 +1,10 @@
 """Table server throughput, on SQLite and on PostgreSQL.
 
 1. **Bets accepted per second** and the confirm latency (p50, p99): players connected over
-   WebSocket to a real ``punto serve`` process, each putting a chip down and confirming
-   again and again at four live tables whose betting stays open.
+   WebSocket to a real ``punto serve`` process, each betting and confirming again and
+   again at four live tables whose betting stays open: the bet and its confirm in one
+   message (``{"type": "confirm", "bets": {...}}``, a client that knows its bets), and
+   apart as a chip and then a confirm, two messages (a player clicking).
 2. **Settling a round with 10,000 bets**: 2,500 players with four bets each on one table;
    the time from the dealer's last card to the ledger's settlement committed, the hand
    record stored and the last player's balance message sent (and, apart, until the
@@ -228,7 +230,13 @@ class _Socket:
 
 
 async def bets_per_second(
-    base: str, *, tables: int, players: int, confirms: int, pace: float | None = None
+    base: str,
+    *,
+    tables: int,
+    players: int,
+    confirms: int,
+    pace: float | None = None,
+    chips: bool = False,
 ) -> tuple[str, dict[str, float]]:
     """Confirms per second and their latency, players spread over live tables: each player
     bets again as soon as answered (the server's capacity), or when a schedule says
@@ -299,13 +307,15 @@ async def bets_per_second(
                     due = started_all + schedule[k * players + n]
                     if (wait := due - time.perf_counter()) > 0:
                         await asyncio.sleep(wait)
-                # pipelined, as a client that bets and confirms at once does: the server
-                # answers one connection's messages in order
-                chip = await s.send({"type": "add_chip", "bet": "player"})
                 started = time.perf_counter() if pace is None else due
-                answer = await s.call({"type": "confirm"})
+                if chips:  # a chip, then a confirm, pipelined (one connection is in order)
+                    chip = await s.send({"type": "add_chip", "bet": "player"})
+                    answer = await s.call({"type": "confirm"})
+                    refused += (await chip)["type"] != "ok"
+                else:  # the bet and its confirm in one message
+                    answer = await s.call({"type": "confirm", "bets": {"player": 1000}})
                 latencies.append(time.perf_counter() - started)
-                refused += answer["type"] != "ok" or (await chip)["type"] != "ok"
+                refused += answer["type"] != "ok"
 
         pid = SERVERS.get(base)
         server_cpu = None if pid is None else _cpu_seconds(pid)
@@ -323,7 +333,7 @@ async def bets_per_second(
         "as fast as answered"
         if pace is None
         else f"{players / pace:,.0f} bets/s offered: one bet every {pace:g} s on average"
-    )
+    ) + (", a chip then a confirm" if chips else ", bet and confirm in one message")
     busy = (
         ""
         if server_cpu is None
@@ -601,6 +611,13 @@ async def run(backend: str, quick: bool) -> dict[str, object]:
         out["bets_per_second"] = round(figures["bets_per_second"])
         out["confirm_p50_ms"] = round(figures["p50_ms"], 1)
         out["confirm_p99_ms"] = round(figures["p99_ms"], 1)
+    async with database(backend) as url, server_process(url) as base:
+        text, figures = await bets_per_second(
+            base, tables=4, players=players, confirms=confirms, chips=True
+        )
+        print(text)
+        out["bets_per_second_chip_then_confirm"] = round(figures["bets_per_second"])
+        out["confirm_p99_ms_chip_then_confirm"] = round(figures["p99_ms"], 1)
     async with database(backend) as url, server_process(url) as base:
         offered = 1000  # bets/s offered in all, below capacity: the latency then
         text, figures = await bets_per_second(

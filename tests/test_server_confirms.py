@@ -80,10 +80,66 @@ async def _register(server: RunningServer, name: str) -> str:
     return str(answer.json()["token"])
 
 
+async def test_a_confirm_with_bets_is_one_message_and_bad_bets_change_nothing(
+    tmp_path: Path,
+) -> None:
+    async with (
+        server_on("sqlite", tmp_path, betting_seconds=600.0) as server,
+        contextlib.AsyncExitStack() as stack,
+    ):
+        _, (ann,) = await betting_players(stack, server, [await server.token("ann")])
+        table = server.node.runners["live-1"].table
+        start = table.balance("ann")
+        refusals: dict[str, list[dict[str, Any]]] = {
+            "bad_message": [
+                {"bets": {}},
+                {"bets": {"nope": 1000}},
+                {"bets": {"player": -1000}},
+                {"bets": {"player": 1000.0}},
+                {"bets": {"player": "1000"}},
+                {"bets": {"player": True}},
+                {"bets": {"player\x00": 1000}},
+                {"bets": [["player", 1000]]},
+            ],
+            "amount": [{"bets": {"player": 600}}],  # not made of the table's chips
+            "table_balance": [{"bets": {"player": start + 1000}}],
+        }
+        for code, messages in refusals.items():
+            for message in messages:
+                answer = await ann.request({"type": "confirm", **message})
+                assert (answer["type"], answer["error"]) == ("error", code), (message, answer)
+        assert table.balance("ann") == start
+        assert dict(table.bets("ann")) == {}
+        ann.skip_to_end()
+        mark = len(ann.received)
+        await ann.ok({"type": "confirm", "bets": {"player": 2000, "tie": 500}})
+        confirmed = await ann.next_of("bets_confirmed")
+        assert confirmed["event"]["added"] == {"player": 2000, "tie": 500}
+        balance = await ann.next_of("balance")
+        assert (balance["reason"], balance["table_balance"]) == ("confirmed", start - 2500)
+        legal = await ann.next_of("legal_actions")  # bets in play: she may not leave now
+        assert "leave" not in legal["legal"]["actions"]
+        mark = len(ann.received)
+        await ann.ok({"type": "confirm", "bets": {"player": 1000}})
+        await ann.next_of("balance")
+        # one message: no chip events and no change of what ann may do (a refused
+        # request answered after everything the confirm sent her)
+        assert (await ann.request({"type": "undo"}))["error"] == "betting"
+        kinds = {
+            m["type"] if m["type"] != "event" else m["event"]["kind"] for m in ann.received[mark:]
+        }
+        assert not kinds & {"chip_added", "legal_actions"}, kinds
+        ledger = server.node.bank.ledger
+        bets = await ledger.round_bets(str(table.game))
+        assert dict(bets["ann"].bets) == {Bet.PLAYER: 3000, Bet.TIE: 500}
+        assert (await ledger.check()).ok
+
+
 @pytest.mark.slow
+@pytest.mark.parametrize("placed", [False, True], ids=["chips", "placed"])
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_one_player_five_connections_never_confirms_more_than_the_balance(
-    backend: str, tmp_path: Path
+    backend: str, placed: bool, tmp_path: Path
 ) -> None:
     balance = 20_000
     async with server_on(
@@ -108,6 +164,10 @@ async def test_one_player_five_connections_never_confirms_more_than_the_balance(
             async def bettor(client: TableClient) -> list[dict[str, Any]]:
                 answers = []
                 for _ in range(20):
+                    if placed:  # the bet and its confirm in one message
+                        confirm = {"type": "confirm", "bets": {"player": 1000}}
+                        answers.append(await client.request(confirm))
+                        continue
                     await client.request({"type": "add_chip", "bet": "player"})
                     answers.append(await client.request({"type": "confirm"}))
                 return answers

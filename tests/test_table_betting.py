@@ -9,13 +9,16 @@ import pytest
 
 from punto.bets import Bet
 from punto.errors import (
+    AmountError,
     BetClosedError,
     BetCombinationError,
     BetLimitError,
+    BetNotOfferedError,
     BettingError,
     PuntoError,
     TableBalanceError,
     TieOptionError,
+    UnknownBetError,
 )
 from punto.rules import preset
 from punto.table import Dealing, Phase
@@ -58,6 +61,63 @@ def test_l_choose_chip_add_undo_clear_double_confirm() -> None:
         with pytest.raises(BettingError):
             action("ann")
     assert dict(table.bets("ann")) == {P: 5_000}
+
+
+def test_l_confirm_with_bets_puts_them_down_and_confirms_at_once() -> None:
+    table, _ = make_table()
+    seat(table, "ann", 1, balance=20_000)
+    table.open_betting()
+    before = len(table.events)
+    event = table.confirm("ann", {P: 5_000, T: 1_500})  # no chip chosen: none is needed
+    assert len(table.events) == before + 1  # one event: the confirm, no chip events
+    assert (event.debited, dict(event.added)) == (6_500, {P: 5_000, T: 1_500})
+    assert dict(table.pending("ann")) == {}
+    assert table.balance("ann") == 13_500
+    again = table.confirm("ann", {P: 1_000})  # adds to the confirmed bets, like a confirm
+    assert dict(again.bets) == {P: 6_000, T: 1_500}
+    assert table._slips["ann"].spot == 1  # on the player's own spot
+    assert table.can_confirm("ann", {T: 500})
+    assert not table.can_confirm("ann", {T: 600})
+
+
+@pytest.mark.parametrize(
+    ("bets", "error", "match"),
+    [
+        ({}, BettingError, "no bets to confirm"),
+        ({P: 600}, AmountError, "not made of this table's chips"),
+        ({P: 0}, AmountError, "must be positive"),
+        ({P: -500}, AmountError, "must be positive"),
+        ({P: True}, AmountError, "not a whole number"),
+        ({P: 500.0}, AmountError, "not a whole number"),
+        ({"player": 500}, UnknownBetError, "not a bet"),
+        ({Bet.LUCKY6: 500}, BetNotOfferedError, "not offered"),
+        ({P: 50_000}, TableBalanceError, "more than the balance"),
+        ({P: 20_000, B: 500}, BetLimitError, "below this table.s minimum"),
+    ],
+)
+def test_l_a_refused_confirm_with_bets_changes_nothing(
+    bets: dict[object, object], error: type[PuntoError], match: str
+) -> None:
+    table, _ = make_table()
+    seat(table, "ann", 1, balance=30_000)
+    table.open_betting()
+    snapshot = (len(table.events), table.balances, dict(table.bets("ann")))
+    with pytest.raises(error, match=match):
+        table.confirm("ann", bets)  # type: ignore[arg-type]
+    assert not table.can_confirm("ann", bets)  # type: ignore[arg-type]
+    assert (len(table.events), table.balances, dict(table.bets("ann"))) == snapshot
+    assert dict(table.pending("ann")) == {}
+
+
+def test_l_confirm_with_bets_needs_an_empty_layout() -> None:
+    table, _ = make_table()
+    seat(table, "ann", 1)
+    table.open_betting()
+    place(table, "ann", {P: 1_000}, confirm=False)
+    with pytest.raises(BettingError, match="unconfirmed chips are on the layout"):
+        table.confirm("ann", {B: 1_000})
+    assert dict(table.pending("ann")) == {P: 1_000}
+    assert dict(table.bets("ann")) == {}
 
 
 def test_l_chips_added_after_a_confirm_need_a_new_confirm() -> None:

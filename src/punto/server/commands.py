@@ -84,6 +84,8 @@ class Confirming:
     round_id: str
     stake: Stake
     wallet: int | None = None
+    placed: bool = False
+    """The bets were put down with the confirm (they are not the unconfirmed chips)."""
 
 
 _PLAYER_TYPES: tuple[type, ...] = (
@@ -317,15 +319,16 @@ class TableCommands:
         """A new idempotency key for one stake (a retry of the same call reuses it)."""
         return f"{what}:{self._round()}:{p}:{secrets.token_hex(6)}"
 
-    async def _confirm(self, p: str) -> tuple[Event, ...]:
+    async def _confirm(self, p: str, placed: Mapping[Bet, int] | None = None) -> tuple[Event, ...]:
         """[L] A confirm, outside the table's lock: checked now, staked in the ledger
         together with the confirms that arrive with it (one transaction; see
         :mod:`punto.server.confirms`) and only then confirmed on the table. Answered once
         its batch is durable. A seamless debit is made first, waiting for this player's
-        operator only, and given back if the stake is refused."""
+        operator only, and given back if the stake is refused. ``placed``: bets put down
+        and confirmed at once (:meth:`punto.table.Table.confirm`)."""
         table = self.table
-        table.verify_confirm(p)
-        bets = dict(table.pending(p))
+        table.verify_confirm(p, placed)
+        bets = dict(table.pending(p) if placed is None else placed)
         round_id = self._round()
         confirmation_id = self._confirmation_id(p, "confirm")
         amount = sum(bets.values())
@@ -335,7 +338,9 @@ class TableCommands:
             wallet = await bank.debit(
                 round_id, player=p, amount=amount, confirmation_id=confirmation_id
             )
-        confirming = Confirming(round_id, Stake(p, bets, confirmation_id), wallet)
+        confirming = Confirming(
+            round_id, Stake(p, bets, confirmation_id), wallet, placed=placed is not None
+        )
         try:
             return await self._confirms.submit(p, confirming)
         except PuntoError as exc:
@@ -357,9 +362,10 @@ class TableCommands:
                 if table.phase is Phase.CLOSED or self._stopping:
                     raise UnavailableError(f"table {table.settings.table_id} is closed")
                 self._verify_money_settled()
-                table.verify_confirm(c.stake.player)
-                if str(table.game) != c.round_id or dict(table.pending(c.stake.player)) != dict(
-                    c.stake.bets
+                placed = c.stake.bets if c.placed else None
+                table.verify_confirm(c.stake.player, placed)
+                if str(table.game) != c.round_id or (
+                    not c.placed and dict(table.pending(c.stake.player)) != dict(c.stake.bets)
                 ):
                     raise BettingError(
                         "the bets changed while the confirm was on its way: confirm again"
@@ -401,7 +407,7 @@ class TableCommands:
             if wallet is not None:
                 self._wallets[p] = wallet
             try:
-                event = table.confirm(p)
+                event = table.confirm(p, c.stake.bets if c.placed else None)
             except PuntoError as exc:  # pragma: no cover - checked above under the same lock
                 await self._s.bank.cancel(c.stake.confirmation_id, player=p, amount=amount)
                 pending.future.set_exception(exc)

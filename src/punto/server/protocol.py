@@ -212,9 +212,14 @@ class Rebet(_Message):
 
 
 class Confirm(_Message):
-    """Confirm the unconfirmed chips (ledger and wallet first)."""
+    """Confirm the unconfirmed chips (ledger and wallet first); with ``bets``, put those
+    down and confirm them at once (no unconfirmed chips may be on the layout)."""
 
     type: Literal["confirm"]
+    bets: (
+        Annotated[dict[Bet, Annotated[StrictInt, Field(gt=0)]], Field(min_length=1, max_length=20)]
+        | None
+    ) = None
 
 
 class ChangeTieBets(_Message):

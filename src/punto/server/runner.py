@@ -480,7 +480,7 @@ class TableRunner(TableCommands):
         if isinstance(command, Confirm) and actor.role is Role.PLAYER:
             if self.table.phase is Phase.CLOSED or self._stopping:
                 raise UnavailableError(f"table {self.id} is closed")
-            produced = await self._confirm(actor.player)
+            produced = await self._confirm(actor.player, command.bets)
             self._wake.set()
             return produced
         async with self._lock:

@@ -14,6 +14,7 @@ from punto.errors import (
     SeatError,
     SqueezeError,
     TableBalanceError,
+    UnknownBetError,
 )
 from punto.limits import check_bet_maximum, check_bets
 from punto.table.core import OpenHand, TableCore
@@ -33,7 +34,7 @@ from punto.table.events import (
 from punto.table.kinds import TableKind
 from punto.table.phases import Phase, require_phase
 from punto.table.reasons import Reason, Why
-from punto.table.records import PlayerId, freeze_bets
+from punto.table.records import Bets, PlayerId, freeze_bets
 from punto.table.seat_plan import Place
 from punto.tie_options import tie_action, verify_tie_change
 
@@ -227,28 +228,76 @@ class BettingRound(TableCore):
             table_player=punto,
         )
 
-    def verify_confirm(self, player: PlayerId) -> None:
+    def _verify_placed(self, player: PlayerId, bets: Mapping[Bet, int]) -> Bets:
+        """Raise unless ``bets`` may go down as chips now, to be confirmed with them:
+        no unconfirmed chips are on the layout, the bets are offered and each amount is
+        made of the table's chips [L]. Returns them, frozen."""
+        slip = self._slip_or_empty(player)
+        if slip.steps:
+            raise BettingError(
+                "unconfirmed chips are on the layout: confirm or clear them before "
+                "confirming other bets [L]"
+            )
+        if not bets:
+            raise BettingError("no bets to confirm: name at least one bet and its amount [L]")
+        smallest = min(self.settings.chips)
+        for bet, amount in bets.items():
+            if not isinstance(bet, Bet):
+                raise UnknownBetError(f"not a bet: {bet!r}")
+            self.rules.paytable_for(bet)  # raises BetNotOfferedError
+            if isinstance(amount, bool) or not isinstance(amount, int):
+                raise AmountError(f"{bet.label} amount {amount!r} is not a whole number of units")
+            if amount <= 0:
+                raise AmountError(f"{bet.label} amount must be positive, not {amount}")
+            if amount % smallest:
+                raise AmountError(
+                    f"{bet.label} amount {self._show(amount)} is not made of this table's "
+                    f"chips (the smallest is {self._show(smallest)})"
+                )
+        self._verify_spot(player, None)
+        return freeze_bets(bets)
+
+    def verify_confirm(self, player: PlayerId, bets: Mapping[Bet, int] | None = None) -> None:
         """Raise unless ``player``'s unconfirmed chips may become bets: the balance covers
-        them and every limit holds (tier, [M14], [M18], [S11], [O], [L])."""
+        them and every limit holds (tier, [M14], [M18], [S11], [O], [L]). With ``bets``:
+        whether those may be put down and confirmed at once (see :meth:`confirm`)."""
         game = self._verify_betting(player, "confirm bets")
         slip = self._slip_or_empty(player)
-        slip.verify_pending("confirm")
-        if slip.pending_total > self.money.balance(player):
+        if bets is None:
+            slip.verify_pending("confirm")
+            total, combined = slip.pending_total, slip.combined()
+        else:
+            placed = self._verify_placed(player, bets)
+            total = sum(placed.values())
+            merged = dict(slip.confirmed)
+            for bet, amount in placed.items():
+                merged[bet] = merged.get(bet, 0) + amount
+            combined = freeze_bets(merged)
+        if total > self.money.balance(player):
             raise TableBalanceError(
-                f"bets of {self._show(slip.pending_total)} are more than the balance of "
+                f"bets of {self._show(total)} are more than the balance of "
                 f"{self._show(self.money.balance(player))}"
             )
-        self._check_limits(player, slip.combined(), game)
+        self._check_limits(player, combined, game)
 
-    def can_confirm(self, player: PlayerId) -> bool:
+    def can_confirm(self, player: PlayerId, bets: Mapping[Bet, int] | None = None) -> bool:
         """Whether :meth:`confirm` would succeed."""
-        return self._betting_open(player) and self._can(lambda: self.verify_confirm(player))
+        return self._betting_open(player) and self._can(lambda: self.verify_confirm(player, bets))
 
-    def confirm(self, player: PlayerId) -> BetsConfirmed:
-        """Confirm the unconfirmed chips: the balance is debited and they are bets [L]."""
-        self.verify_confirm(player)
+    def confirm(self, player: PlayerId, bets: Mapping[Bet, int] | None = None) -> BetsConfirmed:
+        """Confirm the unconfirmed chips: the balance is debited and they are bets [L].
+
+        With ``bets`` (bet → amount), those are put down as chips and confirmed in one step:
+        what a player who clicks chips and then confirms does, as one action (a client
+        that knows its bets, a "repeat and confirm" button). Nothing may be unconfirmed
+        then, and each amount is made of the table's chips; the bets go on the player's
+        own spot (their seat, or the watchers' area)."""
+        self.verify_confirm(player, bets)
         game = self._require_game()
         slip = self._slip(player)
+        if bets is not None:
+            slip.spot = self._verify_spot(player, None)
+            slip.add_step(bets)
         added = slip.confirm(seq=self.event_count)
         slip.from_seat = slip.from_seat or self.seats.get(player).place is Place.SEATED
         debited = sum(added.values())
