@@ -102,6 +102,9 @@ def test_a_fault_voids_the_hand_and_refunds_the_stakes(server: Server, browser: 
 
     expect(dealer.get_by_test_id("result")).to_contain_text("Hand void")
     expect(player.get_by_test_id("result")).to_contain_text("Hand void")
+    # the status line says the hand was void, not "Settled"
+    expect(player.get_by_test_id("info-phase")).to_have_text("Hand void · bets returned")
+    expect(dealer.get_by_test_id("info-phase")).to_have_text("Hand void · bets returned")
     expect(player.get_by_test_id("my-result")).to_have_text("Refunded 20.00")
     expect(player.get_by_test_id("table-balance")).to_have_text(money(before))
     assert errors == []

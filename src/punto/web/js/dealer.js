@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { h, fill, announce, toast } from "./dom.js";
 import { labelValue, lang, listOf, t } from "./i18n.js";
-import { betName, errorText, money, phaseName, presetName, tableName } from "./format.js";
+import { betName, errorText, handPhaseName, money, phaseName, presetName, tableName } from "./format.js";
 import { cardElement, handTotal, parseCard } from "./cards.js";
 import { TableSocket } from "./socket.js";
 import { allowed, applyMessage, fromSnapshot, tableTotals } from "./tablestate.js";
@@ -188,7 +188,7 @@ export function mount(root, { id }) {
         h("div", {}, h("h1", {}, labelValue(t("dealer.console"), tableName(s.table)), " ", h("small", {}, s.table.id)),
           h("p", { class: "table-sub" }, [t(`dealing.${s.table.dealing}`), presetName(s.table.rules), t("dealer.decks", { n: s.table.decks })].join(" · ")))),
       h("dl", { class: "table-info" },
-        [[t("table.phase"), phaseName(s.phase), "phase"], [t("table.game"), s.game || "—", "game"], [t("table.dealer"), s.dealer || "—", "dealer"],
+        [[t("table.phase"), handPhaseName(s), "phase"], [t("table.game"), s.game || "—", "game"], [t("table.dealer"), s.dealer || "—", "dealer"],
          [t("table.shoe"), s.shoe.number ? `#${s.shoe.number} · ${t("table.hands", { n: s.shoe.hands_dealt || 0 })}${s.shoe.cut_card_out ? ` · ${t("dealer.cut_out")}` : ""}` : "—", "shoe"],
          [t("table.countdown"), left === null ? "—" : `${left}s`, "countdown"]]
           .map(([k, v, tid]) => h("div", {}, h("dt", {}, k), h("dd", { "data-testid": `info-${tid}` }, v)))),

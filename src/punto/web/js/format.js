@@ -78,6 +78,13 @@ export function phaseName(phase) {
   return has(`phase.${phase}`) ? t(`phase.${phase}`) : phase;
 }
 
+/** A table's phase as its status line shows it: a hand that ended void ([S5], a fault, a
+ * supervisor's void) is "void, bets returned", not "settled". */
+export function handPhaseName(s) {
+  const void_ = s.phase === "settled" && (s.voided || (s.result && s.result.voidReason));
+  return phaseName(void_ ? "void" : s.phase);
+}
+
 export function sideName(side) {
   return t(`side.${side}`);
 }

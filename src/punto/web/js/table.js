@@ -6,7 +6,7 @@
 // result, the main bet areas, chips and actions only, with "watch and bet" / "leave".
 import { h, fill, announce, toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { betName, errorText, money, phaseName, presetName, signed, tableName } from "./format.js";
+import { betName, errorText, handPhaseName, money, presetName, signed, tableName } from "./format.js";
 import { has } from "./i18n.js";
 import { advice, firstIncomplete, refuseChip } from "./limits.js";
 import { limitsCard } from "./paytable.js";
@@ -346,7 +346,7 @@ export function mount(root, { id, compact = false }) {
       [t("table.game"), s.game || "—", "game"],
       [t("table.dealer"), s.dealer || "—", "dealer"],
       [t("table.shoe"), s.shoe.number ? `#${s.shoe.number} · ${t("table.hands", { n: s.shoe.hands_dealt || 0 })}` : "—", "shoe"],
-      [t("table.phase"), phaseName(s.phase) + (s.shoe.last_hand ? ` · ${t("table.last_hand")}` : ""), "phase"],
+      [t("table.phase"), handPhaseName(s) + (s.shoe.last_hand ? ` · ${t("table.last_hand")}` : ""), "phase"],
     ];
     // One figure [M12]: the money the player has to bet with; a bet a tie left standing
     // is shown as such, not folded into a second, differing "wallet" figure.

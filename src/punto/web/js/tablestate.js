@@ -325,7 +325,7 @@ export function applyEvent(state, ev, now = Date.now()) {
       // and their own result only; the dealer and supervisors get every result.
       state.phase = "settled";
       const mine = (ev.results || []).find((r) => r.player === you.user_id && you.viewer === "player");
-      state.result = { game: ev.game, outcome: state.outcome, mine: mine || null, results: ev.results || [], summary: ev.summary || null };
+      state.result = { game: ev.game, outcome: state.outcome, mine: mine || null, results: ev.results || [], summary: ev.summary || null, voidReason: ev.void_reason || null };
       state.shoe = { ...state.shoe, hands_dealt: (state.shoe.hands_dealt || 0) + 1 };
       // every bet is settled: what stays on the layout is what a tie left standing [M12]
       // (the others' come with the next betting_opened)

@@ -75,6 +75,7 @@ export default {
   "phase.squeeze": "Squeeze",
   "phase.result": "Result",
   "phase.settled": "Settled",
+  "phase.void": "Hand void · bets returned",
   "phase.shoe_end": "Shoe ended",
   "phase.paused": "Paused",
   "phase.closed": "Closed",

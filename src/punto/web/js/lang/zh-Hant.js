@@ -77,6 +77,7 @@ export default {
   "phase.squeeze": "咪牌中",
   "phase.result": "開牌結果",
   "phase.settled": "已派彩",
+  "phase.void": "本局作廢 · 已退回",
   "phase.shoe_end": "牌靴完結",
   "phase.paused": "暫停",
   "phase.closed": "已關桌",

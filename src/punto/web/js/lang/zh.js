@@ -75,6 +75,7 @@ export default {
   "phase.squeeze": "咪牌中",
   "phase.result": "开牌结果",
   "phase.settled": "已派彩",
+  "phase.void": "本局作废 · 已退还",
   "phase.shoe_end": "牌靴结束",
   "phase.paused": "暂停",
   "phase.closed": "已关台",
