@@ -142,6 +142,8 @@ class Bot:
         self.token = token
         self.n = 0
         self.player = ""
+        self.chip = 0
+        """The chip its tier bets with (each hand: ``--chips`` of them)."""
         self.bet_on: set[str] = set()
         """Games this bot's bets were confirmed in."""
         self.settled: set[str] = set()
@@ -246,25 +248,22 @@ class Bot:
                     await self.request({"type": "watch", "tier": tier["name"]}), "watch"
                 )
         await self._must(await self.request({"type": "choose_chip", "chip": chip}), "chip")
+        self.chip = chip
 
     async def _must(self, answer: dict[str, Any], what: str) -> None:
         if answer["type"] == "error" and answer["error"] not in _BENIGN:
             raise BotError(f"{what}: {answer['error']}: {answer['message']}")
 
     async def _bet(self, game: str) -> None:
-        """Put the chips down and confirm (refusals of play are waited out)."""
+        """Put the chips down and confirm them, in one message (refusals of play are
+        waited out)."""
         if game in self.bet_on:
             return
-        for _ in range(self.args.chips):
-            answer = await self.request({"type": "add_chip", "bet": self.args.bet})
-            if answer["type"] == "error":
-                await self._refused(answer)
-                return
-        answer = await self.request({"type": "confirm"})
+        amount = self.chip * self.args.chips
+        answer = await self.request({"type": "confirm", "bets": {self.args.bet: amount}})
         if answer["type"] == "ok":
             self.bet_on.add(game)
         else:
-            await self.request({"type": "clear"})
             await self._refused(answer)
 
     async def _refused(self, answer: dict[str, Any]) -> None:
