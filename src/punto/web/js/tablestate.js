@@ -342,8 +342,13 @@ export function applyEvent(state, ev, now = Date.now()) {
       // itself: `everyone`, every confirmed bet went back (a void or blank hand, the
       // table closing); otherwise the one refunded player is being removed, and their
       // player_left, which follows, takes their bets away.
+      // Another player's removal is theirs alone: a player's or spectator's result panel
+      // stays as it was (the dealer and supervisors see every refund).
       const mine = (ev.refunds || []).find((r) => r.player === you.user_id && you.viewer === "player");
-      state.result = { game: ev.game, outcome: null, mine: mine || null, refunded: true, reason: ev.reason, reasonParams: ev.reason_params, results: ev.refunds || [], summary: ev.summary || null };
+      const staff = you.viewer !== "player" && you.viewer !== "watcher";
+      if (ev.everyone || mine || staff) {
+        state.result = { game: ev.game, outcome: null, mine: mine || null, refunded: true, reason: ev.reason, reasonParams: ev.reason_params, results: ev.refunds || [], summary: ev.summary || null };
+      }
       if (ev.everyone) state.bets = {};
       for (const r of ev.refunds || []) delete state.bets[r.player];
       if (mine || ev.everyone) you.bets = {};
