@@ -423,10 +423,7 @@ async def settle_10000(url: str, *, players: int) -> tuple[str, float, float, di
         await wallet.credit(p.player, 1_000_000, transaction_id=f"bench:{n}")
         await do(p, {"type": "join"})
         await do(p, {"type": "watch", "tier": "low"})
-        await do(p, {"type": "choose_chip", "chip": 1000})
-        for bet in bets:
-            await do(p, {"type": "add_chip", "bet": bet.value})
-        await do(p, {"type": "confirm"})
+        await do(p, {"type": "confirm", "bets": {bet.value: 1000 for bet in bets}})
 
     for start in range(0, players, 500):
         await asyncio.gather(*(bettor(n) for n in range(start, min(players, start + 500))))
