@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from punto.bets import Bet
 from punto.errors import (
@@ -22,7 +24,7 @@ from punto.errors import (
 )
 from punto.rules import preset
 from punto.table import Dealing, Phase
-from punto.table.events import BettingClosed, BettingOpened
+from punto.table.events import BetsConfirmed, BettingClosed, BettingOpened
 from punto.tie_options import TIE_POLICIES, TieAction
 from table_support import close, deal, make_table, open_round, place, play, seat, state_of
 
@@ -398,3 +400,64 @@ def test_can_answers_for_a_stranger_without_raising() -> None:
     assert not table.can_confirm(stranger)
     assert not table.can_wait_for_me(stranger)
     assert not table.can_fly(stranger)
+
+
+def _offered() -> list[Bet]:
+    rules = make_table()[0].rules
+    offered = []
+    for bet in Bet:
+        try:
+            rules.paytable_for(bet)
+        except PuntoError:
+            continue
+        offered.append(bet)
+    return offered
+
+
+_AMOUNTS = st.integers(min_value=1, max_value=60).map(lambda n: n * 500)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    before=st.dictionaries(st.sampled_from(_offered()), _AMOUNTS, max_size=2),
+    bets=st.dictionaries(st.sampled_from(_offered()), _AMOUNTS, min_size=1, max_size=3),
+    balance=st.integers(min_value=0, max_value=80).map(lambda n: n * 1_000),
+)
+def test_l_a_confirm_with_bets_is_chips_then_a_confirm(
+    before: dict[Bet, int], bets: dict[Bet, int], balance: int
+) -> None:
+    """One rule for both ways of betting: putting ``bets`` down chip by chip and
+    confirming is accepted exactly when confirming them in one action is, and leaves the
+    same bets, balance and confirm event (after the same earlier bets, if any)."""
+    tables = []
+    for _ in range(2):
+        table, _clock = make_table()
+        seat(table, "ann", 1, balance=balance + sum(before.values()))
+        table.open_betting()
+        if before:
+            try:
+                place(table, "ann", before)
+            except PuntoError:
+                return  # the earlier bets themselves break a rule: nothing to compare
+        tables.append(table)
+    clicked, placed = tables
+    try:
+        place(clicked, "ann", bets)
+        by_chips = clicked.events[-1]
+    except PuntoError:
+        by_chips = None
+    try:
+        at_once = placed.confirm("ann", bets)
+    except PuntoError:
+        at_once = None
+    assert (by_chips is None) == (at_once is None), (before, bets, balance)
+    if by_chips is None or at_once is None:
+        return
+    assert isinstance(by_chips, BetsConfirmed)
+    assert (dict(by_chips.added), dict(by_chips.bets), by_chips.debited) == (
+        dict(at_once.added),
+        dict(at_once.bets),
+        at_once.debited,
+    )
+    assert clicked.balance("ann") == placed.balance("ann")
+    assert dict(clicked.bets("ann")) == dict(placed.bets("ann"))
