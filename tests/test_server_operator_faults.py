@@ -58,8 +58,15 @@ async def test_operator_500s_and_timeouts_move_nothing_twice(backend: str, tmp_p
             assert operator.balances["bob"] == 100_000  # nothing moved
         del transport.faults[("debit", "bob")]
         await bob.ok({"type": "confirm"})
-        await ann.ok({"type": "add_chip", "bet": "player"})
-        await ann.ok({"type": "confirm"})
+        # a bet and its confirm in one message: refused alone, nothing left on the layout
+        table = server.node.runners["live-1"].table
+        transport.faults[("debit", "ann")] = "500"
+        refused = await ann.request({"type": "confirm", "bets": {"player": 1000}})
+        assert refused["error"] == "wallet_unavailable", refused
+        assert operator.balances["ann"] == 100_000
+        assert (dict(table.bets("ann")), dict(table.pending("ann"))) == ({}, {})
+        del transport.faults[("debit", "ann")]
+        await ann.ok({"type": "confirm", "bets": {"player": 1000}})
         assert operator.balances == {"ann": 99_000, "bob": 99_000}
         transport.faults[("credit", "*")] = "500"
         await console.ok({"type": "close_betting"})
