@@ -157,3 +157,44 @@ async def test_totals_go_out_at_most_once_an_interval_and_the_last_is_exact(
             else:  # at once, then at most one at the end of each interval
                 assert 1 <= len(sent) <= 2 + int(elapsed / interval)
                 assert len(sent) < 8 or elapsed >= 6 * interval
+
+
+async def test_a_snapshot_shows_a_player_their_own_bets_and_the_totals(tmp_path: Path) -> None:
+    """A (re)connecting player's snapshot holds their own confirmed bets and confirms and
+    the table's totals, not a copy of every player's bets and confirm events (at a table
+    of thousands that copy would be most of the snapshot, and players get others' confirms
+    as totals only); a spectator's holds none; the dealer's holds everyone's."""
+    async with server_on("sqlite", tmp_path, betting_seconds=600.0) as server:
+        tokens = [await server.token(name) for name in ("ann", "bob")]
+        async with contextlib.AsyncExitStack() as stack:
+            _, (ann, bob) = await betting_players(stack, server, tokens)
+            await ann.ok({"type": "confirm", "bets": {"banker": 2000}})
+            await bob.ok({"type": "confirm", "bets": {"player": 1000}})
+            views = {
+                "ann": await stack.enter_async_context(
+                    TableClient.connect(server, "live-1", tokens[0])
+                ),
+                "spectator": await stack.enter_async_context(TableClient.connect(server, "live-1")),
+                "dealer": await stack.enter_async_context(
+                    TableClient.connect(server, "live-1", await server.token("dana"))
+                ),
+            }
+            seen = {who: c.snapshot["state"]["bets"] for who, c in views.items()}
+            assert seen == {
+                "ann": {"ann": {"banker": 2000}},
+                "spectator": {},
+                "dealer": {"ann": {"banker": 2000}, "bob": {"player": 1000}},
+            }
+            assert views["ann"].snapshot["you"]["bets"] == {"banker": 2000}
+            confirms = {
+                who: sorted(
+                    e["player"] for e in c.snapshot["recent"] if e["kind"] == "bets_confirmed"
+                )
+                for who, c in views.items()
+            }  # others' confirms come as totals, in the snapshot as live
+            assert confirms == {"ann": ["ann"], "spectator": [], "dealer": ["ann", "bob"]}
+            for client in views.values():
+                assert client.snapshot["state"]["totals"] == {
+                    "banker": {"amount": 2000, "bettors": 1},
+                    "player": {"amount": 1000, "bettors": 1},
+                }

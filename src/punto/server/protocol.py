@@ -61,13 +61,14 @@ from punto.errors import (
     TooManyTablesError,
 )
 from punto.outcome import Side
-from punto.table.events import BetsRefunded, CardPlaced, Event, HandSettled
+from punto.table.events import BetsConfirmed, BetsRefunded, CardPlaced, Event, HandSettled
 from punto.table.fault_catalogue import Fault
 from punto.table.squeeze import ReadCall
 from punto.table.views import Viewer, project, refunded_summary, settled_summary
 
 __all__ = [
     "CHAT_MAX_LENGTH",
+    "COALESCED",
     "COMMAND_TYPES",
     "MAX_DEPTH",
     "MAX_MESSAGE",
@@ -90,6 +91,7 @@ __all__ = [
     "parse_command",
     "result_json",
     "settlement_json",
+    "shown_to_all",
     "streak_json",
     "tier_json",
 ]
@@ -658,6 +660,18 @@ def error_message(exc: BaseException, request_id: str | None = None) -> dict[str
 
 
 # -- what each viewer sees ----------------------------------------------------------
+
+COALESCED: tuple[type[Event], ...] = (BetsConfirmed,)
+"""Events about one player that the other players and spectators do not get one by one:
+the player it concerns, the dealer and auditors get each; the others get the table's
+``bet_totals`` for a whole pass of them (docs/protocol.md), live and in a snapshot's
+``recent`` alike (thousands of confirms a hand at a busy table)."""
+
+
+def shown_to_all(event: Event, player: str | None) -> bool:
+    """Whether a player (``player``) or a spectator (``None``) gets ``event`` itself, not
+    folded into the totals (:data:`COALESCED`)."""
+    return not isinstance(event, COALESCED) or getattr(event, "player", None) == player
 
 
 def event_views(event: Event, *, holder: str | None = None) -> dict[str, Any]:

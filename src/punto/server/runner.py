@@ -67,6 +67,7 @@ from punto.server.envelopes import EventEnvelope, MessageEnvelope
 from punto.server.hub import event_texts
 from punto.server.legalcast import LegalCast
 from punto.server.protocol import (
+    COALESCED,
     Command,
     Confirm,
     bet_totals_json,
@@ -744,9 +745,9 @@ class TableRunner(TableCommands):
                 self._json[index] = views["auditor"]
                 if not isinstance(event, HandSettled):  # settled hands: by the record's task
                     self._pieces[index] = record_piece(views["auditor"])
-            if isinstance(event, BetsConfirmed):
-                # Coalesced: the player who confirmed gets the event, the dealer and
-                # auditors every one; the others one ``bet_totals`` for the whole pass
+            if isinstance(event, COALESCED):
+                # the player who confirmed gets the event, the dealer and auditors every
+                # one; the others one ``bet_totals`` for the whole pass
                 views = {**views, "watcher": None}
             self._envelopes[index] = event_texts(self.id, index, views)
         self._encoded = max(self._encoded, self._done)

@@ -19,6 +19,7 @@ from punto.server.protocol import (
     bets_json,
     event_json,
     outcome_json,
+    shown_to_all,
     tier_json,
 )
 from punto.server.tables import TableConfig
@@ -205,6 +206,20 @@ def _cards(events: Sequence[Event]) -> tuple[list[dict[str, Any]], dict[str, Any
     return list(cards.values()), outcome
 
 
+def _bets_seen(table: Table, viewer: Viewer, player: str | None) -> dict[str, dict[str, int]]:
+    """The confirmed bets a snapshot shows: every player's to the dealer and supervisors;
+    a player's own only to them, and none to a spectator (the table's totals are in
+    ``totals``; others' confirms reach players coalesced into those totals, so a copy of
+    everyone's bets would only go stale, and at a table of thousands it would be most of
+    the snapshot)."""
+    if viewer in (Viewer.DEALER, Viewer.AUDITOR):
+        return {p: bets_json(b) for p in table.seats.participants if (b := table.bets(p))}
+    if viewer is Viewer.PLAYER and player is not None and player in table.seats.participants:
+        own = table.bets(player)
+        return {player: bets_json(own)} if own else {}
+    return {}
+
+
 def snapshot_state(
     table: Table,
     *,
@@ -258,7 +273,7 @@ def snapshot_state(
         "marked": marked,
         "watchers": sorted(watchers),
         "owner": table.owner,
-        "bets": {p: bets_json(b) for p in table.seats.participants if (b := table.bets(p))},
+        "bets": _bets_seen(table, viewer, player),
         "totals": totals["totals"],
         "split": totals["split"],
         "holders": {side.value: p for side, p in table.holders.items()},
@@ -273,7 +288,9 @@ def snapshot_state(
         "paused": table.phase is Phase.PAUSED,
         "legal": legal_actions_json(table.legal_actions(viewer, player)),
     }
-    return state, [event_json(e) for e in shown]
+    if viewer in (Viewer.DEALER, Viewer.AUDITOR):
+        return state, [event_json(e) for e in shown]
+    return state, [event_json(e) for e in shown if shown_to_all(e, player)]
 
 
 def you_json(table: Table, actor: Actor, *, chip: int | None, wallet: int | None) -> You:
