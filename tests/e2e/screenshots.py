@@ -191,14 +191,18 @@ def bet_totals(browser: object, server: Server, folder: Path, errors: list[str])
     start = dealer.locator('[data-action="start_shoe"]:not([disabled])')
     if start.count():
         start.click()
-    dealer.locator('[data-action="open_betting"]:not([disabled])').click()
-    for user, seat, chip, bets in (
+    plan = (
         ("bob", 2, 5000, ("banker", "banker", "player_pair")),
         ("ann", 3, 1000, ("player", "banker", "tie")),
-    ):
+    )
+    pages = []
+    for user, seat, _chip, _bets in plan:  # both seated first: the countdown is short
         page = new_page(browser, errors)
         log_in(page, server, user)
         sit(page, server, "live-1", seat)
+        pages.append(page)
+    dealer.locator('[data-action="open_betting"]:not([disabled])').click()
+    for page, (_user, _seat, chip, bets) in zip(pages, plan, strict=True):
         betting_open(page, seconds=2)
         page.locator(f'.chip[data-chip="{chip}"]').click()
         for bet in bets:
