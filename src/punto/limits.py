@@ -39,11 +39,23 @@ from punto.money import show_amount
 from punto.rules import Rules
 from punto.tiers import LimitTier
 
-__all__ = ["LimitTier", "check_bet_maximum", "check_bets", "check_imbalance"]
+__all__ = ["LimitTier", "check_bet_maximum", "check_bets", "check_imbalance", "check_stake"]
 
 
 def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_stake(rules: Rules, bet: object, amount: object) -> None:
+    """Raise unless ``bet`` is a bet these rules offer and ``amount`` a positive whole
+    number of minor units (what any stake must be, before any limit)."""
+    if not isinstance(bet, Bet):
+        raise UnknownBetError(f"not a bet: {bet!r}")
+    rules.paytable_for(bet)  # raises BetNotOfferedError
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise AmountError(f"{bet.label} amount {amount!r} is not a whole number of units")
+    if amount <= 0:
+        raise AmountError(f"{bet.label} amount must be positive, not {amount}")
 
 
 def check_imbalance(rules: Rules, *, banker: int, player: int) -> None:
@@ -99,13 +111,7 @@ def check_bets(
     chosen = rules.tier(tier) if isinstance(tier, str) else tier
     d = rules.currency_digits
     for bet, amount in bets.items():
-        if not isinstance(bet, Bet):
-            raise UnknownBetError(f"not a bet: {bet!r}")
-        rules.paytable_for(bet)  # raises BetNotOfferedError
-        if isinstance(amount, bool) or not isinstance(amount, int):
-            raise AmountError(f"{bet.label} amount {amount!r} is not a whole number of units")
-        if amount <= 0:
-            raise AmountError(f"{bet.label} amount must be positive, not {amount}")
+        check_stake(rules, bet, amount)
         low = chosen.limits_for(bet)[0]
         if amount < low:
             raise BetLimitError(

@@ -87,6 +87,11 @@ class Confirming:
     placed: bool = False
     """The bets were put down with the confirm (they are not the unconfirmed chips)."""
 
+    @property
+    def bets_placed(self) -> Mapping[Bet, int] | None:
+        """The bets to put down and confirm at once, or ``None``: the unconfirmed chips."""
+        return self.stake.bets if self.placed else None
+
 
 _PLAYER_TYPES: tuple[type, ...] = (
     Join,
@@ -362,8 +367,7 @@ class TableCommands:
                 if table.phase is Phase.CLOSED or self._stopping:
                     raise UnavailableError(f"table {table.settings.table_id} is closed")
                 self._verify_money_settled()
-                placed = c.stake.bets if c.placed else None
-                table.verify_confirm(c.stake.player, placed)
+                table.verify_confirm(c.stake.player, c.bets_placed)
                 if str(table.game) != c.round_id or (
                     not c.placed and dict(table.pending(c.stake.player)) != dict(c.stake.bets)
                 ):
@@ -407,7 +411,7 @@ class TableCommands:
             if wallet is not None:
                 self._wallets[p] = wallet
             try:
-                event = table.confirm(p, c.stake.bets if c.placed else None)
+                event = table.confirm(p, c.bets_placed)
             except PuntoError as exc:  # pragma: no cover - checked above under the same lock
                 await self._s.bank.cancel(c.stake.confirmation_id, player=p, amount=amount)
                 pending.future.set_exception(exc)

@@ -206,13 +206,17 @@ def _cards(events: Sequence[Event]) -> tuple[list[dict[str, Any]], dict[str, Any
     return list(cards.values()), outcome
 
 
+_STAFF = frozenset({Viewer.DEALER, Viewer.AUDITOR})
+"""Viewers who see every player's bets and confirms; the others see their own only."""
+
+
 def _bets_seen(table: Table, viewer: Viewer, player: str | None) -> dict[str, dict[str, int]]:
     """The confirmed bets a snapshot shows: every player's to the dealer and supervisors;
     a player's own only to them, and none to a spectator (the table's totals are in
     ``totals``; others' confirms reach players coalesced into those totals, so a copy of
     everyone's bets would only go stale, and at a table of thousands it would be most of
     the snapshot)."""
-    if viewer in (Viewer.DEALER, Viewer.AUDITOR):
+    if viewer in _STAFF:
         return {p: bets_json(b) for p in table.seats.participants if (b := table.bets(p))}
     if viewer is Viewer.PLAYER and player is not None and player in table.seats.participants:
         own = table.bets(player)
@@ -288,7 +292,7 @@ def snapshot_state(
         "paused": table.phase is Phase.PAUSED,
         "legal": legal_actions_json(table.legal_actions(viewer, player)),
     }
-    if viewer in (Viewer.DEALER, Viewer.AUDITOR):
+    if viewer in _STAFF:
         return state, [event_json(e) for e in shown]
     return state, [event_json(e) for e in shown if shown_to_all(e, player)]
 

@@ -14,9 +14,8 @@ from punto.errors import (
     SeatError,
     SqueezeError,
     TableBalanceError,
-    UnknownBetError,
 )
-from punto.limits import check_bet_maximum, check_bets
+from punto.limits import check_bet_maximum, check_bets, check_stake
 from punto.table.core import OpenHand, TableCore
 from punto.table.events import (
     BetsCleared,
@@ -242,13 +241,7 @@ class BettingRound(TableCore):
             raise BettingError("no bets to confirm: name at least one bet and its amount [L]")
         smallest = min(self.settings.chips)
         for bet, amount in bets.items():
-            if not isinstance(bet, Bet):
-                raise UnknownBetError(f"not a bet: {bet!r}")
-            self.rules.paytable_for(bet)  # raises BetNotOfferedError
-            if isinstance(amount, bool) or not isinstance(amount, int):
-                raise AmountError(f"{bet.label} amount {amount!r} is not a whole number of units")
-            if amount <= 0:
-                raise AmountError(f"{bet.label} amount must be positive, not {amount}")
+            check_stake(self.rules, bet, amount)
             if amount % smallest:
                 raise AmountError(
                     f"{bet.label} amount {self._show(amount)} is not made of this table's "
