@@ -210,7 +210,10 @@ class TableClient:
     ) -> AsyncIterator[TableClient]:
         """Connect and read the snapshot."""
         url = f"{server.ws_url}/ws/tables/{table}" + (f"?token={token}" if token else "")
-        async with websockets.connect(url, max_size=2**24) as ws:
+        # An unbounded queue: a client that reads only what it waits for still reads the
+        # socket, so the server's closing frame behind a backlog is seen at once (with a
+        # bounded one, reading pauses and each close waited the 10 s close timeout).
+        async with websockets.connect(url, max_size=2**24, max_queue=None) as ws:
             client = cls(ws)
             client.snapshot = await client.next_of("snapshot")
             yield client

@@ -228,9 +228,12 @@ def _record(rules: Rules, outcome: Outcome, game: str) -> dict[str, Any]:
 
 
 async def _store_hands(store: ServerStore, table: str, shoe: int, outcomes: list[Outcome]) -> None:
+    """Store a shoe's hands, a few at once (one commit each: on PostgreSQL, waiting for
+    each commit in turn took most of this module's time)."""
     rules = preset("macau")
     now = time.time()
-    for hand, outcome in enumerate(outcomes, start=1):
+
+    async def save(hand: int, outcome: Outcome) -> None:
         game = f"{table}-{shoe}-{hand}"
         await store.save_hand(
             game=game,
@@ -243,6 +246,10 @@ async def _store_hands(store: ServerStore, table: str, shoe: int, outcomes: list
             record=_record(rules, outcome, game),
             players=["ann"],
         )
+
+    numbered = list(enumerate(outcomes, start=1))
+    for start in range(0, len(numbered), 8):
+        await asyncio.gather(*(save(h, o) for h, o in numbered[start : start + 8]))
 
 
 def _fair(hands: int, seed: int) -> list[Outcome]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
-from e2e.pages import betting_open, log_in, new_page, new_player, sit
+from e2e.pages import betting_open, confirm_bet, log_in, new_page, new_player, sit
 from e2e.web_support import Server
 
 if TYPE_CHECKING:
@@ -174,11 +174,8 @@ def test_no_screen_shows_english_in_a_chinese_client(
     look(page, "multi-table")
     sit(page, server, "online-1", 6)
     look(page, "table, seated")
-    betting_open(page, seconds=3)
-    page.locator('.chip[data-chip="1000"]').click()
-    page.locator('[data-bet="banker"]').click()
-    page.locator('[data-action="confirm"]').click()
-    page.get_by_test_id("confirmed-banker").wait_for()
+    # the next round when this one closes before the confirm lands (a busy machine)
+    confirm_bet(page, 1000, "banker", "10.00")
     game = page.get_by_test_id("info-game").inner_text()
     page.get_by_test_id("my-result").wait_for(timeout=30_000)
     look(page, "table, a hand played")
