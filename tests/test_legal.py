@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import pytest
 
@@ -11,7 +12,7 @@ from punto.bets import Bet
 from punto.cards import Card
 from punto.codec import legal_actions_from_json, legal_actions_json
 from punto.coup import Coup, DrawReason, Position
-from punto.errors import ProtocolError
+from punto.errors import ProtocolError, PuntoError
 from punto.outcome import Side
 from punto.table import (
     Action,
@@ -24,6 +25,7 @@ from punto.table import (
     Table,
     Viewer,
 )
+from punto.table.kinds import TableKind
 from punto.table.legal import HOUSE_AUTOMATED, STAFF_ACTIONS
 from table_support import close, make_table, open_round, place, seat
 
@@ -272,3 +274,53 @@ def test_l_rescan_is_legal_only_after_a_failed_scan_is_reported() -> None:
     assert A.RESCAN in table.legal_actions(Viewer.DEALER)
     table.rescan(Card.parse("7H"))
     assert A.RESCAN not in table.legal_actions(Viewer.DEALER)  # one rescan per failed scan
+
+
+def _verified(verify: Callable[[str], object], player: str) -> bool:
+    """Whether ``verify(player)`` passes."""
+    try:
+        verify(player)
+    except PuntoError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(
+    ("kind", "reading", "stake"),
+    [(TableKind.NORMAL, Reading.LARGEST_BETTOR, 20_000), (TableKind.BID_SQUEEZE, None, 100_000)],
+)
+def test_quick_answers_agree_with_the_verifications_in_every_phase(
+    kind: TableKind, reading: Reading | None, stake: int
+) -> None:
+    """``can_stand`` and ``can_request_open_cards`` answer most players at a busy table
+    without building an error, and ``awaiting_squeeze`` is empty without face-down cards:
+    each answer is still exactly what the verification says [M16], [O]."""
+    table, clock = make_table("online_8deck", kind=kind, reading=reading)
+    for n, player in enumerate(("ann", "bob"), start=1):
+        seat(table, player, n, balance=5_000_000)
+    table.join("cy", balance=5_000_000)
+    table.watch("cy")
+    table.join("dee", balance=5_000_000)  # in the lobby
+    everyone = ("ann", "bob", "cy", "dee", "nobody")
+
+    def agree() -> None:
+        for p in everyone:
+            assert table.can_stand(p) == _verified(table.verify_stand, p), p
+            assert table.can_request_open_cards(p) == _verified(
+                table.verify_request_open_cards, p
+            ), p
+        game = table._game  # the property's answer against the open hand's own facts
+        down = set() if game is None else {pos.side for pos in game.face_down}
+        assert set(table.awaiting_squeeze) == down
+
+    agree()  # between hands
+    open_round(table, {"ann": {P: 2 * stake}, "bob": {B: stake}, "cy": {P: 1_000}})
+    agree()  # betting open
+    close(table, clock)
+    agree()  # betting closed
+    for code in ["4S", "7H", "KD", "8C"]:
+        table.deal_card(Card.parse(code))
+        agree()  # each card, face down to the holders or face up
+    assert table.phase is Phase.SQUEEZE
+    table.squeeze("ann", Side.PLAYER)
+    agree()

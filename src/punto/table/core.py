@@ -279,7 +279,7 @@ class TableCore:
         """Each side with face-down cards now, and who may turn them (``None``: the dealer
         only) [M16], [S], [O]."""
         game = self._game
-        if game is None:
+        if game is None or not game.face_down:  # asked of every player after each card
             return {}
         sides = {pos.side for pos in game.face_down}
         return {side: game.holders.get(side) for side in Side if side in sides}

@@ -413,8 +413,11 @@ class BettingRound(TableCore):
             raise error(f"{player} already asked to open the cards [O]")
 
     def can_request_open_cards(self, player: PlayerId) -> bool:
-        """Whether :meth:`request_open_cards` would succeed."""
-        return self._can(lambda: self.verify_request_open_cards(player))
+        """Whether :meth:`request_open_cards` would succeed (at any table but a bid-squeeze
+        one, answered without building the error)."""
+        return self.settings.kind is TableKind.BID_SQUEEZE and self._can(
+            lambda: self.verify_request_open_cards(player)
+        )
 
     def request_open_cards(self, player: PlayerId) -> OpenCardsRequested:
         """Ask the dealer to open the cards now [O]. The dealer opens them once every seated

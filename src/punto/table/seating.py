@@ -197,8 +197,14 @@ class Seating(TableCore):
             raise SqueezeError(f"{player} holds the cards and may not leave the table [M16]")
 
     def can_stand(self, player: PlayerId, *, mark: bool = False) -> bool:
-        """Whether :meth:`stand` would succeed."""
-        return self._can(lambda: self.verify_stand(player, mark=mark))
+        """Whether :meth:`stand` would succeed (someone not seated, as most players at a
+        busy table are, is answered without building the error)."""
+        who = self.seats.participants.get(player)
+        return (
+            who is not None
+            and who.place is Place.SEATED
+            and self._can(lambda: self.verify_stand(player, mark=mark))
+        )
 
     def stand(self, player: PlayerId, *, mark: bool = False) -> PlayerStood:
         """``player`` stands up and watches; ``mark`` keeps the seat for their return
