@@ -292,9 +292,10 @@ def _verified(verify: Callable[[str], object], player: str) -> bool:
 def test_quick_answers_agree_with_the_verifications_in_every_phase(
     kind: TableKind, reading: Reading | None, stake: int
 ) -> None:
-    """``can_stand`` and ``can_request_open_cards`` answer most players at a busy table
-    without building an error, and ``awaiting_squeeze`` is empty without face-down cards:
-    each answer is still exactly what the verification says [M16], [O]."""
+    """``can_stand``, ``can_leave`` and ``can_request_open_cards`` answer most players at a
+    busy table without building an error, and ``awaiting_squeeze`` is empty without
+    face-down cards: each answer is still exactly what the verification says [M12], [M16],
+    [O]."""
     table, clock = make_table("online_8deck", kind=kind, reading=reading)
     for n, player in enumerate(("ann", "bob"), start=1):
         seat(table, player, n, balance=5_000_000)
@@ -306,6 +307,7 @@ def test_quick_answers_agree_with_the_verifications_in_every_phase(
     def agree() -> None:
         for p in everyone:
             assert table.can_stand(p) == _verified(table.verify_stand, p), p
+            assert table.can_leave(p) == _verified(table.verify_leave, p), p
             assert table.can_request_open_cards(p) == _verified(
                 table.verify_request_open_cards, p
             ), p

@@ -227,14 +227,21 @@ class Seating(TableCore):
         self.seats.get(player)
         if self._holds_cards(player):
             raise SqueezeError(f"{player} holds the cards and may not leave the table [M16]")
-        slip = self._slips.get(player)
-        if slip is not None and slip.confirmed_total and not self._takes_standing_back(slip):
+        if self._bets_keep(player):
             raise TableError(
                 f"{player} has bets on this hand: leave once it is settled (or, after a tie, "
                 "take the standing bets back if the table allows) [M12]"
             )
         if player == self.owner and self.phase not in OWNER_MAY_LEAVE:
             raise TableError("the VIP owner may leave between hands or while betting is open [O]")
+
+    def _bets_keep(self, player: PlayerId) -> bool:
+        """Whether ``player``'s confirmed bets keep them at the table until the hand is
+        settled [M12] (bets a tie left standing do not, where they may be taken back)."""
+        slip = self._slips.get(player)
+        return (
+            slip is not None and bool(slip.confirmed_total) and not self._takes_standing_back(slip)
+        )
 
     def _takes_standing_back(self, slip: BetSlip) -> bool:
         """[M12] Leaving takes back main bets a tie left standing: when they are all the
@@ -247,8 +254,9 @@ class Seating(TableCore):
         )
 
     def can_leave(self, player: PlayerId) -> bool:
-        """Whether :meth:`leave` would succeed."""
-        return self._can(lambda: self.verify_leave(player))
+        """Whether :meth:`leave` would succeed (a player whose bets keep them, as every
+        bettor during a hand, is answered without building the error)."""
+        return not self._bets_keep(player) and self._can(lambda: self.verify_leave(player))
 
     def leave(self, player: PlayerId) -> PlayerLeft:
         """``player`` leaves with their whole table balance (main bets a tie left standing
