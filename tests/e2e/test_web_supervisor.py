@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from e2e.pages import betting_open, log_in, new_page, sit, table_balance
+from e2e.pages import confirm_bet, log_in, new_page, results_seen, sit, watch_results
 from e2e.web_support import Server, money
 
 if TYPE_CHECKING:
@@ -25,14 +25,12 @@ def test_supervisor_voids_a_settled_hand(server: Server, browser: Browser) -> No
     expect(player.get_by_test_id("who")).to_contain_text("erin")
 
     sit(player, server, "nocomm-1", 5)
-    betting_open(player)
-    before = table_balance(player)
-    player.locator('.chip[data-chip="2500"]').click()
-    player.locator('[data-bet="player"]').click()
-    player.locator('[data-action="confirm"]').click()
-    expect(player.get_by_test_id("confirmed-player")).to_have_text("25.00")
-    game = player.get_by_test_id("info-game").inner_text()
-    expect(player.get_by_test_id("my-result")).to_be_visible(timeout=30_000)
+    # the result is up for a second before the next round: noted the moment it shows
+    watch_results(player)
+    before = confirm_bet(player, 2500, "player", "25.00")  # the next round if this closes
+    (shown,) = results_seen(player)
+    assert shown["mine"], shown
+    game = str(shown["game"])  # the hand of the bet, as the page showed it then
     player.locator('[data-action="leave"]').click()
     expect(player.locator('[data-action="watch"]')).to_be_visible()
 
