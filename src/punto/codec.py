@@ -124,7 +124,28 @@ def streak_json(streak: RoadStreak) -> dict[str, Any]:
 
 def bets_json(bets: Mapping[Bet, int]) -> dict[str, int]:
     """Bets as ``{bet: amount}``."""
-    return {bet.value: amount for bet, amount in bets.items()}
+    names = _BET_NAMES
+    return {names[bet]: amount for bet, amount in bets.items()}
+
+
+_BET_NAMES: dict[Bet, str] = {bet: bet.value for bet in Bet}
+"""Each bet's wire name (an enum's ``value`` is a descriptor call; a settled hand of
+thousands of players names tens of thousands of bets)."""
+
+
+def _odds_text(odds: Fraction) -> str:
+    """``str(odds)``, made once per ratio: a paytable has a handful, and a settled hand
+    of thousands of players writes each thousands of times."""
+    key = (odds.numerator, odds.denominator)
+    text = _ODDS_TEXT.get(key)
+    if text is None:
+        if len(_ODDS_TEXT) >= 4096:  # odds from elsewhere (a simulation's): stay small
+            _ODDS_TEXT.clear()
+        text = _ODDS_TEXT[key] = str(odds)
+    return text
+
+
+_ODDS_TEXT: dict[tuple[int, int], str] = {}
 
 
 def bets_from_json(data: Mapping[str, Any]) -> Bets:
@@ -134,16 +155,17 @@ def bets_from_json(data: Mapping[str, Any]) -> Bets:
 
 def settlement_json(settlement: Settlement) -> dict[str, Any]:
     """A settlement as JSON (odds as exact fractions in text; totals for the reader)."""
+    names = _BET_NAMES
     return {
         "total_stake": settlement.total_stake,
         "total_net": settlement.total_net,
         "total_returned": settlement.total_returned,
         "results": [
             {
-                "bet": r.bet.value,
+                "bet": names[r.bet],
                 "stake": r.stake,
                 "payout_class": r.payout_class,
-                "odds": str(r.odds),
+                "odds": _odds_text(r.odds),
                 "net": r.net,
             }
             for r in settlement.results

@@ -327,18 +327,26 @@ def hand_records(events: Iterable[Event]) -> tuple[HandRecord, ...]:
     settlements, faults — in the order the hands were opened [L]."""
     dealer = ""
     hands: dict[GameNumber, _Builder] = {}
+    last: tuple[object, _Builder | None] = (None, None)  # the last event's hand
     for event in events:
-        if isinstance(event, TableOpened | DealerChanged):
+        if (apply := _APPLY.get(type(event))) is not None:
+            game = getattr(event, "game", None)
+            if game is last[0]:  # most events follow one of the same hand
+                hand = last[1]
+            else:
+                hand = hands.get(game) if isinstance(game, GameNumber) else None
+                last = (game, hand)
+            if hand is not None:
+                apply(event, hand)
+        elif isinstance(event, TableOpened | DealerChanged):
             dealer = event.dealer
         elif isinstance(event, BettingOpened):
             hand = hands[event.game] = _Builder(event.game, dealer, event.at)
             hand.bets.update(dict(event.standing))
+            last = (None, None)
         elif isinstance(event, BlankHandStarted):
             hands[event.game] = _Builder(event.game, dealer, event.at, blank=True)
-        elif (apply := _APPLY.get(type(event))) is not None:
-            game = getattr(event, "game", None)
-            if isinstance(game, GameNumber) and game in hands:
-                apply(event, hands[game])
+            last = (None, None)
     return tuple(hand.freeze() for hand in hands.values())
 
 
