@@ -120,6 +120,77 @@ async def test_m12_bets_standing_after_a_tie_are_staked_again_and_can_be_changed
         assert report.ok, report.problems
 
 
+async def test_m12_after_a_tie_each_player_gets_their_own_standing_bets_and_all_the_totals(
+    tmp_path: Path,
+) -> None:
+    """Issue 11: a hand opened after a tie tells a player their own standing bets, a
+    spectator none and the dealer everyone's; a change to one player's standing bets goes
+    to them and the dealer, the others get the table's totals — live and in a snapshot."""
+    async with server_on("sqlite", tmp_path, betting_seconds=600.0) as server:
+        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
+        table = {"id": "macau-live", "name": "Macau live", "rules": "macau", "dealing": "live"}
+        created = await server.http.post("/api/admin/tables", json=table, headers=admin)
+        assert created.status_code == 201, created.text
+        tokens = {name: await server.token(name) for name in ("dana", "ann", "bob")}
+        async with (
+            TableClient.connect(server, "macau-live", tokens["dana"]) as dealer,
+            TableClient.connect(server, "macau-live", tokens["ann"]) as ann,
+            TableClient.connect(server, "macau-live", tokens["bob"]) as bob,
+            TableClient.connect(server, "macau-live") as spectator,
+        ):
+            await dealer.ok({"type": "start_shoe"})
+            for seat, player in enumerate((ann, bob), start=1):
+                await player.ok({"type": "join"})
+                await player.ok({"type": "sit", "seat": seat, "tier": "low"})
+            await dealer.ok({"type": "open_betting"})
+            await ann.ok({"type": "confirm", "bets": {"banker": 2000}})
+            await bob.ok({"type": "confirm", "bets": {"player": 3000}})
+            await dealer.ok({"type": "close_betting"})
+            for card in ("4S", "4H", "3S", "3H"):  # Player 7, Banker 7: a tie [M12]
+                await dealer.ok({"type": "deal_card", "card": card})
+            await dealer.next_of("hand_settled")
+            await dealer.ok({"type": "open_betting"})
+            opened = await dealer.next_of("betting_opened")
+            standing = {"dealer": opened["event"]["standing"]}
+            for who, client in (("ann", ann), ("bob", bob), ("spectator", spectator)):
+                seen = await client.next_of(
+                    "betting_opened", lambda m: m["event"]["game"] == opened["event"]["game"]
+                )
+                standing[who] = seen["event"]["standing"]
+            assert standing == {
+                "dealer": [["ann", {"banker": 2000}], ["bob", {"player": 3000}]],
+                "ann": [["ann", {"banker": 2000}]],
+                "bob": [["bob", {"player": 3000}]],
+                "spectator": [],
+            }
+            totals = {"banker": {"amount": 2000, "bettors": 1}}
+            totals["player"] = {"amount": 3000, "bettors": 1}
+            for client in (ann, bob, spectator):  # everyone's standing bets, as totals
+                await client.next_of("bet_totals", lambda m: m["totals"] == totals)
+
+            changed = await bob.request({"type": "change_tie_bets", "bets": {"player": 5000}})
+            assert changed["type"] == "ok", changed
+            raised = await dealer.next_of("tie_bets_changed")
+            assert raised["event"]["player"] == "bob"
+            mine = await bob.next_of("tie_bets_changed")
+            assert mine["event"]["bets"] == {"player": 5000}
+            totals["player"] = {"amount": 5000, "bettors": 1}
+            for client in (ann, spectator):  # the totals, not bob's event
+                after = await client.next_of("bet_totals", lambda m: m["totals"] == totals)
+                assert after["seq"] >= raised["seq"]
+                kinds = [m["event"]["kind"] for m in client.received if m["type"] == "event"]
+                assert "tie_bets_changed" not in kinds
+
+            async with TableClient.connect(server, "macau-live", tokens["ann"]) as again:
+                recent = again.snapshot["recent"]
+                shown = [e["standing"] for e in recent if e["kind"] == "betting_opened"]
+                assert shown == [[["ann", {"banker": 2000}]]]
+                assert not [e for e in recent if e["kind"] == "tie_bets_changed"]
+                assert again.snapshot["state"]["totals"] == totals
+        report = await server.node.ledger.check()
+        assert report.ok, report.problems
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_each_player_gets_their_own_result_and_everyone_the_hands_summary(
     backend: str, tmp_path: Path

@@ -135,7 +135,11 @@ thousands of players names tens of thousands of bets)."""
 
 def _odds_text(odds: Fraction) -> str:
     """``str(odds)``, made once per ratio: a paytable has a handful, and a settled hand
-    of thousands of players writes each thousands of times."""
+    of thousands of players writes each thousands of times.
+
+    >>> _odds_text(Fraction(19, 20)), _odds_text(Fraction(8)), _odds_text(Fraction(-3, 7))
+    ('19/20', '8', '-3/7')
+    """
     key = (odds.numerator, odds.denominator)
     text = _ODDS_TEXT.get(key)
     if text is None:

@@ -18,6 +18,7 @@ punto.errors.ProtocolError: deal_card: card: Field required
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -61,7 +62,15 @@ from punto.errors import (
     TooManyTablesError,
 )
 from punto.outcome import Side
-from punto.table.events import BetsConfirmed, BetsRefunded, CardPlaced, Event, HandSettled
+from punto.table.events import (
+    BetsConfirmed,
+    BetsRefunded,
+    BettingOpened,
+    CardPlaced,
+    Event,
+    HandSettled,
+    TieBetsChanged,
+)
 from punto.table.fault_catalogue import Fault
 from punto.table.squeeze import ReadCall
 from punto.table.views import Viewer, project, refunded_summary, settled_summary
@@ -91,7 +100,8 @@ __all__ = [
     "parse_command",
     "result_json",
     "settlement_json",
-    "shown_to_all",
+    "shown_to",
+    "standing_views",
     "streak_json",
     "tier_json",
 ]
@@ -661,17 +671,27 @@ def error_message(exc: BaseException, request_id: str | None = None) -> dict[str
 
 # -- what each viewer sees ----------------------------------------------------------
 
-COALESCED: tuple[type[Event], ...] = (BetsConfirmed,)
-"""Events about one player that the other players and spectators do not get one by one:
-the player it concerns, the dealer and auditors get each; the others get the table's
-``bet_totals`` for a whole pass of them (docs/protocol.md), live and in a snapshot's
-``recent`` alike (thousands of confirms a hand at a busy table)."""
+COALESCED: tuple[type[Event], ...] = (BetsConfirmed, TieBetsChanged)
+"""Events about one player's bets that the other players and spectators do not get one
+by one: the player it concerns, the dealer and auditors get each; the others get the
+table's ``bet_totals`` for a whole pass of them (docs/protocol.md), live and in a
+snapshot's ``recent`` alike (thousands of confirms a hand at a busy table, and after a
+tie thousands of changes to the bets it left standing [M12]). A new hand's
+``betting_opened`` likewise carries only the viewer's own standing bets
+(:func:`shown_to`)."""
 
 
-def shown_to_all(event: Event, player: str | None) -> bool:
-    """Whether a player (``player``) or a spectator (``None``) gets ``event`` itself, not
-    folded into the totals (:data:`COALESCED`)."""
-    return not isinstance(event, COALESCED) or getattr(event, "player", None) == player
+def shown_to(event: Event, player: str | None) -> Event | None:
+    """What a player (``player``) or a spectator (``None``) gets of ``event`` beside the
+    table's totals: nothing of another player's :data:`COALESCED` event, and of a hand
+    opened after a tie only their own standing bets [M12] (every player's are in the
+    ``bet_totals`` that follows). The dealer and auditors get every event whole."""
+    if isinstance(event, COALESCED):
+        return event if getattr(event, "player", None) == player else None
+    if isinstance(event, BettingOpened) and event.standing:
+        mine = tuple(entry for entry in event.standing if entry[0] == player)
+        return dataclasses.replace(event, standing=mine)
+    return event
 
 
 def event_views(event: Event, *, holder: str | None = None) -> dict[str, Any]:
@@ -685,6 +705,8 @@ def event_views(event: Event, *, holder: str | None = None) -> dict[str, Any]:
         return settled_views(event)
     if isinstance(event, BetsRefunded):
         return refunded_views(event)
+    if isinstance(event, BettingOpened) and event.standing:
+        return standing_views(event)
     cache: list[tuple[Event, dict[str, Any]]] = []  # keeps each projection alive
 
     def view(viewer: Viewer, player: str | None = None) -> dict[str, Any] | None:
@@ -738,6 +760,30 @@ def settled_views(event: HandSettled) -> dict[str, Any]:
     own = {
         r.player: {**public, "results": [data]}
         for r, data in zip(event.results, results, strict=True)
+    }
+    return {"auditor": full, "dealer": full, "watcher": public, "own": own}
+
+
+def standing_views(event: BettingOpened) -> dict[str, Any]:
+    """The views of a hand opened after a tie [M12]: the dealer and auditors see every
+    player's standing bets; a player sees their own (``own``: each standing player's
+    view, by player) and a spectator none, as :func:`shown_to` says — the table's totals
+    follow in ``bet_totals``. Each player's standing bets are encoded once (a tie at a
+    table of 2,500 players leaves thousands standing).
+
+    >>> from types import MappingProxyType
+    >>> from punto.table.records import GameNumber
+    >>> opened = BettingOpened(at=1.0, game=GameNumber("T1", 1, 2), closes_at=16.0,
+    ...     last_hand=False, standing=(("ann", MappingProxyType({Bet.BANKER: 500})),))
+    >>> views = standing_views(opened)
+    >>> views["watcher"]["standing"], views["own"]["ann"]["standing"]
+    ([], [['ann', {'banker': 500}]])
+    """
+    full = event_json(event)
+    public = {**full, "standing": []}
+    own = {
+        player: {**public, "standing": [entry]}
+        for (player, _bets), entry in zip(event.standing, full["standing"], strict=True)
     }
     return {"auditor": full, "dealer": full, "watcher": public, "own": own}
 

@@ -19,7 +19,7 @@ from punto.server.protocol import (
     bets_json,
     event_json,
     outcome_json,
-    shown_to_all,
+    shown_to,
     tier_json,
 )
 from punto.server.tables import TableConfig
@@ -294,7 +294,7 @@ def snapshot_state(
     }
     if viewer in _STAFF:
         return state, [event_json(e) for e in shown]
-    return state, [event_json(e) for e in shown if shown_to_all(e, player)]
+    return state, [event_json(seen) for e in shown if (seen := shown_to(e, player)) is not None]
 
 
 def you_json(table: Table, actor: Actor, *, chip: int | None, wallet: int | None) -> You:
