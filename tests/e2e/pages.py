@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
 __all__ = [
     "betting_open",
     "confirm_bet",
+    "in_one_round",
     "log_in",
     "new_page",
     "new_player",
@@ -106,6 +108,29 @@ def confirm_bet(page: Page, chip: int, bet: str, shown: str, *, tries: int = 4) 
         expect(page.get_by_test_id(f"confirmed-{bet}")).to_have_text(shown)
         return before
     raise AssertionError(f"no betting round let a bet on {bet} be confirmed")
+
+
+def in_one_round(
+    page: Page, steps: Callable[[], None], *, seconds: int = 4, tries: int = 4
+) -> None:
+    """Run ``steps`` (chips, refusals, a confirm …) within one betting round that had at
+    least ``seconds`` left when they began; when that round closes under them (a busy
+    machine), all of them again in the next round (a closed round drops what was not
+    confirmed). A failure while the same round is still open is the test's own: raised.
+    """
+    for attempt in range(tries):
+        betting_open(page, seconds=seconds)
+        game = page.get_by_test_id("info-game").text_content()
+        try:
+            steps()
+            return
+        except Exception:
+            still_open = (
+                page.get_by_test_id("info-game").text_content() == game
+                and page.locator(".countdown:not([hidden])").count() > 0
+            )
+            if still_open or attempt == tries - 1:
+                raise
 
 
 _WATCH_RESULTS = """() => {

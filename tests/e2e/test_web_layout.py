@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, cast
 
 import pytest
 
-from e2e.pages import betting_open, log_in, new_page, new_player, sit
+from e2e.pages import in_one_round, log_in, new_page, new_player, sit
 from e2e.web_support import Server
 
 if TYPE_CHECKING:
@@ -124,23 +124,27 @@ def test_the_table_fits_a_phone_and_keeps_the_roads_in_view_on_larger_screens(
     # chips on an area sit beside its name, never over it
     page.locator('[data-lang="en"]').click()
     sit(page, server, "online-1", 5)
-    betting_open(page, seconds=4)
-    page.locator('.chip[data-chip="1000"]').click()
-    page.locator('[data-bet="banker"]').click()
-    page.locator('[data-tab="side"]').click()
-    page.locator('[data-bet="super_tie_6"]').click()
-    for bet in ("super_tie_6", "banker"):
-        if bet == "banker":
-            page.locator('[data-tab="main"]').click()
-        expect(page.get_by_test_id(f"pending-{bet}")).to_be_visible()
-        overlap = page.locator(f'[data-bet="{bet}"]').evaluate(
-            """(el) => { const a = el.querySelector('.bet-name').getBoundingClientRect();
-                         const b = el.querySelector('.chip-stack').getBoundingClientRect();
-                         return !(b.right <= a.left || b.left >= a.right
-                                  || b.bottom <= a.top || b.top >= a.bottom); }"""
-        )
-        assert overlap is False, bet
-    page.locator('[data-action="clear"]').click()
+
+    def chips_beside_names() -> None:
+        page.locator('[data-tab="main"]').click()
+        page.locator('.chip[data-chip="1000"]').click()
+        page.locator('[data-bet="banker"]').click()
+        page.locator('[data-tab="side"]').click()
+        page.locator('[data-bet="super_tie_6"]').click()
+        for bet in ("super_tie_6", "banker"):
+            if bet == "banker":
+                page.locator('[data-tab="main"]').click()
+            expect(page.get_by_test_id(f"pending-{bet}")).to_be_visible()
+            overlap = page.locator(f'[data-bet="{bet}"]').evaluate(
+                """(el) => { const a = el.querySelector('.bet-name').getBoundingClientRect();
+                             const b = el.querySelector('.chip-stack').getBoundingClientRect();
+                             return !(b.right <= a.left || b.left >= a.right
+                                      || b.bottom <= a.top || b.top >= a.bottom); }"""
+            )
+            assert overlap is False, bet
+        page.locator('[data-action="clear"]').click()
+
+    in_one_round(page, chips_beside_names)
     page.locator('[data-action="leave"]').click()
     assert errors == []
 

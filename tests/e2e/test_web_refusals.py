@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import httpx
 import pytest
 
-from e2e.pages import betting_open, log_in, new_page, sit
+from e2e.pages import in_one_round, log_in, new_page, sit
 from e2e.web_support import Server
 
 if TYPE_CHECKING:
@@ -39,32 +39,36 @@ def test_a_refused_chip_is_explained_in_chinese(server: Server, browser: Browser
     message = page.get_by_test_id("bet-message")
     banker = page.locator('[data-bet="banker"]')
 
-    betting_open(page, seconds=5)
-    page.locator('.chip[data-chip="500"]').click()
-    banker.click()
-    expect(page.get_by_test_id("pending-banker")).to_have_text("+5.00")
-    expect(message).to_have_text("庄：最低 10.00，请再加 5.00，或清除此注")
-    page.locator('[data-action="confirm"]').click()
-    expect(banker).to_have_attribute("aria-invalid", "true")
-    expect(message).to_have_text("庄：最低 10.00，请再加 5.00，或清除此注")
-    expect(message).to_have_attribute("role", "alert")
-    banker.click()
-    expect(page.get_by_test_id("pending-banker")).to_have_text("+10.00")
-    page.locator('[data-action="confirm"]').click()
-    expect(page.get_by_test_id("confirmed-banker")).to_have_text("10.00")
-    expect(message).to_have_count(0)
-    expect(banker).not_to_have_attribute("aria-invalid", "true")
+    def under_the_minimum() -> None:
+        page.locator('.chip[data-chip="500"]').click()
+        banker.click()
+        expect(page.get_by_test_id("pending-banker")).to_have_text("+5.00")
+        expect(message).to_have_text("庄：最低 10.00，请再加 5.00，或清除此注")
+        page.locator('[data-action="confirm"]').click()
+        expect(banker).to_have_attribute("aria-invalid", "true")
+        expect(message).to_have_text("庄：最低 10.00，请再加 5.00，或清除此注")
+        expect(message).to_have_attribute("role", "alert")
+        banker.click()
+        expect(page.get_by_test_id("pending-banker")).to_have_text("+10.00")
+        page.locator('[data-action="confirm"]').click()
+        expect(page.get_by_test_id("confirmed-banker")).to_have_text("10.00")
+        expect(message).to_have_count(0)
+        expect(banker).not_to_have_attribute("aria-invalid", "true")
+
+    in_one_round(page, under_the_minimum, seconds=5)
 
     # over the maximum: refused before it is sent, the area marked, said in Chinese
-    betting_open(page, seconds=4)
-    page.locator(".chip").last.click()
-    tie = page.locator('[data-bet="tie"]')
-    for _ in range(30):
-        tie.click()
-        if tie.get_attribute("aria-invalid") == "true":
-            break
-    expect(message).to_have_text(re.compile(r"^和：最高 [\d,]+\.\d\d，请选较小的筹码$"))
-    expect(page.get_by_test_id("pending-tie")).to_have_count(0)  # nothing was sent
+    def over_the_maximum() -> None:
+        page.locator(".chip").last.click()
+        tie = page.locator('[data-bet="tie"]')
+        for _ in range(30):
+            tie.click()
+            if tie.get_attribute("aria-invalid") == "true":
+                break
+        expect(message).to_have_text(re.compile(r"^和：最高 [\d,]+\.\d\d，请选较小的筹码$"))
+        expect(page.get_by_test_id("pending-tie")).to_have_count(0)  # nothing was sent
+
+    in_one_round(page, over_the_maximum)
 
     # the limits and payouts, one tap away
     page.locator(".limits-card summary").click()

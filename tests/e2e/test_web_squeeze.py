@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from e2e.pages import betting_open, log_in, new_page, results_seen, sit, watch_results
+from e2e.pages import confirm_bet, log_in, new_page, results_seen, sit, watch_results
 from e2e.web_support import Server
 
 if TYPE_CHECKING:
@@ -24,7 +24,6 @@ def test_the_owner_squeezes_the_banker_cards(server: Server, browser: Browser) -
     sit(page, server, "vip-1", 1)  # an empty VIP table is taken by its owner
     expect(page.locator(".vip-panel")).to_be_visible()
 
-    betting_open(page)
     # watch the first Banker card from the moment it appears: where it is, and which element
     page.evaluate(
         """() => {
@@ -41,10 +40,7 @@ def test_the_owner_squeezes_the_banker_cards(server: Server, browser: Browser) -
           new MutationObserver(look).observe(document.body, { childList: true, subtree: true });
         }"""
     )
-    page.locator('.chip[data-chip="100000"]').click()
-    page.locator('[data-bet="banker"]').click()
-    page.locator('[data-action="confirm"]').click()
-    expect(page.get_by_test_id("confirmed-banker")).to_have_text("1,000.00")
+    confirm_bet(page, 100000, "banker", "1,000.00")
 
     cards = page.locator(".squeeze-card")
     expect(cards).to_have_count(2, timeout=20_000)
