@@ -3,10 +3,12 @@ texts wait in its writer task's queue."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, NamedTuple
 
 from punto.server.auth import ANONYMOUS, Actor, Role
+from punto.server.envelopes import EventEnvelope
 from punto.server.hub import Connection, Hub
 
 
@@ -57,3 +59,36 @@ def event_of(text: str) -> dict[str, Any]:
     assert message["type"] == "event"
     event: dict[str, Any] = message["event"]
     return event
+
+
+class Seen(NamedTuple):
+    """The one ``event`` message a connection got: its event and its text's length."""
+
+    event: dict[str, Any]
+    size: int
+
+
+class AudienceSeen(NamedTuple):
+    """What each connection of an :class:`Audience` got, by the same names."""
+
+    ann: Seen
+    ann_again: Seen
+    zoe: Seen
+    spectator: Seen
+    dealer: Seen
+    supervisor: Seen
+
+
+async def seen_by_audience(envelope: EventEnvelope) -> tuple[AudienceSeen, int]:
+    """Deliver an event's envelope to a new hub's :func:`audience` of table ``t1``: what
+    each of the six connections got (exactly one ``event`` message each, as
+    :class:`Seen`, in :class:`Audience`'s order) and the hub's count of deliveries."""
+    hub = Hub(queue_size=100)
+    conns = audience(hub)
+    hub.deliver(envelope)
+    await asyncio.sleep(0)  # let the writer tasks the connections started run once
+    seen = []
+    for conn in conns:
+        (text,) = texts(conn)
+        seen.append(Seen(event_of(text), len(text)))
+    return AudienceSeen(*seen), hub.delivered

@@ -6,18 +6,17 @@ the event's own ``everyone`` [M10], [M12]."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
 import pytest
 
-from hub_support import audience, event_of, texts
+from hub_support import seen_by_audience
 from punto.bets import Bet
 from punto.cards import parse_cards
 from punto.codec import event_json
 from punto.server.envelopes import envelope_from_json
-from punto.server.hub import Hub, dumps, event_texts
+from punto.server.hub import dumps, event_texts
 from punto.server.protocol import event_views, refunded_views
 from punto.settlement import refund
 from punto.table import Fault, Table
@@ -123,29 +122,23 @@ def test_the_views_are_the_projections_with_the_summary() -> None:
 
 @pytest.mark.asyncio
 async def test_each_connection_gets_its_own_view_of_a_refund_of_2500_players() -> None:
-    hub = Hub(queue_size=100)
-    ann, ann_again, zoe, spectator, dealer, supervisor = audience(hub)
     event = _refunded(2_500)
     # what each client got when everyone saw every refund (the dealer's text now)
     everything = len(dumps({"type": "event", "table": "t1", "seq": 9, "event": event_json(event)}))
     assert everything > 500_000
     envelope = event_texts("t1", 9, event_views(event))
-    hub.deliver(envelope)
-    await asyncio.sleep(0)  # let the writer tasks the connections started run once
-    for conn in (ann, ann_again):
-        (text,) = texts(conn)
-        assert [r["player"] for r in event_of(text)["refunds"]] == ["ann"]
-        assert event_of(text)["summary"] == {"players": 2_500}
-        assert len(text) < 600
-    for conn in (zoe, spectator):
-        (text,) = texts(conn)
-        assert event_of(text)["refunds"] == []
-        assert event_of(text)["everyone"] is True
-        assert len(text) < 300  # whatever the number of players
-    for conn in (dealer, supervisor):
-        (text,) = texts(conn)
-        assert len(event_of(text)["refunds"]) == 2_500
-        assert len(text) == everything
-    assert hub.delivered == 6
+    seen, delivered = await seen_by_audience(envelope)
+    for mine in (seen.ann, seen.ann_again):
+        assert [r["player"] for r in mine.event["refunds"]] == ["ann"]
+        assert mine.event["summary"] == {"players": 2_500}
+        assert mine.size < 600
+    for other in (seen.zoe, seen.spectator):
+        assert other.event["refunds"] == []
+        assert other.event["everyone"] is True
+        assert other.size < 300  # whatever the number of players
+    for staff in (seen.dealer, seen.supervisor):
+        assert len(staff.event["refunds"]) == 2_500
+        assert staff.size == everything
+    assert delivered == 6
     # between processes (Redis) the envelope keeps every player's text
     assert envelope_from_json(json.loads(json.dumps(envelope))) == envelope

@@ -5,12 +5,11 @@ each client (it was every player's result, megabytes, for every client)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
 
-from hub_support import audience, event_of, texts
+from hub_support import seen_by_audience
 from punto.bets import Bet
 from punto.cards import parse_cards
 from punto.codec import event_json
@@ -19,7 +18,7 @@ from punto.errors import ProtocolError
 from punto.outcome import Winner
 from punto.rules import preset
 from punto.server.envelopes import envelope_from_json
-from punto.server.hub import Hub, event_texts
+from punto.server.hub import event_texts
 from punto.server.protocol import event_views, settled_views
 from punto.settlement import settle
 from punto.table.events import HandSettled
@@ -87,24 +86,18 @@ def test_the_views_are_the_projections_with_the_summary() -> None:
 
 @pytest.mark.asyncio
 async def test_each_connection_gets_its_own_view_of_a_settled_hand() -> None:
-    hub = Hub(queue_size=100)
-    ann, ann_again, zoe, spectator, dealer, supervisor = audience(hub)
     event = _settled(2_500)
     envelope = event_texts("t1", 9, event_views(event))
-    hub.deliver(envelope)
-    await asyncio.sleep(0)
-    for conn in (ann, ann_again):
-        (text,) = texts(conn)
-        assert [r["player"] for r in event_of(text)["results"]] == ["ann"]
-        assert event_of(text)["summary"] == {"players": 2_500, "areas_won": ["player"]}
-    for conn in (zoe, spectator):
-        (text,) = texts(conn)
-        assert event_of(text)["results"] == []
-        assert len(text) < 300  # whatever the number of players
-    for conn in (dealer, supervisor):
-        (text,) = texts(conn)
-        assert len(event_of(text)["results"]) == 2_500
-    assert hub.delivered == 6
+    seen, delivered = await seen_by_audience(envelope)
+    for mine in (seen.ann, seen.ann_again):
+        assert [r["player"] for r in mine.event["results"]] == ["ann"]
+        assert mine.event["summary"] == {"players": 2_500, "areas_won": ["player"]}
+    for other in (seen.zoe, seen.spectator):
+        assert other.event["results"] == []
+        assert other.size < 300  # whatever the number of players
+    for staff in (seen.dealer, seen.supervisor):
+        assert len(staff.event["results"]) == 2_500
+    assert delivered == 6
     # between processes (Redis) the envelope keeps every player's text
     assert envelope_from_json(json.loads(json.dumps(envelope))) == envelope
 

@@ -9,18 +9,17 @@ their standing bets (``tie_bets_changed``) are coalesced the same way."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from types import MappingProxyType
 from typing import Any
 
 import pytest
 
-from hub_support import audience, event_of, texts
+from hub_support import seen_by_audience
 from punto.bets import Bet
 from punto.codec import event_json
 from punto.server.envelopes import envelope_from_json
-from punto.server.hub import Hub, event_texts
+from punto.server.hub import event_texts
 from punto.server.protocol import COALESCED, event_views, shown_to, standing_views
 from punto.table.events import BettingOpened, Event, TieBetsChanged
 from punto.table.records import GameNumber
@@ -87,25 +86,19 @@ def test_a_change_to_standing_bets_is_coalesced_like_a_confirm() -> None:
 
 @pytest.mark.asyncio
 async def test_each_connection_gets_its_own_standing_bets_at_a_table_of_thousands() -> None:
-    hub = Hub(queue_size=100)
-    ann, ann_again, zoe, spectator, dealer, supervisor = audience(hub)
     event = _opened(2_500)
     everyone = len(event_texts("t1", 9, {"watcher": event_json(event)})["texts"]["watcher"] or "")
-    envelope = event_texts("t1", 9, event_views(event))
-    hub.deliver(envelope)
-    await asyncio.sleep(0)
-    for conn in (ann, ann_again):
-        (text,) = texts(conn)
-        assert event_of(text)["standing"] == [["ann", {"banker": 2000}]]
-    for conn in (zoe, spectator):
-        (text,) = texts(conn)
-        assert event_of(text)["standing"] == []
-        assert len(text) < 250  # whatever the number of players
-    for conn in (dealer, supervisor):
-        (text,) = texts(conn)
-        assert len(event_of(text)["standing"]) == 2_500
-        assert len(text) == everyone
     assert everyone > 60_000  # what every client got before
-    assert hub.delivered == 6
+    envelope = event_texts("t1", 9, event_views(event))
+    seen, delivered = await seen_by_audience(envelope)
+    for mine in (seen.ann, seen.ann_again):
+        assert mine.event["standing"] == [["ann", {"banker": 2000}]]
+    for other in (seen.zoe, seen.spectator):
+        assert other.event["standing"] == []
+        assert other.size < 250  # whatever the number of players
+    for staff in (seen.dealer, seen.supervisor):
+        assert len(staff.event["standing"]) == 2_500
+        assert staff.size == everyone
+    assert delivered == 6
     # between processes (Redis) the envelope keeps every player's text
     assert envelope_from_json(json.loads(json.dumps(envelope))) == envelope
