@@ -326,3 +326,71 @@ def test_quick_answers_agree_with_the_verifications_in_every_phase(
     assert table.phase is Phase.SQUEEZE
     table.squeeze("ann", Side.PLAYER)
     agree()
+
+
+@pytest.mark.parametrize(
+    ("kind", "reading", "stake", "cards"),
+    [
+        (TableKind.NORMAL, Reading.LARGEST_BETTOR, 20_000, "4S 7H KD 8C 2D 5C"),
+        (TableKind.NORMAL, Reading.DEALER, 20_000, "9S 8D KH 7C"),
+        (TableKind.VIP, Reading.OWNER, 100_000, "2S 3H 4D 5C 6S 7H"),
+        (TableKind.BID_SQUEEZE, None, 100_000, "4S 7H KD 8C 2D 5C"),
+    ],
+)
+def test_legal_fan_out_after_each_card_keeps_every_player_told_the_truth(
+    kind: TableKind, reading: Reading | None, stake: int, cards: str
+) -> None:
+    """A card dealt mid-coup asks only the dealer, the card holders and the owner what
+    they may do now (not every watcher at a table of thousands); at a bid-squeeze table
+    everyone [O]. Whatever the pass, after it every player at the table has been told
+    exactly the value the table gives now [M16], [O]."""
+    from punto.server.legalcast import LegalCast
+
+    table, clock = make_table("online_8deck", kind=kind, reading=reading)
+    if kind is TableKind.VIP:  # ann takes the table as its owner [O]
+        table.join("ann", balance=5_000_000)
+        table.take_table("ann", 1)
+        seat(table, "bob", 2, balance=5_000_000)
+    else:
+        for n, player in enumerate(("ann", "bob"), start=1):
+            seat(table, player, n, balance=5_000_000)
+    table.join("cy", balance=5_000_000)
+    table.watch("cy")
+    table.join("dee", balance=5_000_000)  # in the lobby, no bet
+    cast = LegalCast()
+    sent = 0
+
+    def told() -> None:
+        nonlocal sent
+        cast.envelope(table, table.events[sent:], table_id="T1", seq=table.event_count)
+        sent = table.event_count
+        for p in table.seats.participants:
+            assert cast.known(p) == table.legal_actions(Viewer.PLAYER, p), p
+
+    told()
+    open_round(table, {"ann": {P: 2 * stake}, "bob": {B: stake}, "cy": {P: 1_000}})
+    told()
+    close(table, clock)
+    told()
+    deck = [Card.parse(code) for code in cards.split()]
+    for _ in range(40):  # deal, squeeze, read or turn until the coup is settled
+        dealer = table.legal_actions(Viewer.DEALER).actions
+        awaiting = {side: p for side, p in table.awaiting_squeeze.items() if p is not None}
+        if awaiting:
+            side, holder = next(iter(awaiting.items()))
+            if table.can_squeeze(holder, side):
+                table.squeeze(holder, side)
+            else:
+                table.reveal_cards(side=side)
+        elif A.DEAL_CARD in dealer:
+            table.deal_card(deck.pop(0))
+        elif A.REVEAL_CARDS in dealer:
+            table.reveal_cards()
+        elif A.SETTLE in dealer:
+            table.settle()
+            told()
+            break
+        else:
+            raise AssertionError(f"stuck in {table.phase}: {sorted(a.value for a in dealer)}")
+        told()
+    assert table.phase is Phase.SETTLED

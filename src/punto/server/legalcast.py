@@ -12,7 +12,12 @@ is not sent again: a chip one player adds costs one small message to that player
 betting round's traffic, thousands of events a hand at a busy table), and their coming,
 seat and going, change what that player may do, not what the others may: after a pass of
 only such events, only their players are asked (a table of thousands fills up in linear
-time). Any other event (a phase, a limit, a shoe, the squeeze …) asks everyone.
+time). A card dealt in the middle of a coup changes what the dealer may do and what the
+players who hold a side's cards [M16] or own the table [O] may do, nobody else's: after a
+pass of only cards, only they are asked (a table of thousands deals each card without
+working out every watcher's unchanged value). A bid-squeeze table, where players ask for
+the cards to be opened [O], still asks everyone after a card. Any other event (a phase, a
+limit, a shoe, the squeeze …) asks everyone.
 (One answer of a player's value rests on the others' bets: ``confirm`` where a table limits
 the difference between Banker and Player; it is as of that player's last event, and a
 confirm the table refuses says why.)
@@ -29,6 +34,7 @@ from punto.table import Table, Viewer
 from punto.table.events import (
     CHIP_EVENTS,
     BetsConfirmed,
+    CardPlaced,
     Event,
     OpenCardsRequested,
     PlayerConnection,
@@ -38,6 +44,7 @@ from punto.table.events import (
     PlayerStood,
     PlayerWatching,
 )
+from punto.table.kinds import TableKind
 from punto.table.legal import NOTHING, LegalActions
 
 __all__ = ["LegalCast"]
@@ -96,9 +103,12 @@ class LegalCast:
                 kinds[key] = text(value)
         players: dict[str, str] = {}
         present = table.seats.participants
-        asked = {e.player for e in events if isinstance(e, _OWN)} if own else set(present)
-        if not own:
-            asked |= self._players.keys()
+        if own:
+            asked = {e.player for e in events if isinstance(e, _OWN)}
+        elif _cards_only(table, events):
+            asked = {p for p in (*table.holders.values(), table.owner) if p is not None}
+        else:
+            asked = set(present) | self._players.keys()
         for player in asked:
             if player not in present:  # gone: told once that nothing is left to do
                 if self._players.pop(player, None) is not None:
@@ -111,3 +121,15 @@ class LegalCast:
         if not kinds and not players:
             return None
         return LegalEnvelope(table=table_id, seq=seq, legal=kinds, players=players)
+
+    def known(self, player: str) -> LegalActions:
+        """What ``player`` was last told they may do (nothing, if never told)."""
+        return self._players.get(player, NOTHING)
+
+
+def _cards_only(table: Table, events: Sequence[Event]) -> bool:
+    """Whether the pass is only cards dealt, at a table where a card changes what its
+    holders and owner may do and nobody else's (:class:`LegalCast`)."""
+    return table.settings.kind is not TableKind.BID_SQUEEZE and all(
+        isinstance(e, CardPlaced) for e in events
+    )
