@@ -88,26 +88,27 @@ def betting_open(page: Page, *, seconds: int = 3, timeout: float = 30_000) -> No
 
 def confirm_bet(page: Page, chip: int, bet: str, shown: str, *, tries: int = 4) -> int:
     """Place one ``chip`` (minor units) on ``bet`` and confirm it in a betting round with
-    at least 3 s left; when the round closes first (a busy machine), the next round.
+    at least 3 s left; when the round closes first (a busy machine), the next round
+    (:func:`in_one_round`).
 
     Returns the table balance read just before the chip went down. A confirm that was
     refused because betting had closed moved nothing, so trying again is safe.
     """
     from playwright.sync_api import expect
 
-    for _ in range(tries):
-        betting_open(page)
+    before = 0
+
+    def steps() -> None:
+        nonlocal before
         before = table_balance(page)
-        try:
-            page.locator(f'.chip[data-chip="{chip}"]').click(timeout=5_000)
-            page.locator(f'[data-bet="{bet}"]').click(timeout=5_000)
-            page.locator('[data-action="confirm"]').click(timeout=5_000)
-            page.get_by_test_id(f"confirmed-{bet}").wait_for(timeout=15_000)
-        except Exception:  # betting closed under us: nothing was staked, the next round
-            continue
-        expect(page.get_by_test_id(f"confirmed-{bet}")).to_have_text(shown)
-        return before
-    raise AssertionError(f"no betting round let a bet on {bet} be confirmed")
+        page.locator(f'.chip[data-chip="{chip}"]').click(timeout=5_000)
+        page.locator(f'[data-bet="{bet}"]').click(timeout=5_000)
+        page.locator('[data-action="confirm"]').click(timeout=5_000)
+        page.get_by_test_id(f"confirmed-{bet}").wait_for(timeout=15_000)
+
+    in_one_round(page, steps, seconds=3, tries=tries)
+    expect(page.get_by_test_id(f"confirmed-{bet}")).to_have_text(shown)
+    return before
 
 
 def in_one_round(
