@@ -329,22 +329,29 @@ def test_quick_answers_agree_with_the_verifications_in_every_phase(
 
 
 @pytest.mark.parametrize(
-    ("kind", "reading", "stake", "cards"),
+    ("kind", "reading", "stake", "cards", "card_brings_result"),
     [
-        (TableKind.NORMAL, Reading.LARGEST_BETTOR, 20_000, "4S 7H KD 8C 2D 5C"),
-        (TableKind.NORMAL, Reading.DEALER, 20_000, "9S 8D KH 7C"),
-        (TableKind.VIP, Reading.OWNER, 100_000, "2S 3H 4D 5C 6S 7H"),
-        (TableKind.BID_SQUEEZE, None, 100_000, "4S 7H KD 8C 2D 5C"),
+        (TableKind.NORMAL, Reading.LARGEST_BETTOR, 20_000, "4S 7H KD 8C 2D 5C", False),
+        (TableKind.NORMAL, Reading.DEALER, 20_000, "9S 8D KH 7C", True),
+        (TableKind.VIP, Reading.OWNER, 100_000, "2S 3H 4D 5C 6S 7H", True),
+        (TableKind.BID_SQUEEZE, None, 100_000, "4S 7H KD 8C 2D 5C", False),
     ],
 )
 def test_legal_fan_out_after_each_card_keeps_every_player_told_the_truth(
-    kind: TableKind, reading: Reading | None, stake: int, cards: str
+    kind: TableKind,
+    reading: Reading | None,
+    stake: int,
+    cards: str,
+    card_brings_result: bool,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A card dealt mid-coup asks only the dealer, the card holders and the owner what
-    they may do now (not every watcher at a table of thousands); at a bid-squeeze table
-    everyone [O]. Whatever the pass, after it every player at the table has been told
-    exactly the value the table gives now [M16], [O]."""
+    """A card dealt mid-coup, and the last card with the result it brings, ask only the
+    dealer, the card holders and the owner what they may do now (not every watcher at a
+    table of thousands); at a bid-squeeze table everyone [O]. Whatever the pass, after it
+    every player at the table has been told exactly the value the table gives now [M16],
+    [O]."""
     from punto.server.legalcast import LegalCast
+    from punto.table.events import CardPlaced, HandResult
 
     table, clock = make_table("online_8deck", kind=kind, reading=reading)
     if kind is TableKind.VIP:  # ann takes the table as its owner [O]
@@ -359,13 +366,30 @@ def test_legal_fan_out_after_each_card_keeps_every_player_told_the_truth(
     table.join("dee", balance=5_000_000)  # in the lobby, no bet
     cast = LegalCast()
     sent = 0
+    asked: list[str] = []
+    value_of = table.legal_actions
+
+    def spy(viewer: Viewer, player: str | None = None) -> LegalActions:
+        if player is not None:
+            asked.append(player)
+        return value_of(viewer, player)
+
+    monkeypatch.setattr(table, "legal_actions", spy)
+    results = 0  # passes of the last card and the result that asked only those concerned
 
     def told() -> None:
-        nonlocal sent
-        cast.envelope(table, table.events[sent:], table_id="T1", seq=table.event_count)
+        nonlocal sent, results
+        events = table.events[sent:]
+        asked.clear()
+        cast.envelope(table, events, table_id="T1", seq=table.event_count)
         sent = table.event_count
+        coup = all(isinstance(e, (CardPlaced, HandResult)) for e in events)
+        if coup and kind is not TableKind.BID_SQUEEZE:
+            concerned = {*table.holders.values(), table.owner}
+            assert set(asked) <= concerned, (events, asked)
+            results += any(isinstance(e, HandResult) for e in events)
         for p in table.seats.participants:
-            assert cast.known(p) == table.legal_actions(Viewer.PLAYER, p), p
+            assert cast.known(p) == value_of(Viewer.PLAYER, p), p
 
     told()
     open_round(table, {"ann": {P: 2 * stake}, "bob": {B: stake}, "cy": {P: 1_000}})
@@ -394,3 +418,7 @@ def test_legal_fan_out_after_each_card_keeps_every_player_told_the_truth(
             raise AssertionError(f"stuck in {table.phase}: {sorted(a.value for a in dealer)}")
         told()
     assert table.phase is Phase.SETTLED
+    # where the last card came face up with the result, that pass asked only those
+    # concerned (elsewhere a squeeze or a reveal brought the result; a bid-squeeze table
+    # asks everyone)
+    assert results == card_brings_result

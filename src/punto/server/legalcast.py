@@ -12,12 +12,14 @@ is not sent again: a chip one player adds costs one small message to that player
 betting round's traffic, thousands of events a hand at a busy table), and their coming,
 seat and going, change what that player may do, not what the others may: after a pass of
 only such events, only their players are asked (a table of thousands fills up in linear
-time). A card dealt in the middle of a coup changes what the dealer may do and what the
-players who hold a side's cards [M16] or own the table [O] may do, nobody else's: after a
-pass of only cards, only they are asked (a table of thousands deals each card without
-working out every watcher's unchanged value). A bid-squeeze table, where players ask for
-the cards to be opened [O], still asks everyone after a card. Any other event (a phase, a
-limit, a shoe, the squeeze …) asks everyone.
+time). A card dealt in the middle of a coup, and the coup's result that comes with its last
+card, change what the dealer may do and what the players who hold a side's cards [M16] or
+own the table [O] may do, nobody else's (only a holder may squeeze or read, and the holders
+are fixed for the hand once its first card is dealt): after a pass of only cards and the
+result, only they are asked (a table of thousands deals each card, and shows the result,
+without working out every watcher's unchanged value). A bid-squeeze table, where any
+player with a bet may ask for the cards to be opened [O], still asks everyone. Any other
+event (a phase, a limit, a shoe, the squeeze …) asks everyone.
 (One answer of a player's value rests on the others' bets: ``confirm`` where a table limits
 the difference between Banker and Player; it is as of that player's last event, and a
 confirm the table refuses says why.)
@@ -36,6 +38,7 @@ from punto.table.events import (
     BetsConfirmed,
     CardPlaced,
     Event,
+    HandResult,
     OpenCardsRequested,
     PlayerConnection,
     PlayerJoined,
@@ -64,6 +67,10 @@ _OWN = (
 )
 """Events that change what their own player may do, and nobody else's value: a player's
 chips and confirms, their coming, sitting, standing, leaving and connection."""
+
+_COUP = (CardPlaced, HandResult)
+"""A coup's cards and its result: they change what the dealer, the card holders and the
+owner may do, nobody else's (:class:`LegalCast`)."""
 
 
 class LegalCast:
@@ -105,7 +112,7 @@ class LegalCast:
         present = table.seats.participants
         if own:
             asked = {e.player for e in events if isinstance(e, _OWN)}
-        elif _cards_only(table, events):
+        elif _coup_only(table, events):
             asked = {p for p in (*table.holders.values(), table.owner) if p is not None}
         else:
             asked = set(present) | self._players.keys()
@@ -127,9 +134,9 @@ class LegalCast:
         return self._players.get(player, NOTHING)
 
 
-def _cards_only(table: Table, events: Sequence[Event]) -> bool:
-    """Whether the pass is only cards dealt, at a table where a card changes what its
-    holders and owner may do and nobody else's (:class:`LegalCast`)."""
+def _coup_only(table: Table, events: Sequence[Event]) -> bool:
+    """Whether the pass is only cards dealt and the coup's result, at a table where they
+    change what the holders and the owner may do and nobody else's (:class:`LegalCast`)."""
     return table.settings.kind is not TableKind.BID_SQUEEZE and all(
-        isinstance(e, CardPlaced) for e in events
+        isinstance(e, _COUP) for e in events
     )
