@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import operator
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -264,8 +265,10 @@ class Transaction:
         key = self.idempotency_key
         if not isinstance(key, str) or not key or len(key) > 255:
             raise UnbalancedTransactionError("an idempotency key must be 1-255 characters")
-        accounts = [e.account for e in self.entries]
-        if len(set(accounts)) != len(accounts):
+        # an account's code names its kind and key exactly (a string's cached hash, not
+        # the account's own: a settlement makes thousands of transactions)
+        codes = [e.account.code for e in self.entries]
+        if len(set(codes)) != len(codes):
             raise UnbalancedTransactionError(f"transaction {key!r} has two entries on one account")
         total = sum(e.amount for e in self.entries)
         if total:
@@ -301,8 +304,8 @@ class Transaction:
         return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _entry_order(entry: Entry) -> str:
-    return entry.account.code
+_entry_order = operator.attrgetter("account.code")
+"""An entry's place in its transaction: by account code."""
 
 
 def _entries(amounts: Mapping[Account, int]) -> tuple[Entry, ...]:
@@ -453,8 +456,7 @@ _BET_VALUES = {b: b.value for b in Bet}
 tens of thousands of times)."""
 
 
-def _line_bet(line: Line) -> str:
-    return line.bet
+_line_bet = operator.attrgetter("bet")
 
 
 def returned(lines: Iterable[Line]) -> int:
@@ -551,8 +553,8 @@ def _settlement(
 ) -> Transaction:
     check_stakes(player_id, bets, result)
     lines = lines_of(result)
-    total_stake = sum(ln.stake for ln in lines)
-    paid = returned(lines)
+    total_stake = result.total_stake
+    paid = result.total_returned
     return Transaction(
         TransactionKind.SETTLE,
         f"settle:{round_id}:{player_id}",
