@@ -15,6 +15,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import event, text
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 from ledger_support import BACKENDS, ledger_database, ledger_store
 from punto.bets import Bet
@@ -406,6 +407,26 @@ async def test_check_finds_entries_of_no_transaction_or_no_account(
         assert not report.ok
         assert any("account player:nobody, which does not exist" in p for p in report.problems)
         assert any("transaction never-posted, which was never posted" in p for p in report.problems)
+
+
+async def test_the_database_refuses_a_second_entry_of_a_transaction_on_one_account(
+    backend: str, tmp_path: Path
+) -> None:
+    """A transaction's entries are keyed by its id and the account (migration 0004): the
+    model refuses two entries on one account, and so does the database."""
+    async with ledger_store(backend, tmp_path) as store:
+        await open_round_with_bets(store)
+        settled = await store.settle_round(
+            "r1", settlements(PLAYER_NATURAL_9, alice=ALICE_BETS, bob=BOB_BETS)
+        )
+        again = text(
+            "INSERT INTO ledger_entries (transaction_id, account_code, amount) "
+            "VALUES (:t, 'escrow:r1', 1)"
+        )
+        with pytest.raises(IntegrityError):
+            async with store.engine.begin() as conn:
+                await conn.execute(again, {"t": settled[0].id})
+        assert (await store.check()).ok
 
 
 async def test_unclaimed_money_is_kept_apart(backend: str, tmp_path: Path) -> None:

@@ -933,7 +933,7 @@ async def _load(conn: AsyncConnection, where: Any) -> list[Transaction]:
         for tid, code, amount in await conn.execute(
             select(_E.c.transaction_id, _E.c.account_code, _E.c.amount)
             .where(_E.c.transaction_id.in_(chunk))
-            .order_by(_E.c.id)
+            .order_by(_E.c.transaction_id, _E.c.account_code)
         ):
             entries[tid].append(model.Entry(Account.parse(code), amount))
     return [_transaction(row, entries[row.id]) for row in rows]
@@ -1165,7 +1165,9 @@ async def _check(conn: AsyncConnection) -> CheckReport:
     tx_rows = (await conn.execute(select(_TX).order_by(_TX.c.seq))).all()
     legs: dict[str, list[tuple[str, int]]] = defaultdict(list)
     for tid, code, amount in await conn.execute(
-        select(_E.c.transaction_id, _E.c.account_code, _E.c.amount).order_by(_E.c.id)
+        select(_E.c.transaction_id, _E.c.account_code, _E.c.amount).order_by(
+            _E.c.transaction_id, _E.c.account_code
+        )
     ):
         legs[tid].append((code, amount))
     posted_ids = {row.id for row in tx_rows}

@@ -85,16 +85,18 @@ class TransactionRow(Base):
 
 class EntryRow(Base):
     """One entry of a transaction (of a posted transaction, on an existing account: the
-    ledger's check, not a foreign key, proves it)."""
+    ledger's check, not a foreign key, proves it); a transaction has at most one entry on
+    an account, so the two name the entry."""
 
     __tablename__ = "ledger_entries"
 
-    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
     # No foreign keys: one look-up per row was most of a bulk settlement's time; the
     # ledger writes an entry with its transaction, after locking its account, and
-    # ``punto ledger check`` proves both exist (migration 0002).
-    transaction_id: Mapped[str] = mapped_column(String(36), index=True)
-    account_code: Mapped[str] = mapped_column(String(255), index=True)
+    # ``punto ledger check`` proves both exist (migration 0002). No serial key either:
+    # the transaction and the account are the key, which serves the look-ups by
+    # transaction and spares a bulk settlement a sequence and an index (migration 0004).
+    transaction_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    account_code: Mapped[str] = mapped_column(String(255), primary_key=True, index=True)
     amount: Mapped[int] = mapped_column(BigInteger)
 
 
