@@ -39,7 +39,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine.interfaces import DBAPIConnection
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -195,9 +195,20 @@ def create_engine(url: str | None = None) -> AsyncEngine:
     wait far less than connections polling the file lock."""
     resolved = database_url(url)
     if not resolved.startswith("sqlite"):
-        # pre-ping: a connection the server cut (a restart, pg_terminate_backend) is
-        # replaced before use instead of failing the next unit of work.
-        return create_async_engine(resolved, pool_size=10, max_overflow=20, pool_pre_ping=True)
+        engine = create_async_engine(resolved, pool_size=10, max_overflow=20)
+
+        @event.listens_for(engine.sync_engine, "checkout")
+        def _checkout(dbapi_connection: Any, _record: ConnectionPoolEntry, _proxy: Any) -> None:
+            # A connection the server cut (a restart, pg_terminate_backend) is replaced
+            # before use: PostgreSQL says so and closes the socket, which the driver has
+            # seen by the time the pool lends the connection again. SQLAlchemy's pre-ping
+            # asked the same with three round trips (BEGIN, a query, ROLLBACK) before every
+            # unit of work; a cut the driver has not seen yet fails the unit, which
+            # :meth:`LedgerStore._run` runs again on a new connection.
+            if dbapi_connection.driver_connection.is_closed():
+                raise DisconnectionError("the database closed this connection")
+
+        return engine
     engine = create_async_engine(
         resolved, connect_args={"timeout": 30}, pool_size=1, max_overflow=0, pool_timeout=60
     )
@@ -776,30 +787,36 @@ async def _confirm_many(
     ]
     todo = [(i, t) for i, t in enumerate(built) if isinstance(t, Transaction)]
     round_ids = sorted({requests[i].round_id for i, _ in todo})
+    postgresql = conn.dialect.name == "postgresql"
     rounds: dict[str, RoundInfo] = {}
     for row in await conn.execute(
-        select(_R).where(_R.c.id.in_(round_ids)).order_by(_R.c.id).with_for_update()
+        _ROUNDS_PG.bindparams(ids=round_ids)
+        if postgresql
+        else select(_R).where(_R.c.id.in_(round_ids)).order_by(_R.c.id).with_for_update()
     ):
         rounds[row.id] = _round_info(row)
     existing = await _by_keys(conn, [t.idempotency_key for _, t in todo])
     players = sorted({requests[i].player_id for i, _ in todo})
     funded: dict[tuple[str, str], str] = {}
     for start in range(0, len(players), _CHUNK):
+        chunk = players[start : start + _CHUNK]
         for round_id, player_id, source in await conn.execute(
-            select(_RB.c.round_id, _RB.c.player_id, _RB.c.funding)
-            .where(
-                _RB.c.round_id.in_(round_ids), _RB.c.player_id.in_(players[start : start + _CHUNK])
-            )
+            _FUNDED_PG.bindparams(rounds=round_ids, players=chunk)
+            if postgresql
+            else select(_RB.c.round_id, _RB.c.player_id, _RB.c.funding)
+            .where(_RB.c.round_id.in_(round_ids), _RB.c.player_id.in_(chunk))
             .distinct()
         ):
             funded[(round_id, player_id)] = source
-    sources = sorted(
-        {(requests[i].funding or Account.player(requests[i].player_id)).code for i, _ in todo}
-    )
-    held = await _lock_balances(conn, sources)
-    if len(held) < len(sources):  # wallets never used before
-        await _ensure_accounts(conn, (Account.parse(c) for c in sources if c not in held))
-        held.update(await _lock_balances(conn, [c for c in sources if c not in held]))
+    # every account the batch moves (the wallets and the rounds' escrows) locked at once,
+    # in the order of their codes like any posting
+    sources = {(requests[i].funding or Account.player(requests[i].player_id)).code for i, _ in todo}
+    codes = sorted(sources | {Account.escrow(round_id).code for round_id in round_ids})
+    held = await _lock_balances(conn, codes)
+    if len(held) < len(codes):  # wallets never used before, a round's first escrow
+        await _ensure_accounts(conn, (Account.parse(c) for c in codes if c not in held))
+        held.update(await _lock_balances(conn, [c for c in codes if c not in held]))
+    locked = dict(held)
     accepted: list[tuple[int, Transaction]] = []
     batch: dict[str, Transaction] = {}
     for i, t in todo:
@@ -835,25 +852,20 @@ async def _confirm_many(
         accepted.append((i, t))
     if not accepted:
         return results
-    balances = await _post_new(conn, [t for _, t in accepted])
-    await _insert(
-        conn,
-        _RB,
-        ("round_id", "player_id", "bet", "stake", "transaction_id", "funding", "status"),
-        [
-            (
-                requests[i].round_id,
-                requests[i].player_id,
-                bet.value,
-                amount,
-                t.id,
-                (requests[i].funding or Account.player(requests[i].player_id)).code,
-                _CONFIRMED,
-            )
-            for i, t in accepted
-            for bet, amount in requests[i].bets.items()
-        ],
-    )
+    bets = [
+        (
+            requests[i].round_id,
+            requests[i].player_id,
+            bet.value,
+            amount,
+            t.id,
+            (requests[i].funding or Account.player(requests[i].player_id)).code,
+            _CONFIRMED,
+        )
+        for i, t in accepted
+        for bet, amount in requests[i].bets.items()
+    ]
+    balances = await _post_new(conn, [t for _, t in accepted], locked=locked, bets=bets)
     for i, t in accepted:
         results[i] = Posted(
             t, balances={e.account.code: balances[e.account.code] for e in t.entries}
@@ -904,14 +916,30 @@ async def _by_key(conn: AsyncConnection, key: str) -> Transaction | None:
 
 
 async def _by_keys(conn: AsyncConnection, keys: Sequence[str]) -> dict[str, Transaction]:
-    """The transactions already posted under any of ``keys`` (a few queries in all)."""
+    """The transactions already posted under any of ``keys`` (a few queries in all;
+    PostgreSQL gets the keys as one array)."""
     wanted = sorted(set(keys))
     found: dict[str, Transaction] = {}
+    if conn.dialect.name == "postgresql":
+        for t in await _load(conn, _KEYS_PG.bindparams(keys=wanted)):
+            found[t.idempotency_key] = t
+        return found
     for start in range(0, len(wanted), _CHUNK):
         chunk = wanted[start : start + _CHUNK]
         for t in await _load(conn, _TX.c.idempotency_key.in_(chunk)):
             found[t.idempotency_key] = t
     return found
+
+
+_KEYS_PG = text("idempotency_key = ANY(CAST(:keys AS varchar[]))")
+_ROUNDS_PG = text(
+    "SELECT * FROM ledger_rounds WHERE id = ANY(CAST(:ids AS varchar[])) ORDER BY id FOR UPDATE"
+)
+_FUNDED_PG = text(
+    "SELECT DISTINCT round_id, player_id, funding FROM ledger_round_bets "
+    "WHERE round_id = ANY(CAST(:rounds AS varchar[])) "
+    "AND player_id = ANY(CAST(:players AS varchar[]))"
+)
 
 
 def _lines_json(lines: Sequence[Line]) -> str:
@@ -985,16 +1013,27 @@ async def _post_all(
     ]
 
 
-async def _post_new(conn: AsyncConnection, fresh: Sequence[Transaction]) -> dict[str, int]:
-    """Insert new transactions and their entries and move the balances with bulk
-    statements; the new balances. The accounts are locked in one fixed order (by code) and
-    checked first, so nothing is written when one would go below zero."""
+async def _post_new(
+    conn: AsyncConnection,
+    fresh: Sequence[Transaction],
+    *,
+    locked: Mapping[str, int] | None = None,
+    bets: Sequence[tuple[Any, ...]] = (),
+) -> dict[str, int]:
+    """Insert new transactions and their entries (and ``bets``, the round bets that
+    stakes among them confirm: rows of :data:`_BET_COLUMNS`) and move the balances with
+    bulk statements; the new balances. The accounts are locked in one fixed order (by
+    code) and checked first, so nothing is written when one would go below zero
+    (``locked``: the balances of accounts the caller has locked already, in this
+    transaction)."""
     deltas: dict[Account, int] = defaultdict(int)
     for t in fresh:
         for e in t.entries:
             deltas[e.account] += e.amount
     codes = sorted(a.code for a in deltas)
-    held = await _lock_balances(conn, codes)
+    held = dict(locked or {})
+    if missing := [c for c in codes if c not in held]:
+        held.update(await _lock_balances(conn, missing))
     if len(held) < len(codes):  # accounts never used before (a new round's escrow …)
         await _ensure_accounts(conn, (a for a in deltas if a.code not in held))
         held.update(await _lock_balances(conn, [c for c in codes if c not in held]))
@@ -1008,34 +1047,67 @@ async def _post_new(conn: AsyncConnection, fresh: Sequence[Transaction]) -> dict
                 "nothing was posted"
             )
         balances[account.code] = balance
-    await _insert(
-        conn,
-        _TX,
-        _TX_COLUMNS,
-        [
+    rows = [
+        (
+            t.id,
+            t.idempotency_key,
+            t.kind.value,
+            t.round_id,
+            t.player_id,
+            t.reference,
+            t.author,
+            t.reason,
+            _lines_json(t.lines),
+            t.fingerprint,
+        )
+        for t in fresh
+    ]
+    entries = [(t.id, e.account.code, e.amount) for t in fresh for e in t.entries]
+    moved = {a.code: d for a, d in deltas.items() if d}
+    if conn.dialect.name == "postgresql" and len(entries) <= _ONE_STATEMENT:
+        # a batch of confirms, a payout: one statement, one round trip (COPY takes three)
+        moving = sorted(moved)
+        await conn.exec_driver_sql(
+            _POST_PG,
             (
-                t.id,
-                t.idempotency_key,
-                t.kind.value,
-                t.round_id,
-                t.player_id,
-                t.reference,
-                t.author,
-                t.reason,
-                _lines_json(t.lines),
-                t.fingerprint,
-            )
-            for t in fresh
-        ],
-    )
-    await _insert(
-        conn,
-        _E,
-        ("transaction_id", "account_code", "amount"),
-        [(t.id, e.account.code, e.amount) for t in fresh for e in t.entries],
-    )
-    await _add_to_balances(conn, {a.code: d for a, d in deltas.items() if d})
+                *_columns(rows, len(_TX_COLUMNS)),
+                *_columns(entries, 3),
+                moving,
+                [moved[c] for c in moving],
+                *_columns(bets, len(_BET_COLUMNS)),
+            ),
+        )
+        return balances
+    await _insert(conn, _TX, _TX_COLUMNS, rows)
+    await _insert(conn, _E, ("transaction_id", "account_code", "amount"), entries)
+    await _insert(conn, _RB, _BET_COLUMNS, bets)
+    await _add_to_balances(conn, moved)
     return balances
+
+
+def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
+    """Rows as ``width`` columns (the arrays of an ``unnest``), also when there are none."""
+    return [[row[k] for row in rows] for k in range(width)]
+
+
+_POST_PG = (
+    "WITH t AS (INSERT INTO ledger_transactions (id, idempotency_key, kind, round_id, "
+    "player_id, reference_id, author, reason, lines, fingerprint) SELECT * FROM unnest("
+    "$1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], "
+    "$6::varchar[], $7::varchar[], $8::text[], $9::text[], $10::varchar[])), "
+    "e AS (INSERT INTO ledger_entries (transaction_id, account_code, amount) "
+    "SELECT * FROM unnest($11::varchar[], $12::varchar[], $13::bigint[])), "
+    "b AS (INSERT INTO ledger_round_bets (round_id, player_id, bet, stake, transaction_id, "
+    "funding, status) SELECT * FROM unnest($16::varchar[], $17::varchar[], $18::varchar[], "
+    "$19::bigint[], $20::varchar[], $21::varchar[], $22::varchar[])) "
+    "UPDATE ledger_accounts AS a SET balance = a.balance + v.delta "
+    "FROM unnest($14::varchar[], $15::bigint[]) AS v(code, delta) WHERE a.code = v.code"
+)
+"""A few new transactions, their entries, the round bets they confirm and the balances
+they move, in one statement (PostgreSQL checks the statement's foreign keys when it
+ends)."""
+
+_BET_COLUMNS = ("round_id", "player_id", "bet", "stake", "transaction_id", "funding", "status")
 
 
 _CHUNK = 1000
@@ -1043,6 +1115,10 @@ _CHUNK = 1000
 
 _COPY_FROM = 50
 """Rows from which PostgreSQL gets them by ``COPY`` rather than ``INSERT``."""
+
+_ONE_STATEMENT = 1000
+"""Entries up to which PostgreSQL gets new transactions, their entries and the balances
+they move in one statement (a batch of 500 confirms); a round's settlement takes COPY."""
 
 
 _TX_COLUMNS = (
