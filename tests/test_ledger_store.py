@@ -448,3 +448,24 @@ async def test_unclaimed_money_is_kept_apart(backend: str, tmp_path: Path) -> No
         assert await store.balance(Account.unclaimed()) == 7_000
         assert await store.balance(Account.player("dora")) == 0
         assert (await store.check()).ok
+
+
+async def test_the_pool_replaces_a_connection_the_database_closed(
+    backend: str, tmp_path: Path
+) -> None:
+    """Without SQLAlchemy's pre-ping (three round trips before every unit of work), a
+    pooled connection the database closed — a restart, ``pg_terminate_backend`` — is
+    refused when the pool lends it and a new one is opened: a plain unit of work, with no
+    retry of its own, still runs."""
+    if backend != "postgresql":
+        pytest.skip("SQLite has no server to close a connection")
+    async with ledger_store(backend, tmp_path) as store:
+        async with store.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            closed = raw.driver_connection
+            assert closed is not None
+            closed.terminate()  # the socket closes under the pool, as a cut does
+        async with store.engine.connect() as conn:
+            assert (await conn.execute(text("SELECT 1"))).scalar() == 1
+            raw = await conn.get_raw_connection()
+            assert raw.driver_connection is not closed
