@@ -790,9 +790,7 @@ async def _confirm_many(
     postgresql = conn.dialect.name == "postgresql"
     rounds: dict[str, RoundInfo] = {}
     for row in await conn.execute(
-        _ROUNDS_PG.bindparams(ids=round_ids)
-        if postgresql
-        else select(_R).where(_R.c.id.in_(round_ids)).order_by(_R.c.id).with_for_update()
+        (_ROUNDS_PG if postgresql else _ROUNDS_SQLITE).bindparams(ids=round_ids)
     ):
         rounds[row.id] = _round_info(row)
     existing = await _by_keys(conn, [t.idempotency_key for _, t in todo])
@@ -801,11 +799,9 @@ async def _confirm_many(
     for start in range(0, len(players), _CHUNK):
         chunk = players[start : start + _CHUNK]
         for round_id, player_id, source in await conn.execute(
-            _FUNDED_PG.bindparams(rounds=round_ids, players=chunk)
-            if postgresql
-            else select(_RB.c.round_id, _RB.c.player_id, _RB.c.funding)
-            .where(_RB.c.round_id.in_(round_ids), _RB.c.player_id.in_(chunk))
-            .distinct()
+            (_FUNDED_PG if postgresql else _FUNDED_SQLITE).bindparams(
+                rounds=round_ids, players=chunk
+            )
         ):
             funded[(round_id, player_id)] = source
     # every account the batch moves (the wallets and the rounds' escrows) locked at once,
@@ -926,7 +922,7 @@ async def _by_keys(conn: AsyncConnection, keys: Sequence[str]) -> dict[str, Tran
         return found
     for start in range(0, len(wanted), _CHUNK):
         chunk = wanted[start : start + _CHUNK]
-        for t in await _load(conn, _TX.c.idempotency_key.in_(chunk)):
+        for t in await _load(conn, _KEYS_SQLITE.bindparams(keys=chunk)):
             found[t.idempotency_key] = t
     return found
 
@@ -940,6 +936,16 @@ _FUNDED_PG = text(
     "WHERE round_id = ANY(CAST(:rounds AS varchar[])) "
     "AND player_id = ANY(CAST(:players AS varchar[]))"
 )
+# SQLite's: made once, an IN list of as many parameters as values (an ``in_()`` built
+# for each batch cost more than the queries)
+_KEYS_SQLITE = text("idempotency_key IN :keys").bindparams(bindparam("keys", expanding=True))
+_ROUNDS_SQLITE = text("SELECT * FROM ledger_rounds WHERE id IN :ids ORDER BY id").bindparams(
+    bindparam("ids", expanding=True)
+)
+_FUNDED_SQLITE = text(
+    "SELECT DISTINCT round_id, player_id, funding FROM ledger_round_bets "
+    "WHERE round_id IN :rounds AND player_id IN :players"
+).bindparams(bindparam("rounds", expanding=True), bindparam("players", expanding=True))
 
 
 def _lines_json(lines: Sequence[Line]) -> str:
@@ -1164,6 +1170,9 @@ _LOCK_PG = text(
     "SELECT code, balance FROM ledger_accounts "
     "WHERE code = ANY(CAST(:codes AS varchar[])) ORDER BY code FOR UPDATE"
 )
+_LOCK_SQLITE = text(
+    "SELECT code, balance FROM ledger_accounts WHERE code IN :codes ORDER BY code"
+).bindparams(bindparam("codes", expanding=True))
 
 
 async def _lock_balances(conn: AsyncConnection, codes: Sequence[str]) -> dict[str, int]:
@@ -1179,12 +1188,7 @@ async def _lock_balances(conn: AsyncConnection, codes: Sequence[str]) -> dict[st
         return held
     for start in range(0, len(codes), _CHUNK):
         chunk = list(codes[start : start + _CHUNK])
-        rows = await conn.execute(
-            select(_A.c.code, _A.c.balance)
-            .where(_A.c.code.in_(chunk))
-            .order_by(_A.c.code)
-            .with_for_update()
-        )
+        rows = await conn.execute(_LOCK_SQLITE, {"codes": chunk})
         held.update({code: int(balance) for code, balance in rows})
     return held
 
