@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy import event, text
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from ledger_support import BACKENDS, POSTGRES_ADMIN_URL, ledger_store
 from punto.bets import Bet
@@ -192,27 +194,31 @@ async def test_one_player_five_connections_never_confirms_more_than_the_balance(
             assert (await ledger.check()).ok
 
 
-async def _cut(url: str, stop: asyncio.Event, cuts: list[int]) -> None:
-    """Terminate the server's connections to its own test database, again and again."""
-    name = urlsplit(url).path.lstrip("/")
+async def _terminate(url: str) -> int:
+    """Terminate every connection to the database of ``url`` but this one: how many."""
     admin = create_async_engine(
         urlsplit(POSTGRES_ADMIN_URL)._replace(scheme="postgresql+asyncpg").geturl(),
         isolation_level="AUTOCOMMIT",
     )
     try:
         async with admin.connect() as conn:
-            while not stop.is_set() and sum(1 for c in cuts if c) < 6:
-                killed = await conn.scalar(
-                    text(
-                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                        "WHERE datname = :name AND pid <> pg_backend_pid()"
-                    ),
-                    {"name": name},
-                )
-                cuts.append(int(killed or 0))
-                await asyncio.sleep(0.1)
+            killed = await conn.scalar(
+                text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE datname = :name AND pid <> pg_backend_pid()"
+                ),
+                {"name": urlsplit(url).path.lstrip("/")},
+            )
+            return int(killed or 0)
     finally:
         await admin.dispose()
+
+
+async def _cut(url: str, stop: asyncio.Event, cuts: list[int]) -> None:
+    """Terminate the server's connections to its own test database, again and again."""
+    while not stop.is_set() and sum(1 for c in cuts if c) < 6:
+        cuts.append(await _terminate(url))
+        await asyncio.sleep(0.1)
 
 
 @pytest.mark.slow
@@ -265,6 +271,27 @@ async def test_connections_cut_during_a_batch_of_confirms_lose_nothing(
             assert report.ok, report.problems
 
 
+@contextlib.contextmanager
+def _cut_before(engine: AsyncEngine, url: str, at: set[int], cuts: list[int]) -> Iterator[None]:
+    """Cut the database's connections (``pg_terminate_backend``, from a connection of its
+    own, on another thread) just before the engine's statements numbered ``at`` run: the
+    statement then meets a terminated backend, wherever it is in its unit of work."""
+    count = 0
+
+    def cut(*_args: Any) -> None:
+        nonlocal count
+        count += 1
+        if count in at:
+            with ThreadPoolExecutor(1) as pool:  # the test's loop waits: it is mid-statement
+                cuts.append(pool.submit(asyncio.run, _terminate(url)).result())
+
+    event.listen(engine.sync_engine, "before_cursor_execute", cut)
+    try:
+        yield
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", cut)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS[1:])  # PostgreSQL only
 async def test_connections_cut_during_a_settlement_pay_once(backend: str, tmp_path: Path) -> None:
@@ -278,12 +305,13 @@ async def test_connections_cut_during_a_settlement_pay_once(backend: str, tmp_pa
         )
         assert not any(isinstance(a, Exception) for a in answers)
         url = ledger.engine.url.render_as_string(hide_password=False)
-        stop, cuts = asyncio.Event(), list[int]()
-        cutter = asyncio.create_task(_cut(url, stop, cuts))
+        cuts: list[int] = []
         outcome = deal_coup(parse_cards("9S 8D KH 7C"))  # Player natural 9 [M9]
         rules = preset("macau")
         tries = 0
-        try:
+        # cut before the settlement's first statement, its third and its sixth (counted over
+        # the tries): at the round's lock, and further in, in the retried units
+        with _cut_before(ledger.engine, url, {1, 3, 6}, cuts):
             while True:  # as the table's retry does: until the settlement is durable
                 tries += 1
                 try:
@@ -293,10 +321,9 @@ async def test_connections_cut_during_a_settlement_pay_once(backend: str, tmp_pa
                     break
                 except Exception:  # a cut connection, twice in a row
                     assert tries < 50
-        finally:
-            stop.set()
-            await cutter
-        assert sum(cuts) > 0, "no connection was cut"
+        assert len(cuts) == 3, cuts  # cut three times,
+        assert all(cuts), cuts  # each time for real
+        assert tries > 1  # a cut failed the settlement's unit even after its own retry
         again = await ledger.settle_round("g1", lambda bets: settle_players(rules, outcome, bets))
         assert len(again) == len(players)  # a replay returns what was posted
         settles = [
