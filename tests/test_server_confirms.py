@@ -195,7 +195,8 @@ async def test_one_player_five_connections_never_confirms_more_than_the_balance(
 
 
 async def _terminate(url: str) -> int:
-    """Terminate every connection to the database of ``url`` but this one: how many."""
+    """Terminate every connection to the database of ``url`` but this one, waiting until
+    each backend has exited (PostgreSQL 14+): how many."""
     admin = create_async_engine(
         urlsplit(POSTGRES_ADMIN_URL)._replace(scheme="postgresql+asyncpg").geturl(),
         isolation_level="AUTOCOMMIT",
@@ -204,7 +205,7 @@ async def _terminate(url: str) -> int:
         async with admin.connect() as conn:
             killed = await conn.scalar(
                 text(
-                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "SELECT count(pg_terminate_backend(pid, 5000)) FROM pg_stat_activity "
                     "WHERE datname = :name AND pid <> pg_backend_pid()"
                 ),
                 {"name": urlsplit(url).path.lstrip("/")},
@@ -214,11 +215,30 @@ async def _terminate(url: str) -> int:
         await admin.dispose()
 
 
-async def _cut(url: str, stop: asyncio.Event, cuts: list[int]) -> None:
-    """Terminate the server's connections to its own test database, again and again."""
-    while not stop.is_set() and sum(1 for c in cuts if c) < 6:
-        cuts.append(await _terminate(url))
-        await asyncio.sleep(0.1)
+@contextlib.contextmanager
+def _cut_before(
+    engine: AsyncEngine, url: str, at: set[int], cuts: list[int], *, matching: str = ""
+) -> Iterator[None]:
+    """Cut the database's connections (``pg_terminate_backend``, from a connection of its
+    own, on another thread) just before the engine's statements numbered ``at`` run
+    (counting those whose text has ``matching``): the statement then meets a terminated
+    backend, wherever it is in its unit of work."""
+    count = 0
+
+    def cut(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        nonlocal count
+        if matching not in statement:
+            return
+        count += 1
+        if count in at:
+            with ThreadPoolExecutor(1) as pool:  # the test's loop waits: it is mid-statement
+                cuts.append(pool.submit(asyncio.run, _terminate(url)).result())
+
+    event.listen(engine.sync_engine, "before_cursor_execute", cut)
+    try:
+        yield
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", cut)
 
 
 @pytest.mark.slow
@@ -242,14 +262,13 @@ async def test_connections_cut_during_a_batch_of_confirms_lose_nothing(
                         await client.request({"type": "clear"})
                 return outcomes
 
-            stop, cuts = asyncio.Event(), list[int]()
-            cutter = asyncio.create_task(_cut(url, stop, cuts))
-            try:
+            cuts: list[int] = []
+            # cut inside the group commits: before the ledger's 2nd, 9th and 16th statements
+            # (a batch asks the rounds, the keys, the funding and the accounts, then writes)
+            with _cut_before(server.node.engine, url, {2, 9, 16}, cuts, matching="ledger_"):
                 outcomes = [o for each in await asyncio.gather(*map(bettor, players)) for o in each]
-            finally:
-                stop.set()
-                await cutter
-            assert sum(cuts) > 0, "no connection was cut"
+            assert len(cuts) == 3, cuts  # cut three times,
+            assert all(cuts), cuts  # each time for real
             assert "internal" not in outcomes
             assert "ok" in outcomes
             runner = server.node.runners["live-1"]
@@ -269,27 +288,6 @@ async def test_connections_cut_during_a_batch_of_confirms_lose_nothing(
             assert info.status.value == "settled"
             report = await ledger.check()
             assert report.ok, report.problems
-
-
-@contextlib.contextmanager
-def _cut_before(engine: AsyncEngine, url: str, at: set[int], cuts: list[int]) -> Iterator[None]:
-    """Cut the database's connections (``pg_terminate_backend``, from a connection of its
-    own, on another thread) just before the engine's statements numbered ``at`` run: the
-    statement then meets a terminated backend, wherever it is in its unit of work."""
-    count = 0
-
-    def cut(*_args: Any) -> None:
-        nonlocal count
-        count += 1
-        if count in at:
-            with ThreadPoolExecutor(1) as pool:  # the test's loop waits: it is mid-statement
-                cuts.append(pool.submit(asyncio.run, _terminate(url)).result())
-
-    event.listen(engine.sync_engine, "before_cursor_execute", cut)
-    try:
-        yield
-    finally:
-        event.remove(engine.sync_engine, "before_cursor_execute", cut)
 
 
 @pytest.mark.slow
