@@ -793,17 +793,29 @@ async def _confirm_many(
         (_ROUNDS_PG if postgresql else _ROUNDS_SQLITE).bindparams(ids=round_ids)
     ):
         rounds[row.id] = _round_info(row)
-    existing = await _by_keys(conn, [t.idempotency_key for _, t in todo])
+    keys = [t.idempotency_key for _, t in todo]
     players = sorted({requests[i].player_id for i, _ in todo})
     funded: dict[tuple[str, str], str] = {}
-    for start in range(0, len(players), _CHUNK):
-        chunk = players[start : start + _CHUNK]
-        for round_id, player_id, source in await conn.execute(
-            (_FUNDED_PG if postgresql else _FUNDED_SQLITE).bindparams(
-                rounds=round_ids, players=chunk
+    if postgresql:  # which keys are posted already, and the funding, in one query
+        posted: list[str] = []
+        for key, round_id, player_id, source in await conn.execute(
+            _KEYS_AND_FUNDING_PG.bindparams(
+                keys=sorted(set(keys)), rounds=round_ids, players=players
             )
         ):
-            funded[(round_id, player_id)] = source
+            if key is not None:
+                posted.append(key)
+            else:
+                funded[(round_id, player_id)] = source
+        existing = await _by_keys(conn, posted) if posted else {}
+    else:
+        existing = await _by_keys(conn, keys)
+        for start in range(0, len(players), _CHUNK):
+            chunk = players[start : start + _CHUNK]
+            for round_id, player_id, source in await conn.execute(
+                _FUNDED_SQLITE.bindparams(rounds=round_ids, players=chunk)
+            ):
+                funded[(round_id, player_id)] = source
     # every account the batch moves (the wallets and the rounds' escrows) locked at once,
     # in the order of their codes like any posting
     sources = {(requests[i].funding or Account.player(requests[i].player_id)).code for i, _ in todo}
@@ -931,11 +943,15 @@ _KEYS_PG = text("idempotency_key = ANY(CAST(:keys AS varchar[]))")
 _ROUNDS_PG = text(
     "SELECT * FROM ledger_rounds WHERE id = ANY(CAST(:ids AS varchar[])) ORDER BY id FOR UPDATE"
 )
-_FUNDED_PG = text(
-    "SELECT DISTINCT round_id, player_id, funding FROM ledger_round_bets "
+_KEYS_AND_FUNDING_PG = text(
+    "SELECT idempotency_key, NULL, NULL, NULL FROM ledger_transactions "
+    "WHERE idempotency_key = ANY(CAST(:keys AS varchar[])) UNION ALL "
+    "SELECT DISTINCT NULL, round_id, player_id, funding FROM ledger_round_bets "
     "WHERE round_id = ANY(CAST(:rounds AS varchar[])) "
     "AND player_id = ANY(CAST(:players AS varchar[]))"
 )
+"""A batch's keys already posted (the first column) and how its players funded their
+earlier bets of its rounds (the other three), in one round trip."""
 # SQLite's: made once, an IN list of as many parameters as values (an ``in_()`` built
 # for each batch cost more than the queries)
 _KEYS_SQLITE = text("idempotency_key IN :keys").bindparams(bindparam("keys", expanding=True))
