@@ -818,12 +818,8 @@ async def _confirm_many(
                 funded[(round_id, player_id)] = source
     # every account the batch moves (the wallets and the rounds' escrows) locked at once,
     # in the order of their codes like any posting
-    sources = {(requests[i].funding or Account.player(requests[i].player_id)).code for i, _ in todo}
-    codes = sorted(sources | {Account.escrow(round_id).code for round_id in round_ids})
-    held = await _lock_balances(conn, codes)
-    if len(held) < len(codes):  # wallets never used before, a round's first escrow
-        await _ensure_accounts(conn, (Account.parse(c) for c in codes if c not in held))
-        held.update(await _lock_balances(conn, [c for c in codes if c not in held]))
+    sources = {requests[i].funding or Account.player(requests[i].player_id) for i, _ in todo}
+    held = await _hold(conn, sources | {Account.escrow(round_id) for round_id in round_ids})
     locked = dict(held)
     accepted: list[tuple[int, Transaction]] = []
     batch: dict[str, Transaction] = {}
@@ -1003,6 +999,18 @@ def _transaction(row: Row[Any], entries: Iterable[model.Entry]) -> Transaction:
     )
 
 
+async def _hold(conn: AsyncConnection, accounts: Iterable[Account]) -> dict[str, int]:
+    """The accounts' balances, their rows locked in the order of their codes; accounts
+    never used before (a player's first bet, a round's escrow …) are created first."""
+    by_code = {a.code: a for a in accounts}
+    codes = sorted(by_code)
+    held = await _lock_balances(conn, codes)
+    if len(held) < len(codes):
+        await _ensure_accounts(conn, (by_code[c] for c in codes if c not in held))
+        held.update(await _lock_balances(conn, [c for c in codes if c not in held]))
+    return held
+
+
 async def _ensure_accounts(conn: AsyncConnection, accounts: Iterable[Account]) -> None:
     rows = [
         {"code": a.code, "kind": a.kind.value, "key": a.key, "balance": 0}
@@ -1052,13 +1060,9 @@ async def _post_new(
     for t in fresh:
         for e in t.entries:
             deltas[e.account] += e.amount
-    codes = sorted(a.code for a in deltas)
     held = dict(locked or {})
-    if missing := [c for c in codes if c not in held]:
-        held.update(await _lock_balances(conn, missing))
-    if len(held) < len(codes):  # accounts never used before (a new round's escrow …)
-        await _ensure_accounts(conn, (a for a in deltas if a.code not in held))
-        held.update(await _lock_balances(conn, [c for c in codes if c not in held]))
+    if missing := [a for a in deltas if a.code not in held]:
+        held.update(await _hold(conn, missing))
     balances: dict[str, int] = {}
     for account in sorted(deltas, key=lambda a: a.code):
         delta = deltas[account]
@@ -1139,8 +1143,9 @@ _COPY_FROM = 50
 """Rows from which PostgreSQL gets them by ``COPY`` rather than ``INSERT``."""
 
 _ONE_STATEMENT = 1000
-"""Entries up to which PostgreSQL gets new transactions, their entries and the balances
-they move in one statement (a batch of 500 confirms); a round's settlement takes COPY."""
+"""Entries up to which PostgreSQL gets new transactions, their entries, the round bets
+they confirm and the balances they move in one statement (a batch of 500 confirms); a
+round's settlement takes COPY."""
 
 
 _TX_COLUMNS = (
