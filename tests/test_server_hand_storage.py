@@ -43,6 +43,20 @@ async def test_a_busy_hands_record_is_stored_whole(backend: str, tmp_path: Path)
                 players=players,
             )
             assert await store.hand("busy-1-1") == {**record, "status": "settled"}
+            # saved again (a correction): the stored row takes the new record and status
+            amended = {**record, "results": {p: {"returned": 0} for p in players}}
+            await store.save_hand(
+                game="busy-1-1",
+                table_id="busy",
+                shoe=1,
+                hand=1,
+                opened_at=now,
+                closed_at=now + 1,
+                status="corrected",
+                record=amended,
+                players=players[1:],
+            )
+            assert await store.hand("busy-1-1") == {**amended, "status": "corrected"}
             if backend == "postgresql":
                 async with engine.connect() as conn:
                     method = await conn.scalar(
