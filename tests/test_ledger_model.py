@@ -18,7 +18,7 @@ from punto.coup import deal_coup
 from punto.ledger import model
 from punto.ledger.model import Account
 from punto.rules import preset
-from punto.settlement import settle
+from punto.settlement import Settler, settle
 
 
 @given(st.text(max_size=200))
@@ -61,3 +61,57 @@ def test_settlements_equal_one_settlement_per_player(
         for p in sorted(players)
     ]
     assert bulk == one_by_one
+    # players with the same bets share one result (as a table settles them): the bulk
+    # transactions share its lines and are still one settlement's each
+    settler = Settler(rules, coup)
+    twice = {**players, **{f"q{i}": dict(bets) for i, bets in enumerate(stakes)}}
+    shared = {p: settler.settle(bets) for p, bets in twice.items()}
+    assert shared["p0"] is shared["q0"]
+    bulk = model.settlements(
+        "r9", "t1", ((p, twice[p], Account.player(p)) for p in sorted(twice)), shared
+    )
+    assert bulk == [
+        model.settlement("r9", p, twice[p], shared[p], table_id="t1") for p in sorted(twice)
+    ]
+
+
+def test_fingerprints_stay_what_the_books_hold() -> None:
+    """A transaction's fingerprint is stored with it and checked again by ``punto ledger
+    check``: its text (the fields, then the entries, then the lines, joined by the unit
+    separator, each separator inside a field read as a space) must never change."""
+    line = model.Line("player", 1000, "win", 1000)
+    settled = model.Transaction(
+        model.TransactionKind.SETTLE,
+        "settle:r1:bob",
+        (
+            model.Entry(Account.escrow("r1"), -1000),
+            model.Entry(Account.player("bob"), 2000),
+            model.Entry(Account.house("t1"), -1000),
+        ),
+        round_id="r1",
+        player_id="bob",
+        lines=(line,),
+    )
+    assert settled.fingerprint == (
+        "db6dcea36dadc1bb25ff6df68b94e071b569490344c46332594c623f325c4e0b"
+    )
+    entries = (model.Entry(Account.player("bob"), 500), model.Entry(Account.house("t1"), -500))
+
+    def corrected(reason: str) -> model.Transaction:
+        return model.Transaction(
+            model.TransactionKind.CORRECTION,
+            "corr:r1:bob",
+            entries,
+            round_id="r1",
+            player_id="bob",
+            reference="abc",
+            author="sam",
+            reason=reason,
+            lines=(line,),
+        )
+
+    with_separator = corrected("misdealt\x1fcard")
+    assert with_separator.fingerprint == (
+        "79f78c0263d71d6af90ee7a1a78c0e3dd6b71e57ceb179a8ae0bae3caaca3a36"
+    )
+    assert with_separator.fingerprint == corrected("misdealt card").fingerprint

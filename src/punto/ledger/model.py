@@ -300,7 +300,9 @@ class Transaction:
             *(f"{e.account.code}={e.amount}" for e in self.entries),
             *(f"{ln.bet}/{ln.stake}/{ln.payout_class}/{ln.net}" for ln in self.lines),
         ]
-        text = "\x1f".join(p.replace("\x1f", " ") for p in parts)
+        text = "\x1f".join(parts)
+        if text.count("\x1f") != len(parts) - 1:  # a part holds the separator (rare)
+            text = "\x1f".join(p.replace("\x1f", " ") for p in parts)
         return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -533,12 +535,28 @@ def settlements(
     True
     """
     escrow, house = Account.escrow(round_id), Account.house(table_id)
-    return [
-        _settlement(
-            round_id, player, bets, results[player], escrow=escrow, house=house, payee=payee
+    # players with the same bets share one result (punto.settlement.Settler): its lines
+    # are made once (``results`` keeps each result alive, so its id names it here)
+    lines: dict[int, tuple[Line, ...]] = {}
+    out = []
+    for player, bets, payee in players:
+        result = results[player]
+        mine = lines.get(id(result))
+        if mine is None:
+            mine = lines[id(result)] = lines_of(result)
+        out.append(
+            _settlement(
+                round_id,
+                player,
+                bets,
+                result,
+                escrow=escrow,
+                house=house,
+                payee=payee,
+                lines=mine,
+            )
         )
-        for player, bets, payee in players
-    ]
+    return out
 
 
 def _settlement(
@@ -550,9 +568,11 @@ def _settlement(
     escrow: Account,
     house: Account,
     payee: Account,
+    lines: tuple[Line, ...] | None = None,
 ) -> Transaction:
     check_stakes(player_id, bets, result)
-    lines = lines_of(result)
+    if lines is None:
+        lines = lines_of(result)
     total_stake = result.total_stake
     paid = result.total_returned
     return Transaction(

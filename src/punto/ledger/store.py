@@ -523,11 +523,10 @@ class LedgerStore:
                 return tuple(replay)
             # An open round has no settlement yet: its keys are posted only here, with the
             # round's new status in the same transaction (no look-up of them needed).
-            done = await _post_all(conn, transactions, fresh=True)
+            moved = await _post_new(conn, transactions) if transactions else {}
             await _close_round(conn, round_id, RoundStatus.SETTLED)
             if balances is not None:
-                for one in done:
-                    balances.update(one.balances)
+                balances.update(moved)  # every account the settlement moved
             return tuple(transactions)
 
         return await self._run(unit)
@@ -1026,12 +1025,10 @@ async def _ensure_accounts(conn: AsyncConnection, accounts: Iterable[Account]) -
         raise LedgerError(f"unsupported database {conn.dialect.name}")
 
 
-async def _post_all(
-    conn: AsyncConnection, transactions: Sequence[Transaction], *, fresh: bool = False
-) -> list[Posted]:
-    """Post the transactions (replays are returned as they are; ``fresh``: the caller has
-    just looked their keys up), then move the balances in one fixed order of accounts."""
-    known = {} if fresh else await _by_keys(conn, [t.idempotency_key for t in transactions])
+async def _post_all(conn: AsyncConnection, transactions: Sequence[Transaction]) -> list[Posted]:
+    """Post the transactions (replays are returned as they are), then move the balances
+    in one fixed order of accounts."""
+    known = await _by_keys(conn, [t.idempotency_key for t in transactions])
     found = [known.get(t.idempotency_key) for t in transactions]
     new = [t for t, existing in zip(transactions, found, strict=True) if existing is None]
     balances = await _post_new(conn, new) if new else {}
@@ -1073,6 +1070,9 @@ async def _post_new(
                 "nothing was posted"
             )
         balances[account.code] = balance
+    # a settlement's players with the same bets share their lines: encoded once each
+    # (``fresh`` keeps every transaction, so their lines, alive: an id names them here)
+    lines: dict[int, str] = {}
     rows = [
         (
             t.id,
@@ -1083,7 +1083,7 @@ async def _post_new(
             t.reference,
             t.author,
             t.reason,
-            _lines_json(t.lines),
+            lines.get(id(t.lines)) or lines.setdefault(id(t.lines), _lines_json(t.lines)),
             t.fingerprint,
         )
         for t in fresh
