@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import orjson
 import pytest
 
 from hub_support import seen_by_audience
@@ -20,7 +21,8 @@ from punto.rules import preset
 from punto.server.envelopes import envelope_from_json
 from punto.server.hub import event_texts
 from punto.server.protocol import event_views, settled_views
-from punto.settlement import settle
+from punto.server.storage import record_piece
+from punto.settlement import Settler, settle
 from punto.table.events import HandSettled
 from punto.table.records import GameNumber, PlayerResult, freeze_bets
 from punto.table.views import Viewer, project, settled_summary
@@ -82,6 +84,44 @@ def test_the_views_are_the_projections_with_the_summary() -> None:
         shown = project([event], Viewer.PLAYER, r.player)[0]
         assert views["own"][r.player] == {**event_json(shown), "summary": summary}
     assert "self" not in views  # no one player: each has their own
+
+
+def _decoded(data: object) -> object:
+    return orjson.loads(orjson.dumps(data))
+
+
+def test_results_encoded_once_read_as_the_plain_views() -> None:
+    """The server's views carry each result encoded once (``piece``), for the player, the
+    dealer and the hand's record alike; decoded, they are the plain views. Players with
+    the same bets share one settlement (as a table settles them) and its text."""
+    settler = Settler(RULES, OUTCOME)
+    bets = [{Bet.PLAYER: 2000}, {Bet.TIE: 100, Bet.PLAYER_PAIR: 100}, {Bet.PLAYER: 2000}]
+    results = []
+    for k, mine in enumerate(bets):
+        settlement = settler.settle(mine)
+        results.append(PlayerResult(f"p{k}", settlement, settlement.total_returned))
+    event = HandSettled(at=5.0, game=GAME, results=tuple(results), void_reason=None, last=False)
+    assert results[0].settlement is results[2].settlement
+    made: list[object] = []
+
+    def piece(data: object) -> object:
+        made.append(data)
+        return record_piece(data)  # type: ignore[arg-type]
+
+    views = event_views(event, piece=piece)
+    assert _decoded(views) == _decoded(event_views(event))
+    assert len(made) == 2 + 3  # two different settlements, three results
+    first, _, third = views["auditor"]["results"]
+    assert (
+        orjson.loads(orjson.dumps(first))["settlement"]
+        == orjson.loads(orjson.dumps(third))["settlement"]
+    )
+    texts = event_texts("t1", 9, views)
+    plain = event_texts("t1", 9, event_views(event))
+    assert json.loads(texts["texts"]["dealer"] or "") == json.loads(plain["texts"]["dealer"] or "")
+    assert {p: json.loads(t) for p, t in texts["own"].items()} == {
+        p: json.loads(t) for p, t in plain["own"].items()
+    }
 
 
 @pytest.mark.asyncio

@@ -193,13 +193,14 @@ def settlement_from_json(data: Mapping[str, Any]) -> Settlement:
     )
 
 
-def result_json(result: PlayerResult) -> dict[str, Any]:
-    """A player's result as JSON."""
+def result_json(result: PlayerResult, *, settlement: object = None) -> dict[str, Any]:
+    """A player's result as JSON; ``settlement``: its settlement's JSON made already (or
+    its encoded text: players with the same bets share one settlement)."""
     return {
         "player": result.player,
         "returned": result.returned,
         "standing": bets_json(result.standing),
-        "settlement": settlement_json(result.settlement),
+        "settlement": settlement_json(result.settlement) if settlement is None else settlement,
     }
 
 

@@ -23,7 +23,7 @@ import json
 import math
 import re
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -72,6 +72,7 @@ from punto.table.events import (
     TieBetsChanged,
 )
 from punto.table.fault_catalogue import Fault
+from punto.table.records import PlayerResult
 from punto.table.squeeze import ReadCall
 from punto.table.views import Viewer, project, refunded_summary, settled_summary
 
@@ -694,15 +695,18 @@ def shown_to(event: Event, player: str | None) -> Event | None:
     return event
 
 
-def event_views(event: Event, *, holder: str | None = None) -> dict[str, Any]:
+def event_views(
+    event: Event, *, holder: str | None = None, piece: Callable[[Any], Any] | None = None
+) -> dict[str, Any]:
     """What each viewer sees of one event, as JSON (``None``: not shown): ``auditor``,
     ``dealer``, ``watcher`` (also every player but the one it concerns) and, for an event
     about a player, ``self`` (that player's own view) and ``player`` (their id). A card
     dealt face down to a side ``holder`` holds is shown to them (``self``) [M16]. A
     settled hand concerns every player who bet, a refund every player refunded: ``own``
-    maps each of them to their view (:func:`settled_views`, :func:`refunded_views`)."""
+    maps each of them to their view (:func:`settled_views`, :func:`refunded_views`;
+    ``piece``: how a settled hand's results are encoded once each, there)."""
     if isinstance(event, HandSettled):
-        return settled_views(event)
+        return settled_views(event, piece=piece)
     if isinstance(event, BetsRefunded):
         return refunded_views(event)
     if isinstance(event, BettingOpened) and event.standing:
@@ -735,12 +739,19 @@ def event_views(event: Event, *, holder: str | None = None) -> dict[str, Any]:
     return out
 
 
-def settled_views(event: HandSettled) -> dict[str, Any]:
+def settled_views(
+    event: HandSettled, *, piece: Callable[[Any], Any] | None = None
+) -> dict[str, Any]:
     """The views of a settled hand: the dealer and auditors see every player's result;
     a player sees their own (``own``: each player's view, by player) and, like every
     watcher, the hand's ``summary`` (:func:`punto.table.views.settled_summary`) — as
     :func:`punto.table.views.project` shows it, built from each result's JSON made once
     (a hand of 2,500 players has 2,500 own views).
+
+    ``piece``, if given, encodes JSON data once into a part of a larger text (the server
+    passes :func:`punto.server.storage.record_piece`): each result is then that text,
+    which the player's view, the dealer's and the hand's record all carry as it is, and
+    players with the same bets (one shared settlement) share their settlement's text.
 
     >>> from punto.table.records import GameNumber
     >>> settled = HandSettled(at=1.0, game=GameNumber("T1", 1, 1), results=(),
@@ -749,8 +760,12 @@ def settled_views(event: HandSettled) -> dict[str, Any]:
     >>> views["watcher"]["summary"], views["own"]
     ({'players': 0, 'areas_won': []}, {})
     """
-    full = event_json(event)
-    results = full["results"]
+    if piece is None:
+        full = event_json(event)
+        results = full["results"]
+    else:
+        results = _result_pieces(event.results, piece)
+        full = {**event_json(dataclasses.replace(event, results=())), "results": results}
     summary = settled_summary(event)
     public = {
         **full,
@@ -762,6 +777,19 @@ def settled_views(event: HandSettled) -> dict[str, Any]:
         for r, data in zip(event.results, results, strict=True)
     }
     return {"auditor": full, "dealer": full, "watcher": public, "own": own}
+
+
+def _result_pieces(results: tuple[PlayerResult, ...], piece: Callable[[Any], Any]) -> list[Any]:
+    """Each result encoded once by ``piece``; a settlement shared by several players (the
+    same bets: :class:`punto.settlement.Settler`) encoded once for all of them."""
+    shared: dict[int, Any] = {}  # ``results`` keeps each settlement alive: its id names it
+    out = []
+    for r in results:
+        settlement = shared.get(id(r.settlement))
+        if settlement is None:
+            settlement = shared[id(r.settlement)] = piece(settlement_json(r.settlement))
+        out.append(piece(result_json(r, settlement=settlement)))
+    return out
 
 
 def standing_views(event: BettingOpened) -> dict[str, Any]:

@@ -740,7 +740,7 @@ class TableRunner(TableCommands):
                 if isinstance(event, CardPlaced)
                 else None
             )
-            views = event_views(event, holder=holder)
+            views = event_views(event, holder=holder, piece=record_piece)
             if views.get("auditor") is not None:
                 self._json[index] = views["auditor"]
                 if not isinstance(event, HandSettled):  # settled hands: by the record's task
@@ -942,15 +942,15 @@ class TableRunner(TableCommands):
         record = records[-1]
         first = self._hand_start
         # the players' results as the fan-out encoded them (thousands at a busy table),
-        # each encoded once as the record holds it, in the settled event and the results
-        # (kept apart from the hand's pieces, which are not copied to add them)
+        # each once, as the record holds it (:func:`settled_views`' pieces), in the
+        # settled event and the results (kept apart from the hand's pieces, which are not
+        # copied to add them)
         settled_pieces: dict[int, orjson.Fragment] = {}
         encoded: dict[int, orjson.Fragment] = {}
         for n, event in enumerate(events):
             if isinstance(event, HandSettled) and (done := self._json.get(first + n)):
-                shared = [record_piece(r) for r in done["results"]]
-                encoded.update(zip(map(id, event.results), shared, strict=True))
-                settled_pieces[first + n] = record_piece({**done, "results": shared})
+                encoded.update(zip(map(id, event.results), done["results"], strict=True))
+                settled_pieces[first + n] = record_piece(done)
         data = hand_record_json(record, results=lambda r: encoded.get(id(r)) or result_json(r))
         data["dealer"] = self.table.dealer
         data["rules_version"] = self.table.settings.rules_version
