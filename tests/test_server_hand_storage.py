@@ -4,6 +4,7 @@ LZ4 (migration s0012; a hand of thousands of players is megabytes of JSON)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -31,31 +32,25 @@ async def test_a_busy_hands_record_is_stored_whole(backend: str, tmp_path: Path)
         try:
             store = ServerStore(engine)
             now = time.time()
-            await store.save_hand(
-                game="busy-1-1",
-                table_id="busy",
-                shoe=1,
-                hand=1,
-                opened_at=now,
-                closed_at=now,
-                status="settled",
-                record=record,
-                players=players,
-            )
+
+            async def save(data: Mapping[str, object], status: str, bettors: list[str]) -> None:
+                await store.save_hand(
+                    game="busy-1-1",
+                    table_id="busy",
+                    shoe=1,
+                    hand=1,
+                    opened_at=now,
+                    closed_at=now,
+                    status=status,
+                    record=data,
+                    players=bettors,
+                )
+
+            await save(record, "settled", players)
             assert await store.hand("busy-1-1") == {**record, "status": "settled"}
             # saved again (a correction): the stored row takes the new record and status
             amended = {**record, "results": {p: {"returned": 0} for p in players}}
-            await store.save_hand(
-                game="busy-1-1",
-                table_id="busy",
-                shoe=1,
-                hand=1,
-                opened_at=now,
-                closed_at=now + 1,
-                status="corrected",
-                record=amended,
-                players=players[1:],
-            )
+            await save(amended, "corrected", players[1:])
             assert await store.hand("busy-1-1") == {**amended, "status": "corrected"}
             if backend == "postgresql":
                 async with engine.connect() as conn:
