@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from punto.bets import Bet
 from punto.cards import parse_cards
 from punto.coup import deal_coup
+from punto.errors import LedgerError
 from punto.ledger import model
 from punto.ledger.model import Account
 from punto.rules import preset
@@ -73,6 +75,24 @@ def test_settlements_equal_one_settlement_per_player(
     assert bulk == [
         model.settlement("r9", p, twice[p], shared[p], table_id="t1") for p in sorted(twice)
     ]
+    # their fingerprints too, made with each shared result's lines written once
+    assert model.fingerprints(bulk) == [t.fingerprint for t in bulk]
+
+
+def test_a_shared_result_settles_only_the_bets_it_was_made_of() -> None:
+    """``settlements`` checks a result shared by several players once, against the first
+    player's bets; a later player whose confirmed bets differ is still refused, saying
+    how."""
+    rules = preset("macau")
+    result = Settler(rules, deal_coup(parse_cards("9S 5H KC 7D"))).settle({Bet.PLAYER: 1000})
+    players = [
+        ("a", {Bet.PLAYER: 1000}, Account.player("a")),
+        ("b", {Bet.PLAYER: 2000}, Account.player("b")),
+    ]
+    with pytest.raises(LedgerError, match="settlement of b covers player=1000, but the confirmed"):
+        model.settlements("r1", "t1", players, {"a": result, "b": result})
+    with pytest.raises(LedgerError, match="settlement of b covers"):
+        model.settlements("r1", "t1", players[1:], {"b": result})
 
 
 def test_fingerprints_stay_what_the_books_hold() -> None:

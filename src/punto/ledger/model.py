@@ -48,6 +48,7 @@ __all__ = [
     "cancel",
     "check_stakes",
     "correction",
+    "fingerprints",
     "lines_of",
     "refund",
     "returned",
@@ -289,6 +290,9 @@ class Transaction:
     @property
     def fingerprint(self) -> str:
         """SHA-256 of the transaction's content: a replay must match it exactly."""
+        return self._fingerprint(_line_parts(self.lines))
+
+    def _fingerprint(self, line_parts: list[str]) -> str:
         parts = [
             self.kind.value,
             self.idempotency_key,
@@ -298,12 +302,29 @@ class Transaction:
             self.author or "",
             self.reason or "",
             *(f"{e.account.code}={e.amount}" for e in self.entries),
-            *(f"{ln.bet}/{ln.stake}/{ln.payout_class}/{ln.net}" for ln in self.lines),
+            *line_parts,
         ]
         text = "\x1f".join(parts)
         if text.count("\x1f") != len(parts) - 1:  # a part holds the separator (rare)
             text = "\x1f".join(p.replace("\x1f", " ") for p in parts)
         return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _line_parts(lines: tuple[Line, ...]) -> list[str]:
+    return [f"{ln.bet}/{ln.stake}/{ln.payout_class}/{ln.net}" for ln in lines]
+
+
+def fingerprints(transactions: Iterable[Transaction]) -> list[str]:
+    """Each transaction's :attr:`Transaction.fingerprint`; the text of lines that several
+    share (a settlement's players with the same bets) made once."""
+    made: dict[int, list[str]] = {}  # the transactions keep their lines alive
+    out = []
+    for t in transactions:
+        parts = made.get(id(t.lines))
+        if parts is None:
+            parts = made[id(t.lines)] = _line_parts(t.lines)
+        out.append(t._fingerprint(parts))
+    return out
 
 
 _entry_order = operator.attrgetter("account.code")
@@ -535,28 +556,55 @@ def settlements(
     True
     """
     escrow, house = Account.escrow(round_id), Account.house(table_id)
-    # players with the same bets share one result (punto.settlement.Settler): its lines
-    # are made once (``results`` keeps each result alive, so its id names it here)
-    lines: dict[int, tuple[Line, ...]] = {}
+    # players with the same bets share one result (punto.settlement.Settler): what
+    # depends on the result alone — its lines, its stakes, its escrow and house entries —
+    # is made and checked once (``results`` keeps each result alive: its id names it)
+    shared: dict[int, _Shared] = {}
     out = []
     for player, bets, payee in players:
         result = results[player]
-        mine = lines.get(id(result))
-        if mine is None:
-            mine = lines[id(result)] = lines_of(result)
+        common = shared.get(id(result))
+        if common is None:
+            check_stakes(player, bets, result)
+            common = shared[id(result)] = _Shared.of(result, escrow=escrow, house=house)
+        elif common.stakes != bets:
+            check_stakes(player, bets, result)  # raises, saying how they differ
+        paid = common.paid
         out.append(
-            _settlement(
-                round_id,
-                player,
-                bets,
-                result,
-                escrow=escrow,
-                house=house,
-                payee=payee,
-                lines=mine,
+            Transaction(
+                TransactionKind.SETTLE,
+                f"settle:{round_id}:{player}",
+                (*common.entries, Entry(payee, paid)) if paid else common.entries,
+                round_id=round_id,
+                player_id=player,
+                lines=common.lines,
             )
         )
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Shared:
+    """What the settlement of every player holding one result shares."""
+
+    lines: tuple[Line, ...]
+    stakes: dict[Bet, int]
+    paid: int
+    entries: tuple[Entry, ...]
+    """The escrow's and the house's entries (without zeros)."""
+
+    @classmethod
+    def of(cls, result: Settlement, *, escrow: Account, house: Account) -> _Shared:
+        stakes: dict[Bet, int] = {}
+        for r in result.results:
+            stakes[r.bet] = stakes.get(r.bet, 0) + r.stake
+        total_stake, paid = result.total_stake, result.total_returned
+        return cls(
+            lines_of(result),
+            stakes,
+            paid,
+            _entries({escrow: -total_stake, house: total_stake - paid}),
+        )
 
 
 def _settlement(
@@ -568,11 +616,9 @@ def _settlement(
     escrow: Account,
     house: Account,
     payee: Account,
-    lines: tuple[Line, ...] | None = None,
 ) -> Transaction:
     check_stakes(player_id, bets, result)
-    if lines is None:
-        lines = lines_of(result)
+    lines = lines_of(result)
     total_stake = result.total_stake
     paid = result.total_returned
     return Transaction(

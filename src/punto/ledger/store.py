@@ -1084,9 +1084,9 @@ async def _post_new(
             t.author,
             t.reason,
             lines.get(id(t.lines)) or lines.setdefault(id(t.lines), _lines_json(t.lines)),
-            t.fingerprint,
+            fingerprint,
         )
-        for t in fresh
+        for t, fingerprint in zip(fresh, model.fingerprints(fresh), strict=True)
     ]
     entries = [(t.id, e.account.code, e.amount) for t in fresh for e in t.entries]
     moved = {a.code: d for a, d in deltas.items() if d}
