@@ -7,9 +7,10 @@ ship inside the package, so this works from an installed wheel too.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from alembic import command, context
+from alembic import command, context, op
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
@@ -21,6 +22,7 @@ from punto.ledger.tables import VERSION_TABLE
 
 __all__ = [
     "alembic_config",
+    "collate",
     "current",
     "head",
     "run_environment",
@@ -56,6 +58,20 @@ def run_environment(metadata: MetaData, version_table: str, *, upgrade: str) -> 
     )
     with context.begin_transaction():
         context.run_migrations()
+
+
+def collate(columns: Mapping[str, Sequence[tuple[str, int]]], collation: str | None) -> None:
+    """In a migration: give the ``varchar`` columns (by table: name and length) the
+    ``collation`` (``None``: the database's own) on PostgreSQL, their indexes rebuilt and
+    their rows kept; nothing on SQLite, whose strings compare byte by byte."""
+    if op.get_bind().dialect.name != "postgresql":
+        return
+    clause = "" if collation is None else f' COLLATE "{collation}"'
+    for table, named in columns.items():
+        changes = ", ".join(
+            f"ALTER COLUMN {name} TYPE varchar({length}){clause}" for name, length in named
+        )
+        op.execute(f"ALTER TABLE {table} {changes}")
 
 
 def head() -> str:

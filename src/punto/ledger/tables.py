@@ -31,12 +31,22 @@ __all__ = [
     "RoundBetRow",
     "RoundRow",
     "TransactionRow",
+    "identifier",
 ]
 
 VERSION_TABLE = "ledger_alembic_version"
 """Alembic's version table for the ledger's migrations."""
 
 _ID = BigInteger().with_variant(Integer(), "sqlite")  # SQLite autoincrements INTEGER keys only
+
+
+def identifier(length: int) -> String:
+    """The type of a name rows are looked up by (an account code, a transaction, round,
+    game or player id): compared byte by byte. SQLite's strings compare so already;
+    PostgreSQL's take ``COLLATE "C"``, since under a database's language collation every
+    comparison of an index look-up or insert goes through the locale's rules (ledger
+    migration 0005, server migration s0013)."""
+    return String(length).with_variant(String(length, collation="C"), "postgresql")
 
 
 class Base(DeclarativeBase):
@@ -57,7 +67,7 @@ class AccountRow(Base):
 
     __tablename__ = "ledger_accounts"
 
-    code: Mapped[str] = mapped_column(String(255), primary_key=True)
+    code: Mapped[str] = mapped_column(identifier(255), primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))
     key: Mapped[str] = mapped_column(String(200))
     balance: Mapped[int] = mapped_column(BigInteger, server_default="0")
@@ -70,12 +80,14 @@ class TransactionRow(Base):
     __tablename__ = "ledger_transactions"
 
     seq: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
-    id: Mapped[str] = mapped_column(String(36), unique=True)
-    idempotency_key: Mapped[str] = mapped_column(String(255), unique=True)
+    id: Mapped[str] = mapped_column(identifier(36), unique=True)
+    idempotency_key: Mapped[str] = mapped_column(identifier(255), unique=True)
     kind: Mapped[str] = mapped_column(String(16))
-    round_id: Mapped[str | None] = mapped_column(String(200), index=True)
-    player_id: Mapped[str | None] = mapped_column(String(200))
-    reference_id: Mapped[str | None] = mapped_column(ForeignKey("ledger_transactions.id"))
+    round_id: Mapped[str | None] = mapped_column(identifier(200), index=True)
+    player_id: Mapped[str | None] = mapped_column(identifier(200))
+    reference_id: Mapped[str | None] = mapped_column(
+        identifier(36), ForeignKey("ledger_transactions.id")
+    )
     author: Mapped[str | None] = mapped_column(String(200))
     reason: Mapped[str | None] = mapped_column(Text)
     lines: Mapped[str] = mapped_column(Text)
@@ -95,8 +107,8 @@ class EntryRow(Base):
     # ``punto ledger check`` proves both exist (migration 0002). No serial key either:
     # the transaction and the account are the key, which serves the look-ups by
     # transaction and spares a bulk settlement a sequence and an index (migration 0004).
-    transaction_id: Mapped[str] = mapped_column(String(36), primary_key=True)
-    account_code: Mapped[str] = mapped_column(String(255), primary_key=True, index=True)
+    transaction_id: Mapped[str] = mapped_column(identifier(36), primary_key=True)
+    account_code: Mapped[str] = mapped_column(identifier(255), primary_key=True, index=True)
     amount: Mapped[int] = mapped_column(BigInteger)
 
 
@@ -105,7 +117,7 @@ class RoundRow(Base):
 
     __tablename__ = "ledger_rounds"
 
-    id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    id: Mapped[str] = mapped_column(identifier(200), primary_key=True)
     table_id: Mapped[str] = mapped_column(String(200))
     status: Mapped[str] = mapped_column(String(16), index=True)
     result: Mapped[str | None] = mapped_column(Text)
@@ -122,10 +134,12 @@ class RoundBetRow(Base):
     __table_args__ = (Index("ix_ledger_round_bets_round_id_player_id", "round_id", "player_id"),)
 
     id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
-    round_id: Mapped[str] = mapped_column(ForeignKey("ledger_rounds.id"))
-    player_id: Mapped[str] = mapped_column(String(200))
+    round_id: Mapped[str] = mapped_column(identifier(200), ForeignKey("ledger_rounds.id"))
+    player_id: Mapped[str] = mapped_column(identifier(200))
     bet: Mapped[str] = mapped_column(String(32))
     stake: Mapped[int] = mapped_column(BigInteger)
-    transaction_id: Mapped[str] = mapped_column(ForeignKey("ledger_transactions.id"), index=True)
-    funding: Mapped[str] = mapped_column(ForeignKey("ledger_accounts.code"))
+    transaction_id: Mapped[str] = mapped_column(
+        identifier(36), ForeignKey("ledger_transactions.id"), index=True
+    )
+    funding: Mapped[str] = mapped_column(identifier(255), ForeignKey("ledger_accounts.code"))
     status: Mapped[str] = mapped_column(String(16))

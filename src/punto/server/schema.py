@@ -21,6 +21,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from punto.ledger.tables import identifier
+
 __all__ = [
     "VERSION_TABLE",
     "AlarmRow",
@@ -162,8 +164,8 @@ class HandRow(Base):
 
     __tablename__ = "server_hands"
 
-    game: Mapped[str] = mapped_column(String(80), primary_key=True)
-    table_id: Mapped[str] = mapped_column(String(40), index=True)
+    game: Mapped[str] = mapped_column(identifier(80), primary_key=True)
+    table_id: Mapped[str] = mapped_column(identifier(40), index=True)
     shoe: Mapped[int] = mapped_column(Integer)
     hand: Mapped[int] = mapped_column(Integer)
     opened_at: Mapped[float] = mapped_column(Float)
@@ -177,8 +179,8 @@ class HandPlayerRow(Base):
 
     __tablename__ = "server_hand_players"
 
-    game: Mapped[str] = mapped_column(String(80), primary_key=True)
-    player_id: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    game: Mapped[str] = mapped_column(identifier(80), primary_key=True)
+    player_id: Mapped[str] = mapped_column(identifier(64), primary_key=True, index=True)
     closed_at: Mapped[float | None] = mapped_column(Float)
 
 
