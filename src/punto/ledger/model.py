@@ -489,16 +489,23 @@ def returned(lines: Iterable[Line]) -> int:
 
 def check_stakes(player_id: str, bets: Mapping[Bet, int], result: Settlement) -> None:
     """Refuse a settlement whose bets and stakes are not exactly the confirmed ones."""
-    settled: dict[Bet, int] = {}
     for r in result.results:
         if r.returned < 0:
             raise LedgerError(f"{player_id}'s {r.bet.label} result loses more than its stake")
-        settled[r.bet] = settled.get(r.bet, 0) + r.stake
+    settled = _stakes(result)
     if settled != dict(bets):
         raise LedgerError(
             f"settlement of {player_id} covers {_show(settled)}, "
             f"but the confirmed bets are {_show(bets)}"
         )
+
+
+def _stakes(result: Settlement) -> dict[Bet, int]:
+    """The stake the result settles on each bet."""
+    stakes: dict[Bet, int] = {}
+    for r in result.results:
+        stakes[r.bet] = stakes.get(r.bet, 0) + r.stake
+    return stakes
 
 
 def _show(bets: Mapping[Bet, int]) -> str:
@@ -595,13 +602,10 @@ class _Shared:
 
     @classmethod
     def of(cls, result: Settlement, *, escrow: Account, house: Account) -> _Shared:
-        stakes: dict[Bet, int] = {}
-        for r in result.results:
-            stakes[r.bet] = stakes.get(r.bet, 0) + r.stake
         total_stake, paid = result.total_stake, result.total_returned
         return cls(
             lines_of(result),
-            stakes,
+            _stakes(result),
             paid,
             _entries({escrow: -total_stake, house: total_stake - paid}),
         )
