@@ -692,12 +692,22 @@ class ServerStore:
             return found
 
         async def unit(conn: AsyncConnection) -> None:
-            for start in range(0, len(wanted), 1000):
-                rows = await conn.execute(
-                    select(_P.c.player_id, _P.c.table_id)
-                    .where(_P.c.player_id.in_(wanted[start : start + 1000]))
-                    .order_by(_P.c.player_id, _P.c.since, _P.c.table_id)
-                )
+            if conn.dialect.name == "postgresql":
+                # one statement's text whatever the number of players: an IN list of as
+                # many parameters as players was a new statement for the server to
+                # prepare at nearly every batch of confirms (a round trip, and the
+                # connection's cache of prepared statements churned)
+                chunks = [await conn.execute(_PRESENCE_PG, {"ids": wanted})]
+            else:
+                chunks = [
+                    await conn.execute(
+                        select(_P.c.player_id, _P.c.table_id)
+                        .where(_P.c.player_id.in_(wanted[start : start + 1000]))
+                        .order_by(_P.c.player_id, _P.c.since, _P.c.table_id)
+                    )
+                    for start in range(0, len(wanted), 1000)
+                ]
+            for rows in chunks:
                 for player_id, table_id in rows:
                     found.setdefault(str(player_id), []).append(str(table_id))
 
@@ -1017,6 +1027,11 @@ class _WithdrawnError(Exception):
     """A record saved alongside a settlement that did not happen (rolled back)."""
 
 
+_PRESENCE_PG = text(
+    "SELECT player_id, table_id FROM server_presence "
+    "WHERE player_id = ANY(CAST(:ids AS varchar[])) ORDER BY player_id, since, table_id"
+)
+"""Where each of many players is (:meth:`ServerStore.tables_of_many`), on PostgreSQL."""
 _ADD_HAND_PLAYERS = text(
     "INSERT INTO server_hand_players (game, player_id, closed_at) "
     "SELECT CAST(:g AS varchar), p, CAST(:c AS double precision) "

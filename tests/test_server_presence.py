@@ -1,0 +1,71 @@
+"""Where players are (``server_presence``): the look-up of many players at once that a
+settlement's thousands of players and every batch of confirms make (their other tables
+follow their balance)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import event, insert
+
+from ledger_support import BACKENDS, ledger_database
+from punto.errors import TooManyTablesError
+from punto.ledger.store import create_engine
+from punto.server.migrate import upgrade_async
+from punto.server.schema import PresenceRow
+from punto.server.storage import ServerStore
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.parametrize("backend", BACKENDS)]
+
+
+async def test_many_players_tables_are_found_in_the_order_they_joined(
+    backend: str, tmp_path: Path
+) -> None:
+    players = [f"p{n:04d}" for n in range(1_500)]  # more than SQLite's chunk of 1,000
+    async with ledger_database(backend, tmp_path) as url:
+        await upgrade_async(url)
+        engine = create_engine(url)
+        statements: list[str] = []
+
+        @event.listens_for(engine.sync_engine, "before_cursor_execute")
+        def _seen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            if "server_presence" in statement and statement.lstrip().startswith("SELECT"):
+                statements.append(statement)
+
+        try:
+            store = ServerStore(engine)
+            # most players written at once (the look-up is what is tested), a few joined
+            rows = [{"player_id": p, "table_id": "macau-1", "since": 1.0} for p in players]
+            rows += [  # a third at a second table, joined later
+                {"player_id": p, "table_id": "baccarat-2", "since": 2.0} for p in players[3::3]
+            ]
+            async with engine.begin() as conn:
+                await conn.execute(insert(PresenceRow), rows)
+            await store.enter_table("p0000", "baccarat-2", limit=4)
+            with pytest.raises(TooManyTablesError):
+                await store.enter_table("p0000", "vip-3", limit=2)
+            statements.clear()
+
+            found = await store.tables_of_many([*players, "nobody", players[0]])
+            assert set(found) == set(players)  # a player at no table is left out
+            for n, player in enumerate(players):
+                expected = ["macau-1", "baccarat-2"] if n % 3 == 0 else ["macau-1"]
+                assert found[player] == expected, player
+            many = list(statements)
+            assert found[players[3]] == await store.tables_of(players[3])
+            statements.clear()
+            assert await store.tables_of_many(["p0001", "p0003"]) == {
+                "p0001": ["macau-1"],
+                "p0003": ["macau-1", "baccarat-2"],
+            }
+            few = list(statements)
+            assert await store.tables_of_many([]) == {}
+            if backend == "postgresql":
+                # one statement whatever the number of players: the server prepares it
+                # once per connection, not once for each size of batch
+                assert len(many) == len(few) == 1
+                assert many == few
+        finally:
+            await engine.dispose()
