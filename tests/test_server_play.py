@@ -39,7 +39,8 @@ async def test_player_bets_and_is_paid_exactly(backend: str, tmp_path: Path) -> 
             await client.ok({"type": "join"})
             joined = await client.next_of("balance", lambda m: m["reason"] == "joined")
             assert joined["table_balance"] == before
-            await client.ok({"type": "sit", "seat": 3, "tier": "low"})
+            sat = await client.ok({"type": "sit", "seat": 3, "tier": "low"})
+            assert sat["events"] == 1  # how many events the command produced: a seat taken
             await client.ok({"type": "choose_chip", "chip": 1000})
             opened = await _bet(client, {"banker": 2000, "player_pair": 1000})
             game = opened["event"]["game"]

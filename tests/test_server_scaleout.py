@@ -131,7 +131,8 @@ async def test_two_processes_serve_one_table_and_fail_over(_services: None, tmp_
             TableClient.connect(_as_server(a), "macau-1", bob) as via_a,
         ):
             await via_b.ok({"type": "join"})  # forwarded from b to a, the owner
-            await via_b.ok({"type": "sit", "seat": 2, "tier": "low"})
+            sat = await via_b.ok({"type": "sit", "seat": 2, "tier": "low"})
+            assert sat["events"] == 1  # counted from the owner's answer
             await via_b.ok({"type": "choose_chip", "chip": 1000})
             while True:
                 game = await via_b.betting_open()

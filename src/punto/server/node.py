@@ -87,6 +87,7 @@ from punto.server.storage import ServerStore
 from punto.server.tables import DEMO_TABLES, TableConfig
 from punto.server.truth import amend_record
 from punto.table.clock import Clock
+from punto.table.events import Event
 from punto.table.reasons import Reason, Why
 from punto.table.records import GameNumber
 
@@ -650,14 +651,37 @@ class Node:
     async def command(self, table_id: str, actor: Actor, command: Command) -> list[dict[str, Any]]:
         """Apply a client command at its table, wherever the table is owned; the events
         it produced (as an auditor sees them)."""
+        here = await self._command_here(table_id, actor, command)
+        if here is not None:
+            return [event_json(e) for e in here]
+        return await self._command_routed(table_id, actor, command)
+
+    async def command_count(self, table_id: str, actor: Actor, command: Command) -> int:
+        """:meth:`command` for a client told only how many events its command produced
+        (the WebSocket's ``ok``): at a table owned here, none is encoded for it (its
+        viewers' texts are made by the fan-out)."""
+        here = await self._command_here(table_id, actor, command)
+        if here is not None:
+            return len(here)
+        return len(await self._command_routed(table_id, actor, command))
+
+    async def _command_here(
+        self, table_id: str, actor: Actor, command: Command
+    ) -> tuple[Event, ...] | None:
+        """The events of a command at a table owned here; ``None`` if it is owned elsewhere."""
         if self.shutting_down:
             raise UnavailableError("the server is shutting down")
         runner = self.runners.get(table_id)
-        if runner is not None:
-            if isinstance(command, Chat | ChatMute):
-                await self._chat_here(runner, actor, command)
-                return []
-            return [event_json(e) for e in await runner.execute(actor, command)]
+        if runner is None:
+            return None
+        if isinstance(command, Chat | ChatMute):
+            await self._chat_here(runner, actor, command)
+            return ()
+        return await runner.execute(actor, command)
+
+    async def _command_routed(
+        self, table_id: str, actor: Actor, command: Command
+    ) -> list[dict[str, Any]]:
         answer = await self._route(RunCommand(table_id, actor, command.model_dump(mode="json")))
         return list(answer["events"])
 

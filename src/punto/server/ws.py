@@ -249,10 +249,8 @@ async def _read(
                 raise AuthError(f"{command.type}: log in to play; anonymous watchers only watch")
             if node.shutting_down:
                 raise UnavailableError("the server is shutting down")
-            events = await node.command(table_id, actor, command)
-            conn.send(
-                _dumps({"type": "ok", "request_id": command.request_id, "events": len(events)})
-            )
+            events = await node.command_count(table_id, actor, command)
+            conn.send(_dumps({"type": "ok", "request_id": command.request_id, "events": events}))
         except PuntoError as exc:
             conn.send(_dumps(error_message(exc, request_id)))
         except Exception:
