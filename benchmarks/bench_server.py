@@ -51,9 +51,9 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from punto.bets import Bet
-from punto.cli.serving import calm_collector
 from punto.ledger.store import LedgerStore, create_engine
 from punto.ledger.wallet import InternalWallet
+from punto.server import collector
 from punto.server.auth import Actor, Role
 from punto.server.bank import Bank
 from punto.server.bus import LocalBus
@@ -392,7 +392,7 @@ async def settle_10000(url: str, *, players: int) -> tuple[str, float, float, di
     dealer's command returned (after the balances, the table works out and sends what
     each of its players may do next)."""
     await upgrade_async(url)
-    calm_collector()  # as `punto serve` does
+    collector.calm()  # as `punto serve` does
     engine = create_engine(url)
     ledger = LedgerStore(engine)
     store = ServerStore(engine)

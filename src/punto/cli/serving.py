@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import resource
 import sys
 import threading
@@ -15,12 +14,13 @@ from types import FrameType
 
 import uvicorn
 
+from punto.server import collector
 from punto.server.config import Settings
 from punto.server.node import DEMO_USERS, Node
 from punto.server.protocol import MAX_MESSAGE
 from punto.server.wsprotocol import DirectProtocol
 
-__all__ = ["calm_collector", "run"]
+__all__ = ["run"]
 
 
 class _Server(uvicorn.Server):
@@ -55,17 +55,6 @@ def open_files() -> int:
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-
-
-def calm_collector() -> None:
-    """Keep Python's cycle collector out of the money path: the objects made at start
-    (modules, the database layer, the web framework) are frozen, never scanned again,
-    and young collections run every 20,000 allocations rather than 700. A settlement
-    of thousands of bets makes hundreds of thousands of objects; with the defaults it
-    paid for several full collections of the whole heap (100 ms and more each)."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 50, 100)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -107,6 +96,6 @@ def run(args: argparse.Namespace) -> int:
         ws_per_message_deflate=settings.ws_deflate,
         lifespan="on",
     )
-    calm_collector()
+    collector.calm()
     _Server(config, node).run()
     return 0

@@ -34,6 +34,7 @@ from punto.ledger.store import RoundStatus
 from punto.outcome import Outcome, Side
 from punto.roads import RoadBoard, RoadResult
 from punto.roads_render import render_svg, roads_dict
+from punto.server import collector
 from punto.server.auth import Actor, Role
 from punto.server.backoffice import check_drift, rules_of_hand
 from punto.server.commands import Confirming, TableCommands
@@ -537,7 +538,15 @@ class TableRunner(TableCommands):
         them — wait: the table is *settlement pending* (:meth:`_money_failed`) until the
         loop's retry has moved the money, and then the list goes on where it stopped
         (``retry``: that retry; the table shows *settlement pending* until it succeeds)."""
+        with contextlib.ExitStack() as hold:
+            await self._process_effects(retry, hold)
+
+    async def _process_effects(self, retry: bool, hold: contextlib.ExitStack) -> None:
+        """:meth:`_process`'s loop; from a settlement on, the cycle collector is ``hold``'s
+        until the pass ends (its balances and what each player may do next sent:
+        :mod:`punto.server.collector`)."""
         retrying = retry
+        held = False
         while self._pending_money is None or retrying:
             if not self._todo:
                 if self._done >= self.table.event_count:
@@ -548,6 +557,9 @@ class TableRunner(TableCommands):
                 self._todo.extend(effects_of(new, first=start, hand=hand, now=self._clock.now()))
                 continue
             effect = self._todo[0]
+            if isinstance(effect, Settle) and not held:
+                held = True
+                hold.enter_context(collector.held())
             try:
                 await self._run(effect)
             except Exception as exc:
