@@ -532,14 +532,22 @@ def settlement(
     >>> [(e.account.code, e.amount) for e in tx.entries]
     [('escrow:r1', -1000), ('house:t1', -1000), ('player:bob', 2000)]
     """
-    return _settlement(
-        round_id,
-        player_id,
-        bets,
-        result,
-        escrow=Account.escrow(round_id),
-        house=Account.house(table_id),
-        payee=payee or Account.player(player_id),
+    check_stakes(player_id, bets, result)
+    total_stake = result.total_stake
+    paid = result.total_returned
+    return Transaction(
+        TransactionKind.SETTLE,
+        f"settle:{round_id}:{player_id}",
+        _entries(
+            {
+                Account.escrow(round_id): -total_stake,
+                Account.house(table_id): total_stake - paid,
+                payee or Account.player(player_id): paid,
+            }
+        ),
+        round_id=round_id,
+        player_id=player_id,
+        lines=lines_of(result),
     )
 
 
@@ -609,30 +617,6 @@ class _Shared:
             paid,
             _entries({escrow: -total_stake, house: total_stake - paid}),
         )
-
-
-def _settlement(
-    round_id: str,
-    player_id: str,
-    bets: Mapping[Bet, int],
-    result: Settlement,
-    *,
-    escrow: Account,
-    house: Account,
-    payee: Account,
-) -> Transaction:
-    check_stakes(player_id, bets, result)
-    lines = lines_of(result)
-    total_stake = result.total_stake
-    paid = result.total_returned
-    return Transaction(
-        TransactionKind.SETTLE,
-        f"settle:{round_id}:{player_id}",
-        _entries({escrow: -total_stake, house: total_stake - paid, payee: paid}),
-        round_id=round_id,
-        player_id=player_id,
-        lines=lines,
-    )
 
 
 def refund(
