@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from punto.errors import ServerError
-from punto.ledger.store import DEFAULT_DATABASE_URL, database_url
+from punto.ledger.store import DEFAULT_DATABASE_URL, DEFAULT_POOL, database_url
 from punto.table.automation import Pace
 
 __all__ = ["WEB_DIR", "Settings"]
@@ -94,6 +94,8 @@ class Settings:
     frame is then compressed once per connection: off (``PUNTO_WS_DEFLATE=0``), a table
     event costs one encoding for all its clients, which saves most of a fan-out's CPU on
     a fast network."""
+    database_pool: int = DEFAULT_POOL
+    """PostgreSQL connections the process keeps open and shares (SQLite: one)."""
     confirm_window: float = 0.002
     """Group commit: how long (seconds) a table waits for more confirms before writing a
     batch to the ledger (not at all when a full batch is waiting)."""
@@ -157,6 +159,8 @@ class Settings:
             raise ServerError("the totals interval and the confirm window cannot be negative")
         if self.lease_seconds <= 0 or self.ws_queue < 1:
             raise ServerError("the lease time and the client queue must be positive")
+        if self.database_pool < 1:
+            raise ServerError("the database pool needs at least one connection")
         object.__setattr__(self, "database_url", database_url(self.database_url))
 
     @property
@@ -235,6 +239,7 @@ class Settings:
         ints = {
             "PUNTO_WS_QUEUE": "ws_queue",
             "PUNTO_CONFIRM_BATCH": "confirm_batch",
+            "PUNTO_DATABASE_POOL": "database_pool",
             "PUNTO_MAX_TABLES": "max_tables",
             "PUNTO_RNG_SEED": "rng_seed",
             "PUNTO_DEMO_BALANCE": "demo_balance",

@@ -133,7 +133,7 @@ class Node:
         self.settings = settings
         self.clock: Clock = clock or WallClock()
         """The tables' clock (a test's own, moved by hand, makes grace periods exact)."""
-        self.engine = create_engine(settings.database_url)
+        self.engine = create_engine(settings.database_url, pool=settings.database_pool)
         self.ledger = LedgerStore(self.engine)
         self.store = ServerStore(self.engine)
         self._own_wallet = wallet is None
