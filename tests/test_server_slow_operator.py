@@ -1,6 +1,7 @@
-"""A slow operator delays only its own player (seamless wallet): the wallet's debit of a
-confirm and the credits of a settlement are made outside the table's lock, so another
-player's commands, and the table's dealing, never wait behind them."""
+"""A slow operator delays only its own player (seamless wallet): the balance read of a join,
+the wallet's debit of a confirm and the credits of a settlement are made outside the
+table's lock, so another player's commands, and the table's dealing, never wait behind
+them."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from ledger_support import BACKENDS
 from punto.ledger.operator_ref import ReferenceOperator, create_app
 from punto.ledger.wallet import RetryPolicy
-from server_support import seamless_live_table
+from server_support import TableClient, seamless_live_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -104,3 +105,36 @@ async def test_a_slow_operator_credit_delays_only_its_own_players_balance(
         late = await bob.next_of("balance", lambda m: m["reason"] == "settled", timeout=30)
         assert late["wallet_balance"] == 101_000
         assert operator.balances == {"ann": 101_000, "bob": 101_000}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[:1])
+async def test_a_slow_operator_delays_only_its_own_players_join(
+    backend: str, tmp_path: Path
+) -> None:
+    """A join reads the player's balance from their operator outside the table's lock:
+    while the operator sits on it, the other players bet and the dealer deals a whole
+    hand; then the join brings the balance the operator gave."""
+    operator = ReferenceOperator({"ann": 100_000, "bob": 100_000, "dev": 50_000})
+    transport = _Stalling(operator, "dev")
+    transport.release.set()
+    async with seamless_live_table(backend, tmp_path, transport, retry=_RETRY) as t:
+        token = await t.server.token("dev")
+        async with TableClient.connect(t.server, "live-1", token) as dev:
+            transport.release.clear()  # from now on the operator sits on dev's calls
+            held = transport.held
+            await dev.ws.send(json.dumps({"type": "join", "request_id": "slow"}))
+            while transport.held == held:  # dev's balance is at the operator, held
+                await asyncio.sleep(0.01)
+            await t.ann.ok({"type": "add_chip", "bet": "player"})
+            assert (await t.ann.request({"type": "confirm"}, timeout=30))["type"] == "ok"
+            await t.console.ok({"type": "close_betting"})
+            for card in ("9S", "8D", "KH", "7C"):  # Player natural 9 [M9]: ann wins
+                await t.console.ok({"type": "deal_card", "card": card})
+            paid = await t.ann.next_of("balance", lambda m: m["reason"] == "settled")
+            assert paid["wallet_balance"] == 101_000
+            assert not any(m.get("request_id") == "slow" for m in dev.received)
+            transport.release.set()
+            joined = await dev.answer("slow", timeout=30)
+            assert joined["type"] == "ok", joined
+            assert t.server.node.runners["live-1"].table.balance("dev") == 50_000

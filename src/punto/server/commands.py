@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -143,6 +143,12 @@ class TableCommands:
         """Refuse while the last hand's money is pending (the runner does)."""
         raise NotImplementedError
 
+    async def _locked(
+        self, actor: Actor, change: Callable[[], Awaitable[None]]
+    ) -> tuple[Event, ...]:
+        """Make ``change`` under the table's lock and run its effects (the runner does)."""
+        raise NotImplementedError
+
     async def _dispatch(self, actor: Actor, command: Command) -> None:
         role = actor.role
         if isinstance(command, _PLAYER_TYPES):
@@ -167,8 +173,8 @@ class TableCommands:
     async def _player(self, p: str, command: Command) -> None:
         table = self.table
         match command:
-            case Join():
-                await self._join(p)
+            case Join():  # pragma: no cover - the runner sends a join to _join
+                raise ForbiddenError("join: sent inside the table's lock")
             case Sit(seat=seat, tier=tier, password=password):
                 table.sit(p, seat, tier=tier, password=password)
             case TakeTable(seat=seat):
@@ -279,20 +285,34 @@ class TableCommands:
             return roster[(roster.index(self.table.dealer) + 1) % len(roster)]
         return roster[0]
 
-    async def _join(self, p: str) -> None:
-        table = self.table
-        table.verify_join(p, balance=0)
+    async def _join(self, actor: Actor) -> tuple[Event, ...]:
+        """A player comes to the table: their place among the tables they are at and their
+        wallet's balance are written and read *outside* the table's lock, which is taken
+        only to put them at the table. A join waits for the database (three commits) and,
+        with the seamless wallet, for the player's operator: under the lock, each join of a
+        crowd arriving together would hold up every other command of the table — the
+        dealer's, other players' bets — and one slow operator would freeze it."""
+        p = actor.player
+        table_id = self.table.settings.table_id
+        self.table.verify_join(p, balance=0)
         # The player's turn: no deposit or withdrawal moves their wallet between reading
-        # it and the table taking it (refused at once rather than holding the table up).
+        # it and the table taking it (refused at once: a deposit or withdrawal is quick,
+        # and the player may simply join again).
         async with self._s.store.turn(p):
-            await self._s.store.enter_table(
-                p, self.table.settings.table_id, limit=self._s.settings.max_tables
-            )
+            await self._s.store.enter_table(p, table_id, limit=self._s.settings.max_tables)
+            joined = False
+
+            async def join() -> None:
+                nonlocal joined
+                self.table.join(p, balance=balance)
+                joined = True
+
             try:
                 balance = await self._s.bank.balance(p)
-                table.join(p, balance=balance)
+                return await self._locked(actor, join)
             except BaseException:
-                await self._s.store.leave_table(p, self.table.settings.table_id)
+                if not joined:
+                    await self._s.store.leave_table(p, table_id)
                 raise
 
     def _round(self) -> str:

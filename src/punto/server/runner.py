@@ -21,7 +21,7 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,6 +71,7 @@ from punto.server.protocol import (
     COALESCED,
     Command,
     Confirm,
+    Join,
     bet_totals_json,
     event_json,
     event_views,
@@ -479,12 +480,24 @@ class TableRunner(TableCommands):
         command raises its typed error and changes nothing. A player's confirm goes to the
         table's group commit, without the lock (:meth:`_confirm`)."""
         self._verify_money_settled()
-        if isinstance(command, Confirm) and actor.role is Role.PLAYER:
+        if actor.role is Role.PLAYER and isinstance(command, Confirm | Join):
             if self.table.phase is Phase.CLOSED or self._stopping:
                 raise UnavailableError(f"table {self.id} is closed")
-            produced = await self._confirm(actor.player, command.bets)
+            if isinstance(command, Confirm):
+                produced = await self._confirm(actor.player, command.bets)
+            else:
+                produced = await self._join(actor)
             self._wake.set()
             return produced
+        produced = await self._locked(actor, lambda: self._dispatch(actor, command))
+        self._wake.set()
+        return produced
+
+    async def _locked(
+        self, actor: Actor, change: Callable[[], Awaitable[None]]
+    ) -> tuple[Event, ...]:
+        """Make ``change`` to the table under its lock, then run the effects of the events
+        it produced (also when it raised after producing some); returns those events."""
         async with self._lock:
             if self.table.phase is Phase.CLOSED or self._stopping:
                 raise UnavailableError(f"table {self.id} is closed")
@@ -492,12 +505,10 @@ class TableRunner(TableCommands):
             start = self.table.event_count
             self._author = actor.user_id or "anonymous"
             try:
-                await self._dispatch(actor, command)
+                await change()
             finally:
                 await self._process()
-            produced = tuple(self._events_from(start))
-        self._wake.set()
-        return produced
+            return tuple(self._events_from(start))
 
     def _verify_money_settled(self) -> None:
         """Refuse commands while the last hand's money is pending (money first)."""
