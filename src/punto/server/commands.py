@@ -139,6 +139,11 @@ class TableCommands:
         """Run the new events' effects and fan them out (the runner does)."""
         raise NotImplementedError
 
+    def _verify_open(self) -> None:
+        """Refuse once the table is closed or closing."""
+        if self.table.phase is Phase.CLOSED or self._stopping:
+            raise UnavailableError(f"table {self.table.settings.table_id} is closed")
+
     def _verify_money_settled(self) -> None:
         """Refuse while the last hand's money is pending (the runner does)."""
         raise NotImplementedError
@@ -300,18 +305,17 @@ class TableCommands:
         # and the player may simply join again).
         async with self._s.store.turn(p):
             await self._s.store.enter_table(p, table_id, limit=self._s.settings.max_tables)
-            joined = False
 
             async def join() -> None:
-                nonlocal joined
                 self.table.join(p, balance=balance)
-                joined = True
 
             try:
                 balance = await self._s.bank.balance(p)
                 return await self._locked(actor, join)
             except BaseException:
-                if not joined:
+                # refused (or cut short) before the table took them: their place goes
+                # back; no other join of theirs can be in between, their turn is held
+                if p not in self.table.seats.participants:
                     await self._s.store.leave_table(p, table_id)
                 raise
 
@@ -384,8 +388,7 @@ class TableCommands:
         for pending in batch:
             c = pending.item
             try:
-                if table.phase is Phase.CLOSED or self._stopping:
-                    raise UnavailableError(f"table {table.settings.table_id} is closed")
+                self._verify_open()
                 self._verify_money_settled()
                 table.verify_confirm(c.stake.player, c.bets_placed)
                 if str(table.game) != c.round_id or (

@@ -480,16 +480,14 @@ class TableRunner(TableCommands):
         command raises its typed error and changes nothing. A player's confirm goes to the
         table's group commit, without the lock (:meth:`_confirm`)."""
         self._verify_money_settled()
-        if actor.role is Role.PLAYER and isinstance(command, Confirm | Join):
-            if self.table.phase is Phase.CLOSED or self._stopping:
-                raise UnavailableError(f"table {self.id} is closed")
-            if isinstance(command, Confirm):
-                produced = await self._confirm(actor.player, command.bets)
-            else:
-                produced = await self._join(actor)
-            self._wake.set()
-            return produced
-        produced = await self._locked(actor, lambda: self._dispatch(actor, command))
+        if actor.role is Role.PLAYER and isinstance(command, Confirm):
+            self._verify_open()
+            produced = await self._confirm(actor.player, command.bets)
+        elif actor.role is Role.PLAYER and isinstance(command, Join):
+            self._verify_open()
+            produced = await self._join(actor)
+        else:
+            produced = await self._locked(actor, lambda: self._dispatch(actor, command))
         self._wake.set()
         return produced
 
@@ -499,8 +497,7 @@ class TableRunner(TableCommands):
         """Make ``change`` to the table under its lock, then run the effects of the events
         it produced (also when it raised after producing some); returns those events."""
         async with self._lock:
-            if self.table.phase is Phase.CLOSED or self._stopping:
-                raise UnavailableError(f"table {self.id} is closed")
+            self._verify_open()
             self._verify_money_settled()
             start = self.table.event_count
             self._author = actor.user_id or "anonymous"
