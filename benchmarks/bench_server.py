@@ -11,7 +11,10 @@
    dealer's command returned: after the balances the table sends what each player may
    do next); and the size of the settled hand's event for a player, a spectator and the
    dealer.
-3. **Broadcasting a table event to 5,000 clients**: 5,000 WebSocket watchers of one RNG
+3. **Staking again the bets a tie left standing** [M12]: 2,500 players' Banker bets on a
+   Macau table, a tie; the time the dealer's opening of the next hand takes (every
+   standing bet staked again in the ledger, the table held meanwhile).
+4. **Broadcasting a table event to 5,000 clients**: 5,000 WebSocket watchers of one RNG
    table; for each card dealt, the time from the event until the last client has it.
 
 Run: ``python benchmarks/bench_server.py [--backend sqlite|postgresql|both] [--quick] [--json]``
@@ -40,6 +43,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -386,11 +390,52 @@ class _TimedBus(LocalBus):
         }
 
 
-async def settle_10000(url: str, *, players: int) -> tuple[str, float, float, dict[str, int]]:
-    """Time one hand holding ``players`` × 4 bets from its last card to the last balance
-    message sent (the dealer's last card, the result, the settle); also until the
-    dealer's command returned (after the balances, the table works out and sends what
-    each of its players may do next)."""
+@dataclass
+class _BenchTable:
+    """One table run in this process (no WebSocket): its runner, its dealer, the ledger
+    and the bus that notes when each balance message went."""
+
+    runner: TableRunner
+    ledger: LedgerStore
+    bus: _TimedBus
+    engine: Any
+    wallet: InternalWallet
+    dealer: Actor = field(default_factory=lambda: Actor("dana", Role.DEALER, "Dana"))
+
+    async def do(self, actor: Actor, message: dict[str, Any]) -> None:
+        await self.runner.execute(actor, parse_command(message))
+
+    async def seat_bettors(self, players: int, bets: dict[str, int]) -> float:
+        """``players`` players join, watch and confirm ``bets``, 500 at a time (betting
+        is open); how long that took."""
+        started = time.perf_counter()
+
+        async def bettor(n: int) -> None:
+            p = Actor(f"p{n}", Role.PLAYER, f"P{n}")
+            await self.wallet.credit(p.player, 1_000_000, transaction_id=f"bench:{n}")
+            await self.do(p, {"type": "join"})
+            await self.do(p, {"type": "watch", "tier": "low"})
+            await self.do(p, {"type": "confirm", "bets": bets})
+
+        for start in range(0, players, 500):
+            await asyncio.gather(*(bettor(n) for n in range(start, min(players, start + 500))))
+        return time.perf_counter() - started
+
+    async def deal(self, cards: Sequence[str]) -> None:
+        for card in cards:
+            await self.do(self.dealer, {"type": "deal_card", "card": card})
+
+    async def close(self) -> None:
+        """Stop the table; the books must check."""
+        await self.runner.abandon()
+        report = await self.ledger.check()
+        await self.engine.dispose()
+        assert report.ok, report.problems
+
+
+@asynccontextmanager
+async def _bench_table(url: str, rules: str) -> AsyncIterator[_BenchTable]:
+    """A live table of ``rules`` on a fresh ledger, its shoe started and betting open."""
     await upgrade_async(url)
     collector.calm()  # as `punto serve` does
     engine = create_engine(url)
@@ -405,48 +450,39 @@ async def settle_10000(url: str, *, players: int) -> tuple[str, float, float, di
         bus=(bus := _TimedBus(Hub(queue_size=10))),
         metrics=Metrics(),
     )
-    config = TableConfig(id="bench", name="bench", rules="online_8deck", dealing=Dealing.LIVE)
+    config = TableConfig(id="bench", name="bench", rules=rules, dealing=Dealing.LIVE)
     await store.create_table(config)
-    runner = TableRunner(config, services)
-    dealer = Actor("dana", Role.DEALER, "Dana")
+    table = _BenchTable(TableRunner(config, services), ledger, bus, engine, wallet)
+    await table.do(table.dealer, {"type": "start_shoe"})
+    await table.do(table.dealer, {"type": "open_betting"})
+    try:
+        yield table
+    finally:
+        await table.close()
 
-    async def do(actor: Actor, message: dict[str, Any]) -> None:
-        await runner.execute(actor, parse_command(message))
 
-    await do(dealer, {"type": "start_shoe"})
-    await do(dealer, {"type": "open_betting"})
+async def settle_10000(url: str, *, players: int) -> tuple[str, float, float, dict[str, int]]:
+    """Time one hand holding ``players`` × 4 bets from its last card to the last balance
+    message sent (the dealer's last card, the result, the settle); also until the
+    dealer's command returned (after the balances, the table works out and sends what
+    each of its players may do next)."""
     bets = (Bet.PLAYER, Bet.TIE, Bet.PLAYER_PAIR, Bet.BANKER_PAIR)
-    setup = time.perf_counter()
-
-    async def bettor(n: int) -> None:
-        p = Actor(f"p{n}", Role.PLAYER, f"P{n}")
-        await wallet.credit(p.player, 1_000_000, transaction_id=f"bench:{n}")
-        await do(p, {"type": "join"})
-        await do(p, {"type": "watch", "tier": "low"})
-        await do(p, {"type": "confirm", "bets": {bet.value: 1000 for bet in bets}})
-
-    for start in range(0, players, 500):
-        await asyncio.gather(*(bettor(n) for n in range(start, min(players, start + 500))))
-    setup = time.perf_counter() - setup
-    await do(dealer, {"type": "close_betting"})
-    for card in ("9S", "8D", "KH"):  # a Player natural 9 against 5 [M9]
-        await do(dealer, {"type": "deal_card", "card": card})
-    round_id = str(runner.table.game)
-    bus.balances.clear()
-    started = time.perf_counter()
-    await do(dealer, {"type": "deal_card", "card": "7C"})
-    if runner.table.phase.value != "settled":
-        await do(dealer, {"type": "settle"})
-    command = time.perf_counter() - started
-    assert len(bus.balances) == players, len(bus.balances)  # one each, after the settle
-    elapsed = bus.balances[-1] - started
-    await runner.abandon()
-    info = await ledger.round(round_id)
-    report = await ledger.check()
-    await engine.dispose()
-    assert info.status.value == "settled", info
-    assert report.ok, report.problems
-    size = bus.settled_sizes()
+    async with _bench_table(url, "online_8deck") as t:
+        setup = await t.seat_bettors(players, {bet.value: 1000 for bet in bets})
+        await t.do(t.dealer, {"type": "close_betting"})
+        await t.deal(("9S", "8D", "KH"))  # a Player natural 9 against 5 [M9]
+        round_id = str(t.runner.table.game)
+        t.bus.balances.clear()
+        started = time.perf_counter()
+        await t.deal(("7C",))
+        if t.runner.table.phase.value != "settled":
+            await t.do(t.dealer, {"type": "settle"})
+        command = time.perf_counter() - started
+        assert len(t.bus.balances) == players, len(t.bus.balances)  # one each, after the settle
+        elapsed = t.bus.balances[-1] - started
+        info = await t.ledger.round(round_id)
+        assert info.status.value == "settled", info
+    size = t.bus.settled_sizes()
     text = (
         f"settle a round of {players * 4:,} bets ({players:,} players): {elapsed:.3f} s from "
         "the last card to the last balance message (table, ledger, hand record, balance "
@@ -458,7 +494,30 @@ async def settle_10000(url: str, *, players: int) -> tuple[str, float, float, di
     return text, elapsed, command, size
 
 
-# -- 3. broadcast to 5,000 clients -------------------------------------------------------
+async def restake_after_tie(url: str, *, players: int) -> tuple[str, float]:
+    """After a tie on the Macau rules, every player's Banker bet stands [M12]: the time
+    the dealer's ``open_betting`` of the next hand takes, every standing bet staked again
+    in the ledger and the hand announced (the table is held meanwhile: nobody bets)."""
+    async with _bench_table(url, "macau") as t:
+        await t.seat_bettors(players, {"banker": 1000})
+        await t.do(t.dealer, {"type": "close_betting"})
+        await t.deal(("4S", "4H", "3S", "3H"))  # Player 7, Banker 7: a tie [M12]
+        if t.runner.table.phase.value != "settled":
+            await t.do(t.dealer, {"type": "settle"})
+        started = time.perf_counter()
+        await t.do(t.dealer, {"type": "open_betting"})
+        elapsed = time.perf_counter() - started
+        round_id = str(t.runner.table.game)
+        staked = await t.ledger.round_bets(round_id)
+        assert len(staked) == players, len(staked)
+    text = (
+        f"a tie leaves {players:,} players' Banker bets standing [M12]: opening the next "
+        f"hand, every one staked again, took {elapsed:.3f} s"
+    )
+    return text, elapsed
+
+
+# -- 4. broadcast to 5,000 clients -------------------------------------------------------
 
 
 class _Watcher(asyncio.Protocol):
@@ -631,6 +690,11 @@ async def run(backend: str, quick: bool) -> dict[str, object]:
         out[f"settle_{size}_command_seconds"] = round(command, 3)
         for kind, length in sizes.items():
             out[f"settle_{size}_event_bytes_{kind}"] = length
+    async with database(backend) as url:
+        standing = 250 if quick else 2_500
+        text, seconds = await restake_after_tie(url, players=standing)
+        print(text)
+        out[f"restake_{standing}_after_tie_seconds"] = round(seconds, 3)
     env: dict[str, str] = {"PUNTO_CARD_DELAY": "0.5", "PUNTO_BETTING_SECONDS": "3"}
     clients = 500 if quick else 5_000
     async with database(backend) as url, server_process(url, **env) as base:

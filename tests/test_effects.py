@@ -12,6 +12,7 @@ from punto.bets import Bet
 from punto.outcome import Side
 from punto.server.effects import (
     AddRoad,
+    CancelStakes,
     CloseShoe,
     Countdown,
     Effect,
@@ -35,6 +36,7 @@ from punto.server.effects import (
     Stop,
     effects_of,
 )
+from punto.settlement import refund
 from punto.table.events import (
     BalanceTransferred,
     BetsConfirmed,
@@ -68,10 +70,10 @@ from punto.table.events import (
 )
 from punto.table.fault_catalogue import Fault
 from punto.table.reasons import Reason, Why, fault_reason
-from punto.table.records import GameNumber
+from punto.table.records import GameNumber, PlayerResult
 from table_support import close, deal, make_table, open_round, seat
 
-_MONEY = (Stake, RecordResult, Settle, Refund)
+_MONEY = (Stake, RecordResult, Settle, Refund, CancelStakes)
 _MESSAGES = (Publish, PublishBalances, PublishRoads, SendSnapshots)
 """What tells clients of the events (a ``countdown`` says only how long betting lasts)."""
 
@@ -170,6 +172,21 @@ def test_l_voids_and_refunds_move_money_before_any_word_of_it() -> None:
         assert all(e.failure is Failure.PAUSE for e in effects if isinstance(e, _MONEY))
 
 
+def test_m12_a_player_removed_while_betting_is_open_has_only_their_stakes_cancelled() -> None:
+    """A player who leaves while betting is open with the main bets a tie left standing
+    [M12] takes back their stake, not the round (every other player's stays)."""
+    game = GameNumber("T1", 2, 1)
+    theirs = PlayerResult(player="ann", settlement=refund({Bet.BANKER: 1000}), returned=1000)
+    left = BetsRefunded(
+        at=1.0, game=game, refunds=(theirs,), reason=Why(Reason.LEFT), everyone=False
+    )
+    effects = _of([left])
+    assert effects[0] == CancelStakes(str(game), ("ann",), "left")
+    assert _kinds(effects) == [CancelStakes, Publish, PublishBalances]
+    assert effects[0].failure is Failure.PAUSE
+    _money_first(effects)
+
+
 def test_m12_standing_bets_are_staked_again_when_betting_opens() -> None:
     game = GameNumber("T1", 2, 1)
     opened = BettingOpened(
@@ -177,13 +194,12 @@ def test_m12_standing_bets_are_staked_again_when_betting_opens() -> None:
         game=game,
         closes_at=16.0,
         last_hand=False,
-        standing=(("ann", {Bet.PLAYER: 1000}),),
+        standing=(("ann", {Bet.PLAYER: 1000}), ("bob", {Bet.BANKER: 500})),
     )
     effects = _of([opened], first=40)
-    assert effects[:2] == [
-        StartHand(40),
-        Stake(str(game), "ann", {Bet.PLAYER: 1000}, f"standing:{game}:ann"),
-    ]
+    stakes = (("ann", {Bet.PLAYER: 1000}), ("bob", {Bet.BANKER: 500}))
+    assert effects[:2] == [StartHand(40), Stake(str(game), stakes)]  # one for all: one commit
+    assert Stake(str(game), stakes).confirmation_id("ann") == f"standing:{game}:ann"
     assert _kinds(effects)[2:] == [Publish, PublishBalances]
     _money_first(effects)
 

@@ -293,3 +293,113 @@ async def test_m10_each_player_gets_their_own_refund_of_a_void_and_a_spectator_n
         assert "summary" not in event
         for client in (cleo, spectator, dealer):
             await client.next_of("hand_voided", refunded)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_m12_a_player_who_leaves_with_standing_bets_takes_back_only_theirs(
+    backend: str, tmp_path: Path
+) -> None:
+    """Leaving while betting is open takes back the main bets a tie left standing [M12]:
+    in the ledger that player's stake only. Before, the whole round was voided there:
+    another player's bet, still on the table, was settled by the table and paid nothing."""
+    async with server_on(backend, tmp_path, betting_seconds=30.0) as server:
+        await _macau_live(server)
+        async with (
+            TableClient.connect(server, "macau-live", await server.token("dana")) as dealer,
+            TableClient.connect(server, "macau-live", await server.token("ann")) as ann,
+            TableClient.connect(server, "macau-live", await server.token("bob")) as bob,
+        ):
+            await dealer.ok({"type": "start_shoe"})
+            for seat, player in enumerate((ann, bob), 1):
+                await player.ok({"type": "join"})
+                await player.ok({"type": "sit", "seat": seat, "tier": "low"})
+                await player.ok({"type": "choose_chip", "chip": 1000})
+            ann_wallet = await server.node.bank.balance("ann")
+            bob_wallet = await server.node.bank.balance("bob")
+            await _open_hand(dealer, ann, {"banker": 1000})
+            for card in ("4S", "4H", "3S", "3H"):  # Player 7, Banker 7: a tie [M12]
+                await dealer.ok({"type": "deal_card", "card": card})
+            await ann.next_of("hand_settled")
+            await dealer.ok({"type": "open_betting"})
+            opened = await ann.next_of("betting_opened", lambda m: m["event"]["standing"])
+            game = opened["event"]["game"]
+            assert await server.node.bank.balance("ann") == ann_wallet - 1000  # staked again
+            await bob.ok({"type": "add_chip", "bet": "banker"})
+            await bob.ok({"type": "confirm"})
+            left = await ann.request({"type": "leave"})
+            assert left["type"] == "ok", left
+            assert await server.node.bank.balance("ann") == ann_wallet  # the standing bet back
+            assert await server.node.bank.round_bets(game) == {"bob": {Bet.BANKER: 1000}}
+            await dealer.ok({"type": "close_betting"})
+            for card in ("2S", "9H", "3C", "KH"):  # Player 5, Banker 9 natural
+                await dealer.ok({"type": "deal_card", "card": card})
+            settled = await bob.next_of("hand_settled", lambda m: m["event"]["game"] == game)
+            (result,) = settled["event"]["results"]
+            assert result["settlement"]["total_net"] == 950
+            await bob.next_of("balance", lambda m: m["reason"] == "settled")
+            assert await server.node.bank.balance("bob") == bob_wallet + 950  # paid, as shown
+            assert await server.node.bank.balance("ann") == ann_wallet
+        report = await server.node.ledger.check()
+        assert report.ok, report.problems
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_m12_every_standing_bet_is_staked_again_in_one_commit(
+    backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The main bets a tie left standing [M12] are staked again when the next hand opens:
+    every player's in one ledger transaction (before, one each, with the table held: after
+    a tie at a table of thousands, thousands of commits before anyone could bet). One
+    player whose wallet no longer holds the stake (spent at another table meanwhile) has
+    theirs taken back alone."""
+    async with server_on(backend, tmp_path, betting_seconds=600.0) as server:
+        await _macau_live(server)
+        names = ("ann", "bob", "cleo")
+        bets = {"ann": {"banker": 2000}, "bob": {"player": 3000}, "cleo": {"banker": 1000}}
+        bank = server.node.bank
+        async with (
+            TableClient.connect(server, "macau-live", await server.token("dana")) as dealer,
+            TableClient.connect(server, "macau-live", await server.token("ann")) as ann,
+            TableClient.connect(server, "macau-live", await server.token("bob")) as bob,
+            TableClient.connect(server, "macau-live", await server.token("cleo")) as cleo,
+        ):
+            players = dict(zip(names, (ann, bob, cleo), strict=True))
+            await dealer.ok({"type": "start_shoe"})
+            for seat, player in enumerate(players.values(), start=1):
+                await player.ok({"type": "join"})
+                await player.ok({"type": "sit", "seat": seat, "tier": "low"})
+            wallets = {name: await bank.balance(name) for name in names}
+            await dealer.ok({"type": "open_betting"})
+            for name, player in players.items():
+                await player.ok({"type": "confirm", "bets": bets[name]})
+            await dealer.ok({"type": "close_betting"})
+            for card in ("4S", "4H", "3S", "3H"):  # Player 7, Banker 7: a tie [M12]
+                await dealer.ok({"type": "deal_card", "card": card})
+            await dealer.next_of("hand_settled")
+            assert {name: await bank.balance(name) for name in names} == wallets  # pushed
+            # cleo spends all but 5.00 elsewhere: their standing 10.00 can no longer be staked
+            await server.node.wallet.debit("cleo", wallets["cleo"] - 500, transaction_id="other")
+
+            batches: list[list[str]] = []
+            stake_many = bank.stake_many
+
+            async def counted(round_id: str, *, table_id: str, stakes: Any) -> Any:
+                batches.append([stake.player for stake in stakes])
+                return await stake_many(round_id, table_id=table_id, stakes=stakes)
+
+            monkeypatch.setattr(bank, "stake_many", counted)
+            await dealer.ok({"type": "open_betting"})
+            opened = await dealer.next_of("betting_opened", lambda m: m["event"]["standing"])
+            game = opened["event"]["game"]
+            taken = await cleo.next_of("tie_bets_changed")
+            assert taken["event"]["bets"] == {}
+            assert batches == [["ann", "bob", "cleo"]]  # one transaction for the three
+            assert await bank.round_bets(game) == {
+                "ann": {Bet.BANKER: 2000},
+                "bob": {Bet.PLAYER: 3000},
+            }
+            assert await bank.balance("ann") == wallets["ann"] - 2000
+            assert await bank.balance("bob") == wallets["bob"] - 3000
+            assert await bank.balance("cleo") == 500
+        report = await server.node.ledger.check()
+        assert report.ok, report.problems

@@ -164,3 +164,79 @@ async def test_a_record_beside_the_settlement_that_fails_is_saved_again(
             assert paid["wallet_balance"] == wallet + 1000
         report = await server.node.ledger.check()
         assert report.ok, report.problems
+
+
+_NO_STAKE = (
+    "ALTER TABLE ledger_transactions ADD CONSTRAINT punto_test_no_stake "
+    "CHECK (kind <> 'stake') NOT VALID"
+)
+_STAKE_AGAIN = "ALTER TABLE ledger_transactions DROP CONSTRAINT punto_test_no_stake"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[1:])  # a constraint added live: PostgreSQL
+async def test_m12_standing_bets_the_ledger_refuses_to_stake_hold_the_new_hand(
+    backend: str, tmp_path: Path
+) -> None:
+    """The one transaction that stakes every standing bet [M12] again fails: the table is
+    settlement pending, says nothing of the new hand, and once the ledger takes stakes
+    again stakes each exactly once and opens the hand."""
+    async with server_on(backend, tmp_path, betting_seconds=600.0) as server:
+        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
+        table = {"id": "macau-live", "name": "Macau live", "rules": "macau", "dealing": "live"}
+        created = await server.http.post("/api/admin/tables", json=table, headers=admin)
+        assert created.status_code == 201, created.text
+        url = server.node.settings.database_url
+        engine = create_async_engine(url.replace("postgresql://", "postgresql+asyncpg://"))
+        bank = server.node.bank
+        async with (
+            TableClient.connect(server, "macau-live", await server.token("dana")) as dealer,
+            TableClient.connect(server, "macau-live", await server.token("ann")) as ann,
+            TableClient.connect(server, "macau-live", await server.token("bob")) as bob,
+        ):
+            await dealer.ok({"type": "start_shoe"})
+            for seat, player in enumerate((ann, bob), start=1):
+                await player.ok({"type": "join"})
+                await player.ok({"type": "sit", "seat": seat, "tier": "low"})
+            wallets = {name: await bank.balance(name) for name in ("ann", "bob")}
+            await dealer.ok({"type": "open_betting"})
+            await ann.ok({"type": "confirm", "bets": {"banker": 2000}})
+            await bob.ok({"type": "confirm", "bets": {"player": 3000}})
+            await dealer.ok({"type": "close_betting"})
+            for card in ("4S", "4H", "3S", "3H"):  # Player 7, Banker 7: a tie [M12]
+                await dealer.ok({"type": "deal_card", "card": card})
+            first = (await dealer.next_of("hand_settled"))["event"]["game"]
+            async with engine.begin() as conn:
+                await conn.execute(text(_NO_STAKE))
+            try:
+                await dealer.ok({"type": "open_betting"})
+                pending = await ann.next_of("settlement_pending")
+                assert pending["pending"] is True
+                assert not any(  # no word of a hand whose stakes have not moved
+                    m.get("type") == "event"
+                    and m["event"]["kind"] == "betting_opened"
+                    and m["event"]["game"] != first
+                    for m in ann.received
+                )
+                refused = await bob.request({"type": "confirm", "bets": {"banker": 1000}})
+                assert refused["error"] == "unavailable"
+                assert await bank.balance("ann") == wallets["ann"]  # nothing staked yet
+            finally:
+                async with engine.begin() as conn:
+                    await conn.execute(text(_STAKE_AGAIN))
+                await engine.dispose()
+            opened = await ann.next_of(
+                "betting_opened", lambda m: m["event"]["game"] != first, timeout=60
+            )
+            game = opened["event"]["game"]
+            await dealer.next_of("settlement_pending", lambda m: not m["pending"])
+            assert await bank.balance("ann") == wallets["ann"] - 2000
+            assert await bank.balance("bob") == wallets["bob"] - 3000
+            stakes = [
+                t
+                for t in await server.node.ledger.transactions(round_id=game)
+                if t.kind.value == "stake"
+            ]
+            assert sorted(t.player_id or "" for t in stakes) == ["ann", "bob"]  # once each
+        report = await server.node.ledger.check()
+        assert report.ok, report.problems

@@ -17,7 +17,7 @@ from ledger_support import BACKENDS
 from punto.ledger.operator_ref import ReferenceOperator, create_app
 from punto.ledger.wallet import RetryPolicy
 from punto.server.storage import OUTBOX_PENDING
-from server_support import seamless_live_table
+from server_support import TableClient, seamless_live_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -86,3 +86,52 @@ async def test_operator_500s_and_timeouts_move_nothing_twice(backend: str, tmp_p
             assert time.monotonic() < deadline, operator.balances
             await asyncio.sleep(0.1)
         assert operator.balances["bob"] == 99_000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[:1])
+async def test_m12_leaving_with_standing_bets_is_credited_once_and_the_round_stays(
+    backend: str, tmp_path: Path
+) -> None:
+    """Seamless: a player who leaves while betting is open with the main bets a tie left
+    standing [M12] is credited them once by the operator, outside the table's lock; the
+    round and the other player's bet stay and are settled and paid."""
+    operator = ReferenceOperator({"ann": 100_000, "bob": 100_000})
+    async with seamless_live_table(
+        backend, tmp_path, _Faulty(operator), retry=RetryPolicy(attempts=2, base_delay=0.01)
+    ) as t:
+        server = t.server
+        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
+        table = {"id": "macau-live", "name": "Macau live", "rules": "macau", "dealing": "live"}
+        created = await server.http.post("/api/admin/tables", json=table, headers=admin)
+        assert created.status_code == 201, created.text
+        async with (
+            TableClient.connect(server, "macau-live", await server.token("lin")) as dealer,
+            TableClient.connect(server, "macau-live", await server.token("ann")) as ann,
+            TableClient.connect(server, "macau-live", await server.token("bob")) as bob,
+        ):
+            await dealer.ok({"type": "start_shoe"})
+            for seat, player in enumerate((ann, bob), start=1):
+                await player.ok({"type": "join"})
+                await player.ok({"type": "sit", "seat": seat, "tier": "low"})
+            await dealer.ok({"type": "open_betting"})
+            await ann.ok({"type": "confirm", "bets": {"banker": 2000}})
+            await dealer.ok({"type": "close_betting"})
+            for card in ("4S", "4H", "3S", "3H"):  # Player 7, Banker 7: a tie [M12]
+                await dealer.ok({"type": "deal_card", "card": card})
+            first = (await dealer.next_of("hand_settled"))["event"]["game"]
+            await dealer.ok({"type": "open_betting"})
+            opened = await bob.next_of("betting_opened", lambda m: m["event"]["game"] != first)
+            game = opened["event"]["game"]
+            assert operator.balances["ann"] == 98_000  # the standing bet debited again
+            await bob.ok({"type": "confirm", "bets": {"banker": 1000}})
+            assert (await ann.request({"type": "leave"}))["type"] == "ok"
+            await ann.next_of("balance", lambda m: m["reason"] in ("refunded", "left"))
+            assert operator.balances["ann"] == 100_000  # credited back, once
+            await dealer.ok({"type": "close_betting"})
+            for card in ("2S", "9H", "3C", "KH"):  # Player 5, Banker 9 natural
+                await dealer.ok({"type": "deal_card", "card": card})
+            await bob.next_of("hand_settled", lambda m: m["event"]["game"] == game)
+            await bob.next_of("balance", lambda m: m["reason"] == "settled")
+            assert operator.balances["bob"] == 100_950  # paid, as the table showed
+            assert operator.balances["ann"] == 100_000

@@ -19,7 +19,14 @@ from sqlalchemy import Table, select
 from punto.bets import Bet
 from punto.errors import PuntoError
 from punto.ledger.model import Account, Transaction, TransactionKind, settle_players
-from punto.ledger.store import ConfirmRequest, LedgerStore, Recovery, RoundInfo, RoundStatus
+from punto.ledger.store import (
+    ConfirmRequest,
+    LedgerStore,
+    Posted,
+    Recovery,
+    RoundInfo,
+    RoundStatus,
+)
 from punto.ledger.tables import AccountRow
 from punto.ledger.wallet import Wallet
 from punto.outcome import Outcome
@@ -177,6 +184,12 @@ class Bank:
         await self.ledger.cancel_confirmation(confirmation_id, reason=Reason.STANDING_CHANGED.value)
         if self.seamless:
             await self.outbox.pay([Payment(player, amount, f"cancel:{confirmation_id}")])
+
+    async def cancel_stake(self, confirmation_id: str, *, reason: str) -> Posted:
+        """:meth:`cancel` without the seamless wallet's credit (the caller makes it with
+        :meth:`pay_out`, outside the table's lock): the posted reversal, ``replayed`` when
+        it had been posted before."""
+        return await self.ledger.cancel_confirmation(confirmation_id, reason=reason)
 
     async def record_result(self, round_id: str, outcome: Outcome, *, rules: str) -> None:
         """Keep the round's outcome so a restart can settle it."""

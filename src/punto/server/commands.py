@@ -334,7 +334,10 @@ class TableCommands:
             bets=bets,
             confirmation_id=confirmation_id,
         )
-        self._confirmations.setdefault(p, []).append((confirmation_id, sum(bets.values())))
+        staked = (confirmation_id, sum(bets.values()))
+        mine = self._confirmations.setdefault(p, [])
+        if staked not in mine:  # (a retry of a standing bet's stake [M12])
+            mine.append(staked)
         if wallet is not None:
             self._wallets[p] = wallet
         self._s.metrics.confirm_seconds.observe(time.perf_counter() - started)

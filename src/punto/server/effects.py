@@ -61,6 +61,7 @@ from punto.table.records import GameNumber
 
 __all__ = [
     "AddRoad",
+    "CancelStakes",
     "CloseShoe",
     "Countdown",
     "Effect",
@@ -121,14 +122,17 @@ class Hand:
 
 @dataclass(frozen=True, slots=True)
 class Stake(Effect):
-    """Stake bets a tie left standing [M12] again on the new round (in the ledger, and a
-    seamless wallet's debit)."""
+    """Stake the bets a tie left standing [M12] again on the new round, every standing
+    player's at once (in the ledger, in one transaction; a seamless wallet's debit for
+    each first). ``stakes``: each player and their standing bets."""
 
     failure: ClassVar[Failure] = Failure.PAUSE
     game: str
-    player: str
-    bets: Mapping[Bet, int]
-    confirmation_id: str
+    stakes: tuple[tuple[str, Mapping[Bet, int]], ...]
+
+    def confirmation_id(self, player: str) -> str:
+        """The idempotency key of ``player``'s stake (a retry stakes nothing twice)."""
+        return f"standing:{self.game}:{player}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +163,20 @@ class Refund(Effect):
     """The ledger's reason text: ``str`` of the :class:`~punto.table.reasons.Why`."""
     by_table: bool = False
     """The table voided it at settlement (the house's act, not the author's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CancelStakes(Effect):
+    """Take some players' stakes of a round still open back in the ledger: a player
+    removed while betting is open, with only the main bets a tie left standing [M12]
+    (:meth:`~punto.table.Table.leave`, a gone player released [S13]). The round and every
+    other player's stakes stay (a :class:`Refund` would void them all)."""
+
+    failure: ClassVar[Failure] = Failure.PAUSE
+    game: str
+    players: tuple[str, ...]
+    reason: str
+    """The ledger's reason text: ``str`` of the :class:`~punto.table.reasons.Why`."""
 
 
 # -- records and the runner's memory ------------------------------------------------------
@@ -349,8 +367,8 @@ def _of(index: int, event: Event, step: _Step, now: float) -> None:
         case BettingOpened():
             step.hand = Hand(start=index)
             add(StartHand(index))
-            for player, bets in event.standing:
-                add(Stake(str(event.game), player, bets, f"standing:{event.game}:{player}"))
+            if event.standing:
+                add(Stake(str(event.game), tuple(event.standing)))
                 step.money = True
         case BlankHandStarted():
             step.hand = Hand(start=index, blank=True)
@@ -389,7 +407,11 @@ def _of(index: int, event: Event, step: _Step, now: float) -> None:
             for result in event.refunds:
                 notes[result.player] = "refunded"
             if event.game is not None:
-                add(Refund(str(event.game), str(event.reason)))
+                if event.everyone:
+                    add(Refund(str(event.game), str(event.reason)))
+                else:  # one player removed: theirs only, the hand goes on
+                    players = tuple(result.player for result in event.refunds)
+                    add(CancelStakes(str(event.game), players, str(event.reason)))
                 step.money = True
         case HandVoided():
             add(Refund(str(event.game), str(event.reason)))

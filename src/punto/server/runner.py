@@ -37,10 +37,12 @@ from punto.roads_render import render_svg, roads_dict
 from punto.server import collector
 from punto.server.auth import Actor, Role
 from punto.server.backoffice import check_drift, rules_of_hand
+from punto.server.bank import Stake as BankStake
 from punto.server.commands import Confirming, TableCommands
 from punto.server.confirms import ConfirmBatcher, Pending
 from punto.server.effects import (
     AddRoad,
+    CancelStakes,
     CloseShoe,
     Countdown,
     Effect,
@@ -614,6 +616,9 @@ class TableRunner(TableCommands):
                 self._outcome = effect.outcome
             case Settle():
                 await self._settle(effect)
+            case CancelStakes():
+                for player in effect.players:
+                    await self._cancel_stakes(effect.game, player, reason=effect.reason)
             case Refund():
                 if s.bank.round_open(effect.game):
                     if effect.by_table:
@@ -913,19 +918,61 @@ class TableRunner(TableCommands):
         posted = await self._s.bank.void_round(round_id, author=self._author, reason=reason)
         self._payouts.append((posted, round_id))
 
+    async def _cancel_stakes(self, game: str, player: str, *, reason: str) -> None:
+        """Take back in the ledger every stake ``player`` made on round ``game``, the
+        other players' staying (idempotent: a retry after a failure cancels nothing
+        twice). The seamless wallet's credits are made outside the lock, with the balance
+        messages (:meth:`_send_balances`)."""
+        for confirmation_id, _amount in self._confirmations.get(player, []):
+            posted = await self._s.bank.cancel_stake(confirmation_id, reason=reason)
+            if not posted.replayed:
+                self._payouts.append(((posted.transaction,), game))
+        self._confirmations.pop(player, None)
+
     async def _stake_standing(self, stake: Stake) -> None:
         """Main bets a tie left standing [M12] are staked again on the new round (the
-        ledger paid them back with the tie's push); if the player's wallet no longer has
-        the money (seamless), the table takes them back."""
-        try:
-            await self._stake(stake.player, dict(stake.bets), stake.confirmation_id)
-        except PuntoError as exc:  # the wallet moved meanwhile (seamless): take them back
-            _LOG.warning(
-                "standing bets could not be staked",
-                extra={"table": self.id, "player": stake.player, "error": str(exc)},
-            )
-            if self.table.can_change_tie_bets(stake.player, {}):
-                self.table.change_tie_bets(stake.player, {})
+        ledger paid them back with the tie's push): with the internal wallet, every
+        standing player's in **one** ledger transaction (after a tie at a table of
+        thousands, one commit, not one each with the table held); with the operator's
+        wallet, each player's debit and stake in turn. A player whose stake is refused
+        (their wallet moved meanwhile) has them taken back. Idempotent: a retry after a
+        failure stakes nothing twice."""
+        bank = self._s.bank
+        if bank.seamless:
+            for player, bets in stake.stakes:
+                try:
+                    await self._stake(player, dict(bets), stake.confirmation_id(player))
+                except PuntoError as exc:
+                    self._standing_refused(player, exc)
+            return
+        answers = await bank.stake_many(
+            stake.game,
+            table_id=self.table.settings.table_id,
+            stakes=[
+                BankStake(player, bets, stake.confirmation_id(player))
+                for player, bets in stake.stakes
+            ],
+        )
+        for (player, bets), answer in zip(stake.stakes, answers, strict=True):
+            if isinstance(answer, PuntoError):
+                self._standing_refused(player, answer)
+                continue
+            staked = (stake.confirmation_id(player), sum(bets.values()))
+            mine = self._confirmations.setdefault(player, [])
+            if staked not in mine:
+                mine.append(staked)
+            if answer is not None:
+                self._wallets[player] = answer
+
+    def _standing_refused(self, player: str, exc: PuntoError) -> None:
+        """The standing bets of ``player`` could not be staked again: the table takes
+        them back."""
+        _LOG.warning(
+            "standing bets could not be staked",
+            extra={"table": self.id, "player": player, "error": str(exc)},
+        )
+        if self.table.can_change_tie_bets(player, {}):
+            self.table.change_tie_bets(player, {})
 
     def _follow_elsewhere(
         self, notes: tuple[tuple[str, str], ...], outside: Mapping[str, int]
