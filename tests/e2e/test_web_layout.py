@@ -149,6 +149,33 @@ def test_the_table_fits_a_phone_and_keeps_the_roads_in_view_on_larger_screens(
     assert errors == []
 
 
+def test_a_bet_tab_pressed_while_the_table_re_renders_still_opens(
+    server: Server, browser: Browser
+) -> None:
+    """A busy table re-renders its bet areas as its events come: a tab pressed just
+    before and released just after (the button replaced in between, so no click) still
+    opens its panel — it answers the press, not only the click."""
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    log_in(page, server, new_player(server, "tab"))
+    sit(page, server, "online-1", 5)
+    page.set_viewport_size({"width": 390, "height": 844})  # the side bets behind a tab
+    for name, other in (("side", "main"), ("main", "side")):
+        tab = page.locator(f'[data-tab="{name}"]')
+        tab.wait_for()
+        box = tab.bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        tab.evaluate("el => el.replaceWith(el.cloneNode(true))")  # a render in between
+        page.mouse.up()
+        expect(page.locator(f"#bet-panel-{name}")).to_be_visible()
+        expect(page.locator(f"#bet-panel-{other}")).to_be_hidden()
+    assert errors == []
+
+
 def test_the_dealer_console_fits_a_phone(server: Server, browser: Browser) -> None:
     """The coup board's six card slots fit a phone's width (they scrolled sideways by a
     few pixels at 390 px); in English and Chinese."""

@@ -126,6 +126,9 @@ export function betLayout(state, ctx) {
     h("button", {
       type: "button", role: "tab", id: `bet-tab-${name}`, class: "bet-tab", "data-key": `bet-tab-${name}`, "data-tab": name,
       "aria-selected": String((name === "side") === showSide), "aria-controls": `bet-panel-${name}`,
+      // on press, not only on click: a table re-rendered between press and release (its
+      // events keep coming) replaces the button, and a click needs both on the same one
+      onpointerdown: () => ctx.setBetTab(name),
       onclick: () => ctx.setBetTab(name),
     }, label);
   return h(
