@@ -291,6 +291,16 @@ class TableClient:
         self._seen = len(self.received)
 
 
+async def add_macau_live(server: RunningServer) -> str:
+    """Create ``macau-live``, a live table on the Macau rules, where a tie leaves the main
+    bets standing [M12] (the demo tables' rules return them); its id."""
+    admin = {"Authorization": f"Bearer {await server.token('admin')}"}
+    table = {"id": "macau-live", "name": "Macau live", "rules": "macau", "dealing": "live"}
+    created = await server.http.post("/api/admin/tables", json=table, headers=admin)
+    assert created.status_code == 201, created.text
+    return "macau-live"
+
+
 async def betting_players(
     stack: contextlib.AsyncExitStack, server: RunningServer, tokens: list[str]
 ) -> tuple[TableClient, list[TableClient]]:

@@ -422,3 +422,34 @@ def test_odds_survive_exactly() -> None:
     back = event_from_json(json.loads(json.dumps(event_json(event))))
     assert isinstance(back, events.HandSettled)
     assert back.results[0].settlement.results[0].odds == Fraction(19, 20)
+
+
+def test_m12_a_tie_change_stored_before_its_reason_reads_as_the_players_own() -> None:
+    """``tie_bets_changed`` gained ``reason`` (the table's act [M12]); a hand record saved
+    before it has none and reads back as the player's own change, not a typed reason."""
+    stored = {
+        "kind": "tie_bets_changed",
+        "at": 1.0,
+        "game": "T1-001-002",
+        "player": "ann",
+        "action": "raise",
+        "bets": {"banker": 3000},
+        "debited": 1000,
+        "credited": 0,
+    }
+    event = event_from_json(stored)
+    assert isinstance(event, events.TieBetsChanged)
+    assert event.reason is None
+    staked = events.TieBetsChanged(
+        at=1.0,
+        game=GameNumber.parse("T1-001-002"),
+        player="ann",
+        action=event.action,
+        bets=event.bets,
+        debited=0,
+        credited=0,
+        reason=Why(Reason.STANDING_STAKED),
+    )
+    assert event_from_json(event_json(staked)) == staked
+    with pytest.raises(ProtocolError, match="debited: missing"):
+        event_from_json({k: v for k, v in stored.items() if k != "debited"})

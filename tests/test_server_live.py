@@ -10,7 +10,7 @@ import pytest
 
 from ledger_support import BACKENDS
 from punto.bets import Bet
-from server_support import RunningServer, TableClient, server_on
+from server_support import TableClient, add_macau_live, server_on
 
 pytestmark = pytest.mark.asyncio
 
@@ -24,14 +24,6 @@ async def _open_hand(dealer: TableClient, player: TableClient, bets: dict[str, i
     await player.ok({"type": "confirm"})
     await dealer.ok({"type": "close_betting"})
     return str(opened["event"]["game"])
-
-
-async def _macau_live(server: RunningServer) -> None:
-    """A live table on the Macau rules, where a tie leaves the main bets standing [M12]."""
-    admin = {"Authorization": f"Bearer {await server.token('admin')}"}
-    table = {"id": "macau-live", "name": "Macau live", "rules": "macau", "dealing": "live"}
-    created = await server.http.post("/api/admin/tables", json=table, headers=admin)
-    assert created.status_code == 201, created.text
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -88,7 +80,7 @@ async def test_m12_bets_standing_after_a_tie_are_staked_again_and_can_be_changed
     backend: str, tmp_path: Path
 ) -> None:
     async with server_on(backend, tmp_path, betting_seconds=30.0) as server:
-        await _macau_live(server)
+        await add_macau_live(server)
         async with (
             TableClient.connect(server, "macau-live", await server.token("dana")) as dealer,
             TableClient.connect(server, "macau-live", await server.token("ann")) as player,
@@ -132,7 +124,7 @@ async def test_m12_after_a_tie_each_player_gets_their_own_standing_bets_and_all_
     spectator none and the dealer everyone's; a change to one player's standing bets goes
     to them and the dealer, the others get the table's totals — live and in a snapshot."""
     async with server_on("sqlite", tmp_path, betting_seconds=600.0) as server:
-        await _macau_live(server)
+        await add_macau_live(server)
         tokens = {name: await server.token(name) for name in ("dana", "ann", "bob")}
         async with (
             TableClient.connect(server, "macau-live", tokens["dana"]) as dealer,
@@ -303,7 +295,7 @@ async def test_m12_a_player_who_leaves_with_standing_bets_takes_back_only_theirs
     in the ledger that player's stake only. Before, the whole round was voided there:
     another player's bet, still on the table, was settled by the table and paid nothing."""
     async with server_on(backend, tmp_path, betting_seconds=30.0) as server:
-        await _macau_live(server)
+        await add_macau_live(server)
         async with (
             TableClient.connect(server, "macau-live", await server.token("dana")) as dealer,
             TableClient.connect(server, "macau-live", await server.token("ann")) as ann,
@@ -353,7 +345,7 @@ async def test_m12_every_standing_bet_is_staked_again_in_one_commit(
     player whose wallet no longer holds the stake (spent at another table meanwhile) has
     theirs taken back alone."""
     async with server_on(backend, tmp_path, betting_seconds=600.0) as server:
-        await _macau_live(server)
+        await add_macau_live(server)
         names = ("ann", "bob", "cleo")
         bets = {"ann": {"banker": 2000}, "bob": {"player": 3000}, "cleo": {"banker": 1000}}
         bank = server.node.bank

@@ -14,7 +14,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from ledger_support import BACKENDS
-from server_support import RunningServer, TableClient, server_on
+from server_support import RunningServer, TableClient, add_macau_live, server_on
 
 pytestmark = pytest.mark.asyncio
 
@@ -182,10 +182,7 @@ async def test_m12_standing_bets_the_ledger_refuses_to_stake_hold_the_new_hand(
     settlement pending, says nothing of the new hand, and once the ledger takes stakes
     again stakes each exactly once and opens the hand."""
     async with server_on(backend, tmp_path, betting_seconds=600.0) as server:
-        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
-        table = {"id": "macau-live", "name": "Macau live", "rules": "macau", "dealing": "live"}
-        created = await server.http.post("/api/admin/tables", json=table, headers=admin)
-        assert created.status_code == 201, created.text
+        await add_macau_live(server)
         url = server.node.settings.database_url
         engine = create_async_engine(url.replace("postgresql://", "postgresql+asyncpg://"))
         bank = server.node.bank

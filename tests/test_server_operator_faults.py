@@ -14,10 +14,11 @@ import httpx
 import pytest
 
 from ledger_support import BACKENDS
+from punto.bets import Bet
 from punto.ledger.operator_ref import ReferenceOperator, create_app
 from punto.ledger.wallet import RetryPolicy
 from punto.server.storage import OUTBOX_PENDING
-from server_support import TableClient, seamless_live_table
+from server_support import TableClient, add_macau_live, seamless_live_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -101,10 +102,7 @@ async def test_m12_leaving_with_standing_bets_is_credited_once_and_the_round_sta
         backend, tmp_path, _Faulty(operator), retry=RetryPolicy(attempts=2, base_delay=0.01)
     ) as t:
         server = t.server
-        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
-        table = {"id": "macau-live", "name": "Macau live", "rules": "macau", "dealing": "live"}
-        created = await server.http.post("/api/admin/tables", json=table, headers=admin)
-        assert created.status_code == 201, created.text
+        await add_macau_live(server)
         async with (
             TableClient.connect(server, "macau-live", await server.token("lin")) as dealer,
             TableClient.connect(server, "macau-live", await server.token("ann")) as ann,
@@ -123,6 +121,8 @@ async def test_m12_leaving_with_standing_bets_is_credited_once_and_the_round_sta
             await dealer.ok({"type": "open_betting"})
             opened = await bob.next_of("betting_opened", lambda m: m["event"]["game"] != first)
             game = opened["event"]["game"]
+            staked = await ann.next_of("tie_bets_changed")  # debited, outside the lock
+            assert staked["event"]["reason"] == "standing_staked"
             assert operator.balances["ann"] == 98_000  # the standing bet debited again
             await bob.ok({"type": "confirm", "bets": {"banker": 1000}})
             assert (await ann.request({"type": "leave"}))["type"] == "ok"
@@ -135,3 +135,57 @@ async def test_m12_leaving_with_standing_bets_is_credited_once_and_the_round_sta
             await bob.next_of("balance", lambda m: m["reason"] == "settled")
             assert operator.balances["bob"] == 100_950  # paid, as the table showed
             assert operator.balances["ann"] == 100_000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[:1])
+async def test_m12_standing_bets_whose_debit_the_operator_refuses_go_back_at_once(
+    backend: str, tmp_path: Path
+) -> None:
+    """After a tie, each player's standing bets are staked again by a debit of their own
+    operator call [M12]: one answered 500 returns that player's bets at once (betting
+    still open, whatever the tie option), moving nothing; the other's is staked, stays on
+    the table and is settled."""
+    operator = ReferenceOperator({"ann": 100_000, "bob": 100_000})
+    transport = _Faulty(operator)
+    async with seamless_live_table(
+        backend, tmp_path, transport, retry=RetryPolicy(attempts=2, base_delay=0.01)
+    ) as t:
+        server = t.server
+        await add_macau_live(server)
+        async with (
+            TableClient.connect(server, "macau-live", await server.token("lin")) as dealer,
+            TableClient.connect(server, "macau-live", await server.token("ann")) as ann,
+            TableClient.connect(server, "macau-live", await server.token("bob")) as bob,
+        ):
+            await dealer.ok({"type": "start_shoe"})
+            for seat, player in enumerate((ann, bob), start=1):
+                await player.ok({"type": "join"})
+                await player.ok({"type": "sit", "seat": seat, "tier": "low"})
+            await dealer.ok({"type": "open_betting"})
+            await ann.ok({"type": "confirm", "bets": {"banker": 2000}})
+            await bob.ok({"type": "confirm", "bets": {"banker": 1000}})
+            await dealer.ok({"type": "close_betting"})
+            for card in ("4S", "4H", "3S", "3H"):  # Player 7, Banker 7: a tie [M12]
+                await dealer.ok({"type": "deal_card", "card": card})
+            first = (await dealer.next_of("hand_settled"))["event"]["game"]
+            for player in (ann, bob):  # the push credited before the next debits
+                await player.next_of("balance", lambda m: m["reason"] == "settled")
+            transport.faults[("debit", "ann")] = "500"
+            await dealer.ok({"type": "open_betting"})
+            back = await ann.next_of("tie_bets_changed", lambda m: m["event"]["game"] != first)
+            assert back["event"]["reason"] == "standing_not_staked"
+            assert (back["event"]["bets"], back["event"]["credited"]) == ({}, 2000)
+            kept = await bob.next_of("tie_bets_changed", lambda m: m["event"]["game"] != first)
+            assert kept["event"]["reason"] == "standing_staked"
+            assert kept["event"]["bets"] == {"banker": 1000}
+            game = kept["event"]["game"]
+            assert server.node.runners["macau-live"].table.phase.value == "betting_open"
+            assert operator.balances == {"ann": 100_000, "bob": 99_000}
+            del transport.faults[("debit", "ann")]
+            await dealer.ok({"type": "close_betting"})
+            for card in ("2S", "9H", "3C", "KH"):  # Player 5, Banker 9 natural
+                await dealer.ok({"type": "deal_card", "card": card})
+            await bob.next_of("balance", lambda m: m["reason"] == "settled")
+            assert operator.balances == {"ann": 100_000, "bob": 100_950}
+            assert await server.node.bank.round_bets(game) == {"bob": {Bet.BANKER: 1000}}

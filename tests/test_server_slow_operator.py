@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 
 import httpx
 import pytest
 
 from ledger_support import BACKENDS
+from punto.bets import Bet
 from punto.ledger.operator_ref import ReferenceOperator, create_app
 from punto.ledger.wallet import RetryPolicy
-from server_support import TableClient, seamless_live_table
+from server_support import TableClient, add_macau_live, seamless_live_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -138,3 +140,66 @@ async def test_a_slow_operator_delays_only_its_own_players_join(
             joined = await dev.answer("slow", timeout=30)
             assert joined["type"] == "ok", joined
             assert t.server.node.runners["live-1"].table.balance("dev") == 50_000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[:1])
+async def test_a_slow_operator_delays_only_its_own_players_standing_bets(
+    backend: str, tmp_path: Path
+) -> None:
+    """[M12] After a tie, the operator's debit that stakes a player's standing bets again
+    is made outside the table's lock: while the operator sits on it, another player bets
+    and the dealer closes betting; the bets still waiting for their stake then go back to
+    their player, and the debit, answered late, is given back."""
+    operator = ReferenceOperator({"ann": 100_000, "bob": 100_000})
+    transport = _Stalling(operator, "ann")
+    transport.release.set()
+    async with seamless_live_table(backend, tmp_path, transport, retry=_RETRY) as t:
+        server = t.server
+        await add_macau_live(server)
+        async with (
+            TableClient.connect(server, "macau-live", await server.token("lin")) as dealer,
+            TableClient.connect(server, "macau-live", await server.token("ann")) as ann,
+            TableClient.connect(server, "macau-live", await server.token("bob")) as bob,
+        ):
+            await dealer.ok({"type": "start_shoe"})
+            for seat, player in enumerate((ann, bob), start=1):
+                await player.ok({"type": "join"})
+                await player.ok({"type": "sit", "seat": seat, "tier": "low"})
+            await dealer.ok({"type": "open_betting"})
+            await ann.ok({"type": "confirm", "bets": {"banker": 2000}})
+            await dealer.ok({"type": "close_betting"})
+            for card in ("4S", "4H", "3S", "3H"):  # Player 7, Banker 7: a tie [M12]
+                await dealer.ok({"type": "deal_card", "card": card})
+            first = (await ann.next_of("hand_settled"))["event"]["game"]
+            await ann.next_of("balance", lambda m: m["reason"] == "settled")
+            assert operator.balances["ann"] == 100_000  # the push: paid back, then...
+            transport.release.clear()  # ...from now on the operator sits on ann's calls
+            held = transport.held
+            assert (await dealer.request({"type": "open_betting"}))["type"] == "ok"
+            while transport.held == held:  # ann's debit is at the operator, held
+                await asyncio.sleep(0.01)
+            opened = await bob.next_of("betting_opened", lambda m: m["event"]["game"] != first)
+            game = opened["event"]["game"]
+            assert (await bob.request({"type": "confirm", "bets": {"banker": 1000}}))[
+                "type"
+            ] == "ok"
+            assert (await dealer.request({"type": "close_betting"}))["type"] == "ok"
+            back = await ann.next_of("tie_bets_changed", lambda m: m["event"]["game"] == game)
+            assert back["event"]["reason"] == "standing_not_staked"
+            assert (back["event"]["action"], back["event"]["credited"]) == ("cancel", 2000)
+            assert back["event"]["bets"] == {}
+            await ann.next_of("betting_closed")  # after the bets went back
+            for card in ("2S", "9H", "3C", "KH"):  # Player 5, Banker 9 natural
+                await dealer.ok({"type": "deal_card", "card": card})
+            await bob.next_of("balance", lambda m: m["reason"] == "settled")
+            assert operator.balances["bob"] == 100_950
+            assert await server.node.bank.round_bets(game) == {"bob": {Bet.BANKER: 1000}}
+            transport.release.set()  # the debit answered late is given back
+            deadline = time.monotonic() + 30
+            while (
+                operator.balances["ann"] != 100_000 or server.node.runners["macau-live"]._standing
+            ):
+                assert time.monotonic() < deadline, operator.balances
+                await asyncio.sleep(0.05)
+            assert server.node.runners["macau-live"].table.balance("ann") == 100_000

@@ -395,12 +395,15 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
     hints = _HINTS[cls]
     values: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
+        optional = f.default is not dataclasses.MISSING  # (a field added later)
         if f.name not in data:
+            if optional:
+                continue
             raise ProtocolError(f"{kind}: {f.name}: missing")
         try:
             if f.name in _WHY_FIELDS:
                 why = why_from_json(data[f.name], data.get(f"{f.name}_params"))
-                if why is None and f.name == "reason":
+                if why is None and f.name == "reason" and not optional:
                     why = Why.typed("")
                 values[f.name] = why
                 continue

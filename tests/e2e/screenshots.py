@@ -4,12 +4,13 @@ Traditional Chinese (desktop and phone), and the administration page's rules edi
 its edge preview (phone and desktop, English, Simplified and Traditional Chinese), and the
 win display after a settled hand (phone and desktop, English and Chinese).
 
-    .venv/bin/python tests/e2e/screenshots.py [FOLDER] [--only win|refund|totals|names]
+    .venv/bin/python tests/e2e/screenshots.py [FOLDER] [--only win|refund|totals|names|standing]
 
 (``--only win`` takes only the win display's pictures, ``--only refund`` a void hand's
 refund as a player and a spectator see it (not among the pictures of ``docs/``),
 ``--only totals`` the bet totals', ``--only names`` the lobby and a table with the
-tables' names in each language.)
+tables' names in each language, ``--only standing`` the bets a tie left standing, staked
+again and then returned, at a table whose wallet is the operator's.)
 
 It starts its own ``punto serve`` (fast timers, a temporary database), lets the RNG tables
 deal a few dozen hands so the roads have something to show, deals some live hands from the
@@ -23,6 +24,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import httpx
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from e2e.pages import betting_open, log_in, new_page, save, sit
@@ -35,11 +38,13 @@ LIVE_COUPS = ("9S 8D KH 7C", "2H 5C 3D AS 8H", "TD 6S 8C 9H", "AS AD 4C 3H 5S 2C
 """Coups the dealer deals at live-1 before the pictures (shoe order: P1 B1 P2 B2 …)."""
 
 
-def _dealer_console(browser: Browser, server: Server, errors: list[str], dealer: str) -> Page:
-    """A dealer's console at live-1, logged in and ready for cards."""
+def _dealer_console(
+    browser: Browser, server: Server, errors: list[str], dealer: str, table: str = "live-1"
+) -> Page:
+    """A dealer's console at ``table`` (a live table), logged in and ready for cards."""
     page = new_page(browser, errors, height=1200)
     log_in(page, server, dealer)
-    page.get_by_test_id("deal-live-1").click()
+    page.get_by_test_id(f"deal-{table}").click()
     page.get_by_test_id("card-input").wait_for()
     return page
 
@@ -365,6 +370,91 @@ def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
     return shots
 
 
+def standing_bets(folder: Path, fast: dict[str, str]) -> list[Path]:
+    """[M12] The bets a tie left standing at a table whose wallet is the operator's: staked
+    again on the next hand (the operator's debit made), then, after another tie, returned
+    because the operator refused the debit — the player's table with its event log, at
+    390×844 and 1366×768, English and Chinese. Runs its own server, on the reference
+    operator (in this process, so the picture can make it refuse)."""
+    import threading
+
+    import uvicorn
+    from playwright.sync_api import sync_playwright
+
+    from e2e.web_support import free_port
+    from punto.ledger.operator_ref import ReferenceOperator, create_app
+
+    operator = ReferenceOperator(dict.fromkeys(("ann", "bob", "cleo", "dev"), 10000000))
+    port = free_port()
+    wallet = uvicorn.Server(
+        uvicorn.Config(create_app(operator), host="127.0.0.1", port=port, log_level="warning")
+    )
+    threading.Thread(target=wallet.run, daemon=True).start()
+    while not wallet.started:
+        time.sleep(0.05)
+    seamless = {"PUNTO_WALLET": "seamless", "PUNTO_WALLET_URL": f"http://127.0.0.1:{port}/wallet"}
+    shots: list[Path] = []
+    errors: list[str] = []
+    try:
+        with run_server(**fast, **seamless) as server, sync_playwright() as p:
+            admin = httpx.post(
+                server.url("/api/auth/login"), json={"username": "admin", "password": "admin-demo"}
+            ).json()["token"]
+            created = httpx.post(
+                server.url("/api/admin/tables"),
+                json={
+                    "id": "macau-live",
+                    "name": "Macau live",
+                    "rules": "macau",
+                    "dealing": "live",
+                },
+                headers={"Authorization": f"Bearer {admin}"},
+            )
+            assert created.status_code == 201, created.text
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            dealer = _dealer_console(browser, server, errors, "dana", table="macau-live")
+            ready = '[data-action="{}"]:not([disabled])'
+            dealer.locator(ready.format("start_shoe")).click()
+            for language, player, seat in (("en", "ann", 1), ("zh", "bob", 2)):
+                locale = "zh-CN" if language == "zh" else "en-GB"
+                page = new_page(browser, errors, width=1366, height=768, locale=locale)
+                log_in(page, server, player)
+                sit(page, server, "macau-live", seat)
+                dealer.locator(ready.format("open_betting")).click()
+                betting_open(page, seconds=2)
+                page.locator('.chip[data-chip="5000"]').click()
+                page.locator('[data-bet="banker"]').click()
+                page.locator('[data-action="confirm"]').click()
+                page.get_by_test_id("confirmed-banker").wait_for()
+                changes = page.locator('.event-log li[data-kind="tie_bets_changed"]')
+                for coup, refuse in (("4S 4H 3S 3H", False), ("4D 4C 3D 3C", True)):
+                    dealer.locator(ready.format("close_betting")).click()
+                    _deal(dealer, coup)  # Player 7, Banker 7: a tie [M12]
+                    seen = changes.count()
+                    if refuse:
+                        operator.fail("debit")
+                    dealer.locator(ready.format("open_betting")).click()
+                    changes.nth(seen).wait_for(state="attached", timeout=30_000)
+                    operator.heal()
+                page.locator(".event-log").scroll_into_view_if_needed()
+                page.wait_for_timeout(400)
+                shots.append(save(page, folder, f"standing-desktop-{language}"))
+                page.set_viewport_size({"width": 390, "height": 844})
+                page.locator(".event-log").scroll_into_view_if_needed()
+                page.wait_for_timeout(400)
+                shots.append(save(page, folder, f"standing-phone-{language}"))
+                dealer.locator(ready.format("close_betting")).click()
+                _deal(dealer, "9S 8D KH 7C")
+                page.locator('[data-action="leave"]').click()
+                page.context.close()
+            browser.close()
+    finally:
+        wallet.should_exit = True
+    if errors:
+        raise RuntimeError(f"script errors in the pages: {errors}")
+    return shots
+
+
 def main() -> int:
     """Run the server, take the pictures, print their paths."""
     args = sys.argv[1:]
@@ -382,6 +472,10 @@ def main() -> int:
         "PUNTO_SQUEEZE_SECONDS": "15",
         "PUNTO_RNG_SEED": "7",
     }
+    if only == "standing":
+        for path in standing_bets(folder, fast):
+            print(path)
+        return 0
     with run_server(**fast) as server:
         if only in ("win", "refund", "totals", "names"):
             from playwright.sync_api import sync_playwright

@@ -86,6 +86,9 @@ class Confirming:
     wallet: int | None = None
     placed: bool = False
     """The bets were put down with the confirm (they are not the unconfirmed chips)."""
+    standing: bool = False
+    """The main bets a tie left standing, already on the table, staked again by the house
+    after the operator's debit (:meth:`punto.table.Table.stake_standing`) [M12]."""
 
     @property
     def bets_placed(self) -> Mapping[Bet, int] | None:
@@ -393,9 +396,14 @@ class TableCommands:
             try:
                 self._verify_open()
                 self._verify_money_settled()
-                table.verify_confirm(c.stake.player, c.bets_placed)
+                if c.standing:
+                    table.verify_stake_standing(c.stake.player)
+                else:
+                    table.verify_confirm(c.stake.player, c.bets_placed)
                 if str(table.game) != c.round_id or (
-                    not c.placed and dict(table.pending(c.stake.player)) != dict(c.stake.bets)
+                    not c.placed
+                    and not c.standing
+                    and dict(table.pending(c.stake.player)) != dict(c.stake.bets)
                 ):
                     raise BettingError(
                         "the bets changed while the confirm was on its way: confirm again"
@@ -437,13 +445,14 @@ class TableCommands:
             if wallet is not None:
                 self._wallets[p] = wallet
             try:
-                event = table.confirm(p, c.bets_placed)
+                event = table.stake_standing(p) if c.standing else table.confirm(p, c.bets_placed)
             except PuntoError as exc:  # pragma: no cover - checked above under the same lock
                 await self._s.bank.cancel(c.stake.confirmation_id, player=p, amount=amount)
                 pending.future.set_exception(exc)
                 continue
             self._confirmations.setdefault(p, []).append((c.stake.confirmation_id, amount))
-            self._s.metrics.bets_confirmed.inc(len(c.stake.bets))
+            if not c.standing:
+                self._s.metrics.bets_confirmed.inc(len(c.stake.bets))
             done.append((pending, event))
         try:
             await self._process()

@@ -27,6 +27,7 @@ from typing import Any
 
 import orjson
 
+from punto.bets import Bet
 from punto.codec import result_json
 from punto.errors import PuntoError, UnavailableError
 from punto.ledger.model import Transaction, settle_players
@@ -71,6 +72,7 @@ from punto.server.hub import event_texts
 from punto.server.legalcast import LegalCast
 from punto.server.protocol import (
     COALESCED,
+    ChangeTieBets,
     Command,
     Confirm,
     Join,
@@ -99,7 +101,7 @@ from punto.table.events import (
     HandVoided,
     TieBetsChanged,
 )
-from punto.table.reasons import SHUTDOWN, Why
+from punto.table.reasons import SHUTDOWN, Reason, Why
 from punto.table.records import GameNumber
 
 __all__ = ["TableRunner"]
@@ -125,7 +127,9 @@ class TableRunner(TableCommands):
         self.config = config
         self._s = services
         settings = config.settings(betting_seconds=services.settings.betting_seconds).replace(
-            pace=services.settings.pace
+            pace=services.settings.pace,
+            # the operator's debits of standing bets are made without the table [M12]
+            standing_awaits_stake=services.bank.seamless,
         )
         roster = list(services.roster()) or list(DEALER_ROSTER)
         self._clock: Clock = clock or services.clock
@@ -153,6 +157,9 @@ class TableRunner(TableCommands):
         """Each player's latest payout task (the next one waits for it: their balance
         messages go in order)."""
         self._operator_calls = asyncio.Semaphore(_OPERATOR_CALLS)
+        self._standing: dict[tuple[str, str], asyncio.Task[None]] = {}
+        """Seamless: each (round, player)'s standing bets [M12] on their way to the
+        operator and the ledger (:meth:`_stake_standing_later`)."""
         self._todo: deque[Effect] = deque()
         """The effects still to run, in order (:func:`effects_of`); the first is the one
         that failed while the table is settlement pending."""
@@ -489,6 +496,10 @@ class TableRunner(TableCommands):
             self._verify_open()
             produced = await self._join(actor)
         else:
+            if isinstance(command, ChangeTieBets) and (
+                mine := self._standing.get((str(self.table.game), actor.player))
+            ):
+                await asyncio.wait({mine})  # their standing bets' stake first [M12]
             produced = await self._locked(actor, lambda: self._dispatch(actor, command))
         self._wake.set()
         return produced
@@ -934,16 +945,22 @@ class TableRunner(TableCommands):
         ledger paid them back with the tie's push): with the internal wallet, every
         standing player's in **one** ledger transaction (after a tie at a table of
         thousands, one commit, not one each with the table held); with the operator's
-        wallet, each player's debit and stake in turn. A player whose stake is refused
-        (their wallet moved meanwhile) has them taken back. Idempotent: a retry after a
-        failure stakes nothing twice."""
+        wallet, each player's debit is made by a task of its own, outside the table's
+        lock (:meth:`_stake_standing_later`). A player whose stake is refused (their
+        wallet moved meanwhile) has them taken back. Idempotent: a retry after a failure
+        stakes nothing twice."""
         bank = self._s.bank
-        if bank.seamless:
+        if bank.seamless:  # each player's debit outside the lock; the table goes on
             for player, bets in stake.stakes:
-                try:
-                    await self._stake(player, dict(bets), stake.confirmation_id(player))
-                except PuntoError as exc:
-                    self._standing_refused(player, exc)
+                if (stake.game, player) in self._standing:  # (a retry of this effect)
+                    continue
+                task = asyncio.create_task(
+                    self._stake_standing_later(stake, player, bets),
+                    name=f"punto-standing-{self.id}",
+                )
+                self._standing[(stake.game, player)] = task
+                self._paying.add(task)
+                task.add_done_callback(self._standing_done)
             return
         answers = await bank.stake_many(
             stake.game,
@@ -964,15 +981,74 @@ class TableRunner(TableCommands):
             if answer is not None:
                 self._wallets[player] = answer
 
-    def _standing_refused(self, player: str, exc: PuntoError) -> None:
-        """The standing bets of ``player`` could not be staked again: the table takes
-        them back."""
+    def _standing_refused(self, player: str, exc: BaseException) -> None:
+        """The standing bets of ``player`` could not be staked again: they go back to
+        the player (whatever the tie option lets a player do) [M12]."""
         _LOG.warning(
             "standing bets could not be staked",
             extra={"table": self.id, "player": player, "error": str(exc)},
         )
-        if self.table.can_change_tie_bets(player, {}):
-            self.table.change_tie_bets(player, {})
+        if self.table.can_return_standing(player):
+            self.table.return_standing(player, Why(Reason.STANDING_NOT_STAKED))
+
+    async def _stake_standing_later(
+        self, stake: Stake, player: str, bets: Mapping[Bet, int]
+    ) -> None:
+        """Seamless [M12]: the operator's debit of ``player``'s standing bets, outside the
+        table's lock (a slow operator delays only this player's bets, never the table);
+        then their stake in the ledger with the next batch of confirms, and on the table
+        (:meth:`punto.table.Table.stake_standing`). Refused, or too late (betting closed,
+        the player gone, the table stopped): a debit made is given back and the bets go
+        back to the player if they still wait (the table returns those still waiting when
+        betting closes)."""
+        confirmation_id = stake.confirmation_id(player)
+        staked = debited = False
+        refused: BaseException = UnavailableError("the table stopped")
+        try:
+            async with self._operator_calls:
+                wallet = await self._s.bank.debit(
+                    stake.game,
+                    player=player,
+                    amount=sum(bets.values()),
+                    confirmation_id=confirmation_id,
+                )
+            debited = True
+            confirming = Confirming(
+                stake.game, BankStake(player, bets, confirmation_id), wallet, standing=True
+            )
+            await self._confirms.submit(player, confirming)
+            staked = True
+        except Exception as exc:
+            refused = exc
+        finally:
+            if not staked:
+                await asyncio.shield(
+                    self._standing_not_staked(stake.game, player, confirmation_id, refused, debited)
+                )
+
+    async def _standing_not_staked(
+        self, game: str, player: str, confirmation_id: str, exc: BaseException, debited: bool
+    ) -> None:
+        """A standing stake that did not happen: its debit given back, the bets returned."""
+        if debited:
+            await self._s.bank.undo_debit(
+                confirmation_id=confirmation_id, error=f"standing stake not recorded: {exc}"
+            )
+        async with self._lock:
+            if str(self.table.game) == game and self.table.can_return_standing(player):
+                self._standing_refused(player, exc)
+                await self._process()
+        self._wake.set()
+
+    def _standing_done(self, task: asyncio.Task[None]) -> None:
+        self._paying.discard(task)
+        for key, mine in list(self._standing.items()):
+            if mine is task:
+                del self._standing[key]
+        if not task.cancelled() and task.exception() is not None:
+            _LOG.error(
+                "standing bets not staked", exc_info=task.exception(), extra={"table": self.id}
+            )
 
     def _follow_elsewhere(
         self, notes: tuple[tuple[str, str], ...], outside: Mapping[str, int]

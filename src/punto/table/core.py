@@ -46,6 +46,7 @@ from punto.table.events import (
     ShoeOpened,
     TableClosed,
     TableOpened,
+    TieBetsChanged,
 )
 from punto.table.kinds import Dealing, TableKind, TableSettings, VipSettings, password_digest
 from punto.table.money import TableMoney
@@ -65,6 +66,7 @@ from punto.table.squeeze import (
     takeovers,
 )
 from punto.table.views import Viewer, hand_records, project
+from punto.tie_options import TieAction
 from punto.tiers import LimitTier
 
 __all__ = ["PendingChanges", "TableCore"]
@@ -604,6 +606,9 @@ class TableCore:
 
     def _close_betting(self, *, by: PlayerId | None) -> BettingClosed:
         game = self._require_game()
+        for slip in list(self._slips.values()):  # no stake made for them in time [M12]
+            if slip.awaiting_stake:
+                self._return_standing(slip, Why(Reason.STANDING_NOT_STAKED))
         discarded = tuple((p, total) for p, s in self._slips.items() if (total := s.discard()) > 0)
         game.open_asked.clear()
         now = self._now()
@@ -732,12 +737,41 @@ class TableCore:
                     self._remove(player, reason=Why(Reason.NO_SEATED_PLAYER))
         self._remove_after_hand.clear()
 
+    def _return_standing(self, slip: BetSlip, reason: Why) -> TieBetsChanged:
+        """The main bets a tie left standing on ``slip`` go back to its player (the house
+        did not stake them again) [M12]; what was confirmed on top of them stays."""
+        game = self._require_game()
+        back = sum(slip.standing.values())
+        for bet, amount in slip.standing.items():
+            left = slip.confirmed.get(bet, 0) - amount
+            if left > 0:
+                slip.confirmed[bet] = left
+            else:
+                slip.confirmed.pop(bet, None)
+                slip.first_confirmed.pop(bet, None)
+        slip.standing.clear()
+        slip.awaiting_stake = False
+        self.money.refund(slip.player, back)
+        event = TieBetsChanged(
+            at=self._now(),
+            game=game.number,
+            player=slip.player,
+            action=TieAction.CANCEL,
+            bets=freeze_bets(slip.confirmed),
+            debited=0,
+            credited=back,
+            reason=reason,
+        )
+        self._emit(event)
+        return event
+
     def _refund_slip(self, slip: BetSlip) -> PlayerResult:
         """Return every confirmed stake of ``slip`` to its player's balance."""
         result = refund(freeze_bets(slip.confirmed))
         self.money.refund(slip.player, result.total_returned)
         slip.confirmed.clear()
         slip.standing.clear()
+        slip.awaiting_stake = False
         slip.first_confirmed.clear()
         return PlayerResult(player=slip.player, settlement=result, returned=result.total_returned)
 

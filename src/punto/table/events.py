@@ -541,7 +541,11 @@ class BetsConfirmed:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TieBetsChanged:
-    """A player changed the main bets a tie left standing [M12]."""
+    """A player changed the main bets a tie left standing [M12]. ``reason``: ``None`` for
+    the player's own change; the table's act otherwise (where the standing bets wait for
+    the house's stake, ``TableSettings.standing_awaits_stake``): staked again
+    (``standing_staked``, action ``keep``) or gone back to the player
+    (``standing_not_staked``, action ``cancel``)."""
 
     kind: ClassVar[str] = "tie_bets_changed"
 
@@ -552,6 +556,7 @@ class TieBetsChanged:
     bets: Bets
     debited: int
     credited: int
+    reason: Why | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

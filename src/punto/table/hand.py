@@ -57,6 +57,9 @@ class HandDealing(TableCore):
         )
         self._game = game
         standing = tuple((p, freeze_bets(s.standing)) for p, s in self._slips.items() if s.standing)
+        if self.settings.standing_awaits_stake:  # staked again by the house, later [M12]
+            for slip in self._slips.values():
+                slip.awaiting_stake = bool(slip.standing)
         event = BettingOpened(
             at=now, game=game.number, closes_at=game.closes_at, last_hand=last, standing=standing
         )

@@ -100,6 +100,12 @@ class TableSettings:
     default every step at an RNG table, closing betting and settling at a live one."""
     pace: Pace = _PACE
     """How long the house waits after each of its steps."""
+    standing_awaits_stake: bool = False
+    """[M12] The main bets a tie left standing stay on the layout when the next hand
+    opens but wait for the house to stake them again (:meth:`~punto.table.Table.
+    stake_standing`: a server whose wallet is the operator's makes the debit without
+    holding the table); those still waiting when betting closes go back to their player.
+    Off: they are staked with the opening (the server's own ledger, in one transaction)."""
 
     def __post_init__(self) -> None:
         if not self.table_id or any(ch.isspace() for ch in self.table_id):

@@ -95,6 +95,12 @@ class Reason(enum.StrEnum):
     """A wallet rollback (ledger)."""
     STANDING_CHANGED = "standing_changed"
     """A player's standing bets changed (ledger)."""
+    STANDING_STAKED = "standing_staked"
+    """The main bets a tie left standing were staked again on the new hand (the operator's
+    debit made) [M12]."""
+    STANDING_NOT_STAKED = "standing_not_staked"
+    """The main bets a tie left standing went back to the player: the operator's debit was
+    refused, or had not been answered when betting closed [M12]."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,7 @@ from punto.table.phases import Phase, require_phase
 from punto.table.reasons import Reason, Why
 from punto.table.records import Bets, PlayerId, freeze_bets
 from punto.table.seat_plan import Place
-from punto.tie_options import tie_action, verify_tie_change
+from punto.tie_options import TieAction, tie_action, verify_tie_change
 
 __all__ = ["BettingRound"]
 
@@ -353,6 +353,7 @@ class BettingRound(TableCore):
         delta = sum(new.values()) - sum(slip.main_confirmed.values())
         slip.replace_main(new, seq=self.event_count)
         slip.standing.clear()
+        slip.awaiting_stake = False  # the server stakes the new bets itself
         if delta > 0:  # a raised standing bet [M12]
             self.money.stake(player, delta)
         elif delta < 0:  # a lowered or cancelled one comes back
@@ -368,6 +369,60 @@ class BettingRound(TableCore):
         )
         self._emit(event)
         return event
+
+    def verify_stake_standing(self, player: PlayerId) -> None:
+        """Raise unless the main bets a tie left standing for ``player`` wait for the
+        house's stake on this hand (``TableSettings.standing_awaits_stake``) [M12]."""
+        require_phase(self.phase, {Phase.BETTING_OPEN}, "stake standing bets")
+        slip = self._slips.get(player)
+        if slip is None or not slip.awaiting_stake:
+            raise BettingError(f"{player} has no standing bets waiting for their stake [M12]")
+
+    def can_stake_standing(self, player: PlayerId) -> bool:
+        """Whether :meth:`stake_standing` would succeed."""
+        return self._can(lambda: self.verify_stake_standing(player))
+
+    def stake_standing(self, player: PlayerId) -> TieBetsChanged:
+        """The house staked again the main bets a tie left standing for ``player`` (the
+        operator's debit made): they stay for this hand [M12]."""
+        self.verify_stake_standing(player)
+        game = self._require_game()
+        slip = self._slip(player)
+        slip.awaiting_stake = False
+        event = TieBetsChanged(
+            at=self._now(),
+            game=game.number,
+            player=player,
+            action=TieAction.KEEP,
+            bets=freeze_bets(slip.confirmed),
+            debited=0,
+            credited=0,
+            reason=Why(Reason.STANDING_STAKED),
+        )
+        self._emit(event)
+        return event
+
+    def verify_return_standing(self, player: PlayerId) -> None:
+        """Raise unless the main bets a tie left standing for ``player`` may go back to
+        them because the house could not stake them again: betting is open, they stand,
+        and (where they wait for the house's stake) they still wait [M12]."""
+        require_phase(self.phase, {Phase.BETTING_OPEN}, "return standing bets")
+        slip = self._slips.get(player)
+        if slip is None or not slip.standing:
+            raise BettingError(f"{player} has no bets standing after a tie [M12]")
+        if self.settings.standing_awaits_stake and not slip.awaiting_stake:
+            raise BettingError(f"the standing bets of {player} were staked already [M12]")
+
+    def can_return_standing(self, player: PlayerId) -> bool:
+        """Whether :meth:`return_standing` would succeed."""
+        return self._can(lambda: self.verify_return_standing(player))
+
+    def return_standing(self, player: PlayerId, reason: Why) -> TieBetsChanged:
+        """The main bets a tie left standing for ``player`` go back to them: the house
+        could not stake them again (their wallet refused it), whatever the tie option
+        lets a player do [M12]."""
+        self.verify_return_standing(player)
+        return self._return_standing(self._slip(player), reason)
 
     def verify_wait_for_me(self, player: PlayerId) -> None:
         """Raise unless ``player`` may ask for more betting time (bounded) [O]."""

@@ -60,6 +60,9 @@ class BetSlip:
     first_confirmed: dict[Bet, int] = field(default_factory=dict)
     steps: list[Chips] = field(default_factory=list)
     from_seat: bool = False
+    awaiting_stake: bool = False
+    """The ``standing`` bets wait for the house to stake them again on this hand
+    (``TableSettings.standing_awaits_stake``) [M12]."""
 
     # -- state ---------------------------------------------------------------
 

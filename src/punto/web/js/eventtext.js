@@ -85,7 +85,10 @@ export function describeEvent(ev, digits = 2) {
     case "bets_doubled": return t("ev.bets_doubled");
     case "rebet_placed": return t("ev.rebet_placed");
     case "bets_confirmed": return t("ev.bets_confirmed", { player: p, bets: bets(ev.bets, digits) });
-    case "tie_bets_changed": return t("ev.tie_bets_changed", { player: p, bets: bets(ev.bets, digits) || "—" });
+    case "tie_bets_changed":
+      return ev.reason // the table's act [M12]: staked again, or returned (the wallet's)
+        ? t("ev.tie_bets_by_table", { player: p, reason: reasonText(ev.reason, ev.reason_params) })
+        : t("ev.tie_bets_changed", { player: p, bets: bets(ev.bets, digits) || "—" });
     case "betting_closed": return t("ev.betting_closed");
     case "blank_hand_started": return t("ev.blank_hand_started", { game: ev.game });
     case "cards_held": return t("ev.cards_held", { player: p, side: sideName(ev.side) });

@@ -1,0 +1,136 @@
+"""[M12] Standing bets that wait for the house's stake: at a table whose wallet is the
+operator's (``TableSettings.standing_awaits_stake``), the main bets a tie left standing
+stay on the layout when the next hand opens, but wait for the server to stake them again
+(the operator's debit, made without holding the table): :meth:`Table.stake_standing` once
+it is made, :meth:`Table.return_standing` when it is refused; those still waiting when
+betting closes go back to their player. Pure: tables with a manual clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from punto.bets import Bet
+from punto.errors import BettingError, PhaseError
+from punto.rules import preset
+from punto.table import Table
+from punto.table.events import BettingClosed, TieBetsChanged
+from punto.table.reasons import Reason, Why
+from punto.tie_options import TIE_POLICIES, TieAction
+from table_support import close, deal, make_table, play, seat
+
+B, P = Bet.BANKER, Bet.PLAYER
+TIE_CARDS = "4S 4H 5D 5C"  # Player 9, Banker 9: a natural tie
+LATE = Why(Reason.STANDING_NOT_STAKED)
+
+
+def _after_a_tie(*, awaits: bool = True, rules: str = "macau") -> Table:
+    """Ann (Banker 10,000) and bob (Player 5,000) after a tie, the next hand open."""
+    table, clock = make_table(rules, standing_awaits_stake=awaits)
+    seat(table, "ann", 1)
+    seat(table, "bob", 2)
+    play(table, clock, TIE_CARDS, {"ann": {B: 10_000}, "bob": {P: 5_000}})
+    table.open_betting()
+    return table
+
+
+def test_m12_standing_bets_wait_for_their_stake_and_stay_once_staked() -> None:
+    table = _after_a_tie()
+    assert table.can_stake_standing("ann")
+    assert table.can_stake_standing("bob")
+    event = table.stake_standing("ann")
+    assert isinstance(event, TieBetsChanged)
+    assert (event.action, event.debited, event.credited) == (TieAction.KEEP, 0, 0)
+    assert dict(event.bets) == {B: 10_000}
+    assert event.reason == Why(Reason.STANDING_STAKED)
+    assert not table.can_stake_standing("ann")  # once
+    with pytest.raises(BettingError, match=r"waiting for their stake \[M12\]"):
+        table.stake_standing("ann")
+    assert table.money_in_play() == 15_000
+    assert table.money_check()
+
+
+def test_m12_standing_bets_still_waiting_when_betting_closes_go_back() -> None:
+    table = _after_a_tie()
+    table.stake_standing("ann")
+    start = table.event_count
+    table.close_betting()
+    returned, closed = table.events[start:]
+    assert isinstance(returned, TieBetsChanged)
+    assert isinstance(closed, BettingClosed)
+    assert (returned.player, returned.action) == ("bob", TieAction.CANCEL)
+    assert (returned.credited, dict(returned.bets), returned.reason) == (5_000, {}, LATE)
+    assert table.bets("bob") == {}
+    assert table.bets("ann") == {B: 10_000}
+    assert table.balance("bob") == 1_000_000  # the tie pushed: nothing lost
+    assert table.money_in_play() == 10_000
+    assert table.money_check()
+
+
+def test_m12_a_refused_stake_returns_the_bets_whatever_the_tie_option() -> None:
+    """The house's return is not the player's cancel: a tie option that forbids
+    cancelling (SJM: keep or raise) still gets back bets no wallet staked."""
+    rules = preset("macau").replace(tie_policy=TIE_POLICIES["sjm"])
+    table, clock = make_table(rules, standing_awaits_stake=True)
+    seat(table, "ann", 1)
+    play(table, clock, TIE_CARDS, {"ann": {B: 10_000}})
+    table.open_betting()
+    assert not table.can_change_tie_bets("ann", {})
+    event = table.return_standing("ann", LATE)
+    assert (event.action, event.credited, event.reason) == (TieAction.CANCEL, 10_000, LATE)
+    assert not table.can_return_standing("ann")
+    assert table.money_in_play() == 0
+    assert table.money_check()
+
+
+def test_m12_only_the_standing_part_goes_back_when_more_was_confirmed_on_it() -> None:
+    table = _after_a_tie()
+    table.confirm("ann", {B: 2_000, Bet.TIE: 1_000})  # more while the stake is on its way
+    table.return_standing("ann", LATE)
+    assert table.bets("ann") == {B: 2_000, Bet.TIE: 1_000}
+    assert table.money_in_play() == 5_000 + 3_000
+    assert table.money_check()
+
+
+def test_m12_a_change_or_a_leave_ends_the_wait() -> None:
+    table = _after_a_tie()
+    table.change_tie_bets("ann", {B: 20_000})  # the server staked the new bets itself
+    assert not table.can_stake_standing("ann")
+    assert not table.can_return_standing("ann")
+    table.leave("bob")  # takes the standing bets back [M12]
+    assert not table.can_stake_standing("bob")
+    start = table.event_count
+    table.close_betting()
+    assert [type(e) for e in table.events[start:]] == [BettingClosed]
+    assert table.bets("ann") == {B: 20_000}
+    assert table.money_check()
+
+
+def test_m12_without_the_setting_standing_bets_are_staked_with_the_opening() -> None:
+    table = _after_a_tie(awaits=False)
+    assert not table.can_stake_standing("ann")
+    with pytest.raises(BettingError):
+        table.stake_standing("ann")
+    start = table.event_count
+    table.close_betting()
+    assert [type(e) for e in table.events[start:]] == [BettingClosed]
+    assert table.bets("ann") == {B: 10_000}
+    assert table.bets("bob") == {P: 5_000}
+    # the house may still return bets the ledger refused (the internal wallet moved)
+    table2 = _after_a_tie(awaits=False)
+    assert table2.return_standing("ann", LATE).credited == 10_000
+
+
+def test_m12_stake_and_return_only_while_betting_is_open() -> None:
+    table, clock = make_table("macau", standing_awaits_stake=True)
+    seat(table, "ann", 1)
+    play(table, clock, TIE_CARDS, {"ann": {B: 10_000}})
+    with pytest.raises(PhaseError):
+        table.stake_standing("ann")
+    with pytest.raises(PhaseError):
+        table.return_standing("ann", LATE)
+    table.open_betting()
+    table.stake_standing("ann")
+    close(table, clock)
+    deal(table, "9S 8H KD KC")  # Player natural 9: Banker loses
+    assert table.settle().results[0].settlement.total_net == -10_000
+    assert table.money_check()
