@@ -12,7 +12,7 @@ import contextlib
 import json
 import socket
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -299,6 +299,54 @@ async def add_macau_live(server: RunningServer) -> str:
     created = await server.http.post("/api/admin/tables", json=table, headers=admin)
     assert created.status_code == 201, created.text
     return "macau-live"
+
+
+@asynccontextmanager
+async def macau_players(
+    server: RunningServer, names: Sequence[str] = ("ann", "bob"), *, dealer: str = "dana"
+) -> AsyncIterator[tuple[TableClient, tuple[TableClient, ...]]]:
+    """``macau-live`` (created here, :func:`add_macau_live`) with its shoe started: its
+    dealer's console and a client for each of ``names``, joined and seated in seats 1, 2,
+    … (low tier)."""
+    await add_macau_live(server)
+    async with contextlib.AsyncExitStack() as stack:
+        console = await stack.enter_async_context(
+            TableClient.connect(server, "macau-live", await server.token(dealer))
+        )
+        players = [
+            await stack.enter_async_context(
+                TableClient.connect(server, "macau-live", await server.token(name))
+            )
+            for name in names
+        ]
+        await console.ok({"type": "start_shoe"})
+        for seat, player in enumerate(players, start=1):
+            await player.ok({"type": "join"})
+            await player.ok({"type": "sit", "seat": seat, "tier": "low"})
+        yield console, tuple(players)
+
+
+TIE = ("4S", "4H", "3S", "3H")
+"""A coup of Player 7 against Banker 7, no third card: a tie [M12] (shoe order P1 B1 P2 B2)."""
+
+
+async def a_hand(
+    dealer: TableClient,
+    bets: Sequence[tuple[TableClient, Mapping[str, int]]],
+    cards: Sequence[str] = TIE,
+) -> str:
+    """One hand at a live table: betting opened, each client's bets confirmed (a bet and
+    its confirm in one message), betting closed, ``cards`` dealt (a tie by default); its
+    game, once the dealer has it settled."""
+    await dealer.ok({"type": "open_betting"})
+    game = str((await dealer.next_of("betting_opened"))["event"]["game"])
+    for player, placed in bets:
+        await player.ok({"type": "confirm", "bets": dict(placed)})
+    await dealer.ok({"type": "close_betting"})
+    for card in cards:
+        await dealer.ok({"type": "deal_card", "card": card})
+    await dealer.next_of("hand_settled", lambda m: m["event"]["game"] == game)
+    return game
 
 
 async def betting_players(

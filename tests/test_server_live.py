@@ -10,7 +10,7 @@ import pytest
 
 from ledger_support import BACKENDS
 from punto.bets import Bet
-from server_support import TableClient, add_macau_live, server_on
+from server_support import TableClient, a_hand, add_macau_live, macau_players, server_on
 
 pytestmark = pytest.mark.asyncio
 
@@ -295,29 +295,15 @@ async def test_m12_a_player_who_leaves_with_standing_bets_takes_back_only_theirs
     in the ledger that player's stake only. Before, the whole round was voided there:
     another player's bet, still on the table, was settled by the table and paid nothing."""
     async with server_on(backend, tmp_path, betting_seconds=30.0) as server:
-        await add_macau_live(server)
-        async with (
-            TableClient.connect(server, "macau-live", await server.token("dana")) as dealer,
-            TableClient.connect(server, "macau-live", await server.token("ann")) as ann,
-            TableClient.connect(server, "macau-live", await server.token("bob")) as bob,
-        ):
-            await dealer.ok({"type": "start_shoe"})
-            for seat, player in enumerate((ann, bob), 1):
-                await player.ok({"type": "join"})
-                await player.ok({"type": "sit", "seat": seat, "tier": "low"})
-                await player.ok({"type": "choose_chip", "chip": 1000})
+        async with macau_players(server) as (dealer, (ann, bob)):
             ann_wallet = await server.node.bank.balance("ann")
             bob_wallet = await server.node.bank.balance("bob")
-            await _open_hand(dealer, ann, {"banker": 1000})
-            for card in ("4S", "4H", "3S", "3H"):  # Player 7, Banker 7: a tie [M12]
-                await dealer.ok({"type": "deal_card", "card": card})
-            await ann.next_of("hand_settled")
+            await a_hand(dealer, [(ann, {"banker": 1000})])  # a tie [M12]
             await dealer.ok({"type": "open_betting"})
             opened = await ann.next_of("betting_opened", lambda m: m["event"]["standing"])
             game = opened["event"]["game"]
             assert await server.node.bank.balance("ann") == ann_wallet - 1000  # staked again
-            await bob.ok({"type": "add_chip", "bet": "banker"})
-            await bob.ok({"type": "confirm"})
+            await bob.ok({"type": "confirm", "bets": {"banker": 1000}})
             left = await ann.request({"type": "leave"})
             assert left["type"] == "ok", left
             assert await server.node.bank.balance("ann") == ann_wallet  # the standing bet back
@@ -345,29 +331,12 @@ async def test_m12_every_standing_bet_is_staked_again_in_one_commit(
     player whose wallet no longer holds the stake (spent at another table meanwhile) has
     theirs taken back alone."""
     async with server_on(backend, tmp_path, betting_seconds=600.0) as server:
-        await add_macau_live(server)
         names = ("ann", "bob", "cleo")
-        bets = {"ann": {"banker": 2000}, "bob": {"player": 3000}, "cleo": {"banker": 1000}}
         bank = server.node.bank
-        async with (
-            TableClient.connect(server, "macau-live", await server.token("dana")) as dealer,
-            TableClient.connect(server, "macau-live", await server.token("ann")) as ann,
-            TableClient.connect(server, "macau-live", await server.token("bob")) as bob,
-            TableClient.connect(server, "macau-live", await server.token("cleo")) as cleo,
-        ):
-            players = dict(zip(names, (ann, bob, cleo), strict=True))
-            await dealer.ok({"type": "start_shoe"})
-            for seat, player in enumerate(players.values(), start=1):
-                await player.ok({"type": "join"})
-                await player.ok({"type": "sit", "seat": seat, "tier": "low"})
+        async with macau_players(server, names) as (dealer, (ann, bob, cleo)):
             wallets = {name: await bank.balance(name) for name in names}
-            await dealer.ok({"type": "open_betting"})
-            for name, player in players.items():
-                await player.ok({"type": "confirm", "bets": bets[name]})
-            await dealer.ok({"type": "close_betting"})
-            for card in ("4S", "4H", "3S", "3H"):  # Player 7, Banker 7: a tie [M12]
-                await dealer.ok({"type": "deal_card", "card": card})
-            await dealer.next_of("hand_settled")
+            bets = [(ann, {"banker": 2000}), (bob, {"player": 3000}), (cleo, {"banker": 1000})]
+            await a_hand(dealer, bets)  # a tie [M12]
             assert {name: await bank.balance(name) for name in names} == wallets  # pushed
             # cleo spends all but 5.00 elsewhere: their standing 10.00 can no longer be staked
             await server.node.wallet.debit("cleo", wallets["cleo"] - 500, transaction_id="other")

@@ -14,7 +14,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from ledger_support import BACKENDS
-from server_support import RunningServer, TableClient, add_macau_live, server_on
+from server_support import RunningServer, TableClient, a_hand, macau_players, server_on
 
 pytestmark = pytest.mark.asyncio
 
@@ -182,27 +182,12 @@ async def test_m12_standing_bets_the_ledger_refuses_to_stake_hold_the_new_hand(
     settlement pending, says nothing of the new hand, and once the ledger takes stakes
     again stakes each exactly once and opens the hand."""
     async with server_on(backend, tmp_path, betting_seconds=600.0) as server:
-        await add_macau_live(server)
         url = server.node.settings.database_url
         engine = create_async_engine(url.replace("postgresql://", "postgresql+asyncpg://"))
         bank = server.node.bank
-        async with (
-            TableClient.connect(server, "macau-live", await server.token("dana")) as dealer,
-            TableClient.connect(server, "macau-live", await server.token("ann")) as ann,
-            TableClient.connect(server, "macau-live", await server.token("bob")) as bob,
-        ):
-            await dealer.ok({"type": "start_shoe"})
-            for seat, player in enumerate((ann, bob), start=1):
-                await player.ok({"type": "join"})
-                await player.ok({"type": "sit", "seat": seat, "tier": "low"})
+        async with macau_players(server) as (dealer, (ann, bob)):
             wallets = {name: await bank.balance(name) for name in ("ann", "bob")}
-            await dealer.ok({"type": "open_betting"})
-            await ann.ok({"type": "confirm", "bets": {"banker": 2000}})
-            await bob.ok({"type": "confirm", "bets": {"player": 3000}})
-            await dealer.ok({"type": "close_betting"})
-            for card in ("4S", "4H", "3S", "3H"):  # Player 7, Banker 7: a tie [M12]
-                await dealer.ok({"type": "deal_card", "card": card})
-            first = (await dealer.next_of("hand_settled"))["event"]["game"]
+            first = await a_hand(dealer, [(ann, {"banker": 2000}), (bob, {"player": 3000})])
             async with engine.begin() as conn:
                 await conn.execute(text(_NO_STAKE))
             try:

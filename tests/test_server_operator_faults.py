@@ -18,7 +18,7 @@ from punto.bets import Bet
 from punto.ledger.operator_ref import ReferenceOperator, create_app
 from punto.ledger.wallet import RetryPolicy
 from punto.server.storage import OUTBOX_PENDING
-from server_support import TableClient, add_macau_live, seamless_live_table
+from server_support import a_hand, macau_players, seamless_live_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -102,22 +102,8 @@ async def test_m12_leaving_with_standing_bets_is_credited_once_and_the_round_sta
         backend, tmp_path, _Faulty(operator), retry=RetryPolicy(attempts=2, base_delay=0.01)
     ) as t:
         server = t.server
-        await add_macau_live(server)
-        async with (
-            TableClient.connect(server, "macau-live", await server.token("lin")) as dealer,
-            TableClient.connect(server, "macau-live", await server.token("ann")) as ann,
-            TableClient.connect(server, "macau-live", await server.token("bob")) as bob,
-        ):
-            await dealer.ok({"type": "start_shoe"})
-            for seat, player in enumerate((ann, bob), start=1):
-                await player.ok({"type": "join"})
-                await player.ok({"type": "sit", "seat": seat, "tier": "low"})
-            await dealer.ok({"type": "open_betting"})
-            await ann.ok({"type": "confirm", "bets": {"banker": 2000}})
-            await dealer.ok({"type": "close_betting"})
-            for card in ("4S", "4H", "3S", "3H"):  # Player 7, Banker 7: a tie [M12]
-                await dealer.ok({"type": "deal_card", "card": card})
-            first = (await dealer.next_of("hand_settled"))["event"]["game"]
+        async with macau_players(server, dealer="lin") as (dealer, (ann, bob)):
+            first = await a_hand(dealer, [(ann, {"banker": 2000})])  # a tie [M12]
             await dealer.ok({"type": "open_betting"})
             opened = await bob.next_of("betting_opened", lambda m: m["event"]["game"] != first)
             game = opened["event"]["game"]
@@ -152,23 +138,9 @@ async def test_m12_standing_bets_whose_debit_the_operator_refuses_go_back_at_onc
         backend, tmp_path, transport, retry=RetryPolicy(attempts=2, base_delay=0.01)
     ) as t:
         server = t.server
-        await add_macau_live(server)
-        async with (
-            TableClient.connect(server, "macau-live", await server.token("lin")) as dealer,
-            TableClient.connect(server, "macau-live", await server.token("ann")) as ann,
-            TableClient.connect(server, "macau-live", await server.token("bob")) as bob,
-        ):
-            await dealer.ok({"type": "start_shoe"})
-            for seat, player in enumerate((ann, bob), start=1):
-                await player.ok({"type": "join"})
-                await player.ok({"type": "sit", "seat": seat, "tier": "low"})
-            await dealer.ok({"type": "open_betting"})
-            await ann.ok({"type": "confirm", "bets": {"banker": 2000}})
-            await bob.ok({"type": "confirm", "bets": {"banker": 1000}})
-            await dealer.ok({"type": "close_betting"})
-            for card in ("4S", "4H", "3S", "3H"):  # Player 7, Banker 7: a tie [M12]
-                await dealer.ok({"type": "deal_card", "card": card})
-            first = (await dealer.next_of("hand_settled"))["event"]["game"]
+        async with macau_players(server, dealer="lin") as (dealer, (ann, bob)):
+            bets = [(ann, {"banker": 2000}), (bob, {"banker": 1000})]
+            first = await a_hand(dealer, bets)  # a tie [M12]
             for player in (ann, bob):  # the push credited before the next debits
                 await player.next_of("balance", lambda m: m["reason"] == "settled")
             transport.faults[("debit", "ann")] = "500"

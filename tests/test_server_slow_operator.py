@@ -17,7 +17,7 @@ from ledger_support import BACKENDS
 from punto.bets import Bet
 from punto.ledger.operator_ref import ReferenceOperator, create_app
 from punto.ledger.wallet import RetryPolicy
-from server_support import TableClient, add_macau_live, seamless_live_table
+from server_support import TableClient, a_hand, macau_players, seamless_live_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -156,22 +156,8 @@ async def test_a_slow_operator_delays_only_its_own_players_standing_bets(
     transport.release.set()
     async with seamless_live_table(backend, tmp_path, transport, retry=_RETRY) as t:
         server = t.server
-        await add_macau_live(server)
-        async with (
-            TableClient.connect(server, "macau-live", await server.token("lin")) as dealer,
-            TableClient.connect(server, "macau-live", await server.token("ann")) as ann,
-            TableClient.connect(server, "macau-live", await server.token("bob")) as bob,
-        ):
-            await dealer.ok({"type": "start_shoe"})
-            for seat, player in enumerate((ann, bob), start=1):
-                await player.ok({"type": "join"})
-                await player.ok({"type": "sit", "seat": seat, "tier": "low"})
-            await dealer.ok({"type": "open_betting"})
-            await ann.ok({"type": "confirm", "bets": {"banker": 2000}})
-            await dealer.ok({"type": "close_betting"})
-            for card in ("4S", "4H", "3S", "3H"):  # Player 7, Banker 7: a tie [M12]
-                await dealer.ok({"type": "deal_card", "card": card})
-            first = (await ann.next_of("hand_settled"))["event"]["game"]
+        async with macau_players(server, dealer="lin") as (dealer, (ann, bob)):
+            first = await a_hand(dealer, [(ann, {"banker": 2000})])  # a tie [M12]
             await ann.next_of("balance", lambda m: m["reason"] == "settled")
             assert operator.balances["ann"] == 100_000  # the push: paid back, then...
             transport.release.clear()  # ...from now on the operator sits on ann's calls

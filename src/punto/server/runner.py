@@ -1041,14 +1041,7 @@ class TableRunner(TableCommands):
         self._wake.set()
 
     def _standing_done(self, task: asyncio.Task[None]) -> None:
-        self._paying.discard(task)
-        for key, mine in list(self._standing.items()):
-            if mine is task:
-                del self._standing[key]
-        if not task.cancelled() and task.exception() is not None:
-            _LOG.error(
-                "standing bets not staked", exc_info=task.exception(), extra={"table": self.id}
-            )
+        self._task_done(task, self._standing, "standing bets not staked")
 
     def _follow_elsewhere(
         self, notes: tuple[tuple[str, str], ...], outside: Mapping[str, int]
@@ -1194,14 +1187,18 @@ class TableRunner(TableCommands):
             )
 
     def _paid(self, task: asyncio.Task[None]) -> None:
+        self._task_done(task, self._player_calls, "balance messages not sent")
+
+    def _task_done(
+        self, task: asyncio.Task[None], tasks: dict[Any, asyncio.Task[None]], failed: str
+    ) -> None:
+        """A wallet task ended: forgotten (``tasks`` maps whose it was), its error logged."""
         self._paying.discard(task)
-        for player, last in list(self._player_calls.items()):
-            if last is task:
-                del self._player_calls[player]
+        for key, mine in list(tasks.items()):
+            if mine is task:
+                del tasks[key]
         if not task.cancelled() and task.exception() is not None:
-            _LOG.error(
-                "balance messages not sent", exc_info=task.exception(), extra={"table": self.id}
-            )
+            _LOG.error(failed, exc_info=task.exception(), extra={"table": self.id})
 
     async def _publish_balances(
         self,
