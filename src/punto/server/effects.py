@@ -123,8 +123,9 @@ class Hand:
 @dataclass(frozen=True, slots=True)
 class Stake(Effect):
     """Stake the bets a tie left standing [M12] again on the new round, every standing
-    player's at once (in the ledger, in one transaction; a seamless wallet's debit for
-    each first). ``stakes``: each player and their standing bets."""
+    player's at once: in the ledger, in one transaction (with the operator's wallet, each
+    player's debit and then stake by a task of its own, without the table's lock).
+    ``stakes``: each player and their standing bets."""
 
     failure: ClassVar[Failure] = Failure.PAUSE
     game: str
