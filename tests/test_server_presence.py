@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import event, insert
 
 from ledger_support import BACKENDS, ledger_database
-from punto.errors import TooManyTablesError
+from punto.errors import ConflictError, TooManyTablesError
 from punto.ledger.store import create_engine
 from punto.server.migrate import upgrade_async
 from punto.server.schema import PresenceRow
@@ -67,5 +67,36 @@ async def test_many_players_tables_are_found_in_the_order_they_joined(
                 # once per connection, not once for each size of batch
                 assert len(many) == len(few) == 1
                 assert many == few
+        finally:
+            await engine.dispose()
+
+
+async def test_a_join_takes_the_turn_and_the_place_in_one_commit(
+    backend: str, tmp_path: Path
+) -> None:
+    """A join's turn and the player's place among their tables are one transaction (one
+    commit, not two); a place beyond the limit is refused and leaves no turn taken."""
+    async with ledger_database(backend, tmp_path) as url:
+        await upgrade_async(url)
+        engine = create_engine(url)
+        commits: list[int] = []
+        event.listen(engine.sync_engine, "commit", lambda _conn: commits.append(1))
+        try:
+            store = ServerStore(engine)
+            async with store.turn("ann", entering="macau-1", limit=2):
+                assert len(commits) == 1  # the turn and the place together
+                assert await store.tables_of("ann") == ["macau-1"]
+                with pytest.raises(ConflictError):  # held: no second move of ann's
+                    async with store.turn("ann"):
+                        pass
+            async with store.turn("ann", entering="macau-1", limit=2):  # there already
+                pass
+            await store.enter_table("ann", "bid-1", limit=2)
+            with pytest.raises(TooManyTablesError):
+                async with store.turn("ann", entering="vip-1", limit=2):
+                    pytest.fail("the turn was taken beyond the limit")
+            assert await store.tables_of("ann") == ["macau-1", "bid-1"]
+            async with store.turn("ann"):  # nothing was left held by the refusal
+                pass
         finally:
             await engine.dispose()

@@ -296,7 +296,7 @@ class TableCommands:
     async def _join(self, actor: Actor) -> tuple[Event, ...]:
         """A player comes to the table: their place among the tables they are at and their
         wallet's balance are written and read *outside* the table's lock, which is taken
-        only to put them at the table. A join waits for the database (three commits) and,
+        only to put them at the table. A join waits for the database (two commits) and,
         with the seamless wallet, for the player's operator: under the lock, each join of a
         crowd arriving together would hold up every other command of the table — the
         dealer's, other players' bets — and one slow operator would freeze it."""
@@ -305,9 +305,9 @@ class TableCommands:
         self.table.verify_join(p, balance=0)
         # The player's turn: no deposit or withdrawal moves their wallet between reading
         # it and the table taking it (refused at once: a deposit or withdrawal is quick,
-        # and the player may simply join again).
-        async with self._s.store.turn(p):
-            await self._s.store.enter_table(p, table_id, limit=self._s.settings.max_tables)
+        # and the player may simply join again); their place among the tables they are at
+        # is written in the same commit.
+        async with self._s.store.turn(p, entering=table_id, limit=self._s.settings.max_tables):
 
             async def join() -> None:
                 self.table.join(p, balance=balance)

@@ -158,6 +158,21 @@ def record_piece(data: Mapping[str, Any]) -> orjson.Fragment:
     return orjson.Fragment(orjson.dumps(data, option=_RECORD_OPTIONS))
 
 
+async def _enter(conn: AsyncConnection, player_id: str, table_id: str, limit: int) -> None:
+    """Note that ``player_id`` is at ``table_id`` too, within ``limit`` tables
+    (:class:`TooManyTablesError`); nothing when they are there already."""
+    found = list(await conn.scalars(select(_P.c.table_id).where(_P.c.player_id == player_id)))
+    if table_id in found:
+        return
+    if len(found) >= limit:
+        raise TooManyTablesError(
+            f"{player_id} is at {len(found)} tables ({', '.join(sorted(found))}); "
+            f"one player may be at {limit} at a time: leave one first",
+            limit=limit,
+        )
+    await conn.execute(insert(_P).values(player_id=player_id, table_id=table_id, since=time.time()))
+
+
 class ServerStore:
     """The server's tables on an engine shared with the ledger."""
 
@@ -631,20 +646,7 @@ class ServerStore:
         :meth:`turn`, so two joins never count at once)."""
 
         async def unit(conn: AsyncConnection) -> None:
-            found = list(
-                await conn.scalars(select(_P.c.table_id).where(_P.c.player_id == player_id))
-            )
-            if table_id in found:
-                return
-            if len(found) >= limit:
-                raise TooManyTablesError(
-                    f"{player_id} is at {len(found)} tables ({', '.join(sorted(found))}); "
-                    f"one player may be at {limit} at a time: leave one first",
-                    limit=limit,
-                )
-            await conn.execute(
-                insert(_P).values(player_id=player_id, table_id=table_id, since=time.time())
-            )
+            await _enter(conn, player_id, table_id, limit)
 
         try:
             await self._run(unit)
@@ -744,23 +746,39 @@ class ServerStore:
 
     # -- players' turns ---------------------------------------------------------------
 
-    async def take_turn(self, player_id: str, token: str, *, now: float | None = None) -> bool:
-        """Take ``player_id``'s turn (``False``: someone else holds it)."""
+    async def take_turn(
+        self,
+        player_id: str,
+        token: str,
+        *,
+        now: float | None = None,
+        entering: str | None = None,
+        limit: int = 1,
+    ) -> bool:
+        """Take ``player_id``'s turn (``False``: someone else holds it). ``entering``: in
+        the same transaction, note that they are at that table too (:meth:`enter_table`;
+        refused, the turn is not taken either)."""
         now = time.time() if now is None else now
         row = {"player_id": player_id, "token": token, "since": now}
 
         async def unit(conn: AsyncConnection) -> bool:
             stmt = _insert(conn, _PT).values(row).on_conflict_do_nothing()
-            if (await conn.execute(stmt)).rowcount == 1:
-                return True
-            stale = await conn.execute(
-                update(_PT)
-                .where(_PT.c.player_id == player_id, _PT.c.since < now - TURN_STALE)
-                .values(token=token, since=now)
-            )
-            return bool(stale.rowcount == 1)
+            if (await conn.execute(stmt)).rowcount != 1:
+                stale = await conn.execute(
+                    update(_PT)
+                    .where(_PT.c.player_id == player_id, _PT.c.since < now - TURN_STALE)
+                    .values(token=token, since=now)
+                )
+                if stale.rowcount != 1:
+                    return False
+            if entering is not None:
+                await _enter(conn, player_id, entering, limit)
+            return True
 
-        return await self._run(unit)
+        try:
+            return await self._run(unit)
+        except IntegrityError:
+            raise ConflictError(f"{player_id} is joining table {entering} already") from None
 
     async def end_turn(self, player_id: str, token: str) -> None:
         """Give the turn back."""
@@ -773,13 +791,17 @@ class ServerStore:
         await self._run(unit)
 
     @contextlib.asynccontextmanager
-    async def turn(self, player_id: str, *, wait: float = 0.0) -> AsyncIterator[None]:
+    async def turn(
+        self, player_id: str, *, wait: float = 0.0, entering: str | None = None, limit: int = 1
+    ) -> AsyncIterator[None]:
         """Hold ``player_id``'s turn while their money moves in or out of a table (join,
         deposit, withdrawal), across processes; :class:`ConflictError` when another move
-        of theirs does not end within ``wait`` seconds."""
+        of theirs does not end within ``wait`` seconds. ``entering`` (a join): the player
+        is noted at that table in the transaction that takes the turn, one commit for the
+        two (:class:`TooManyTablesError`, nothing taken, beyond ``limit`` tables)."""
         token = secrets.token_hex(16)
         deadline = time.monotonic() + wait
-        while not await self.take_turn(player_id, token):
+        while not await self.take_turn(player_id, token, entering=entering, limit=limit):
             if time.monotonic() >= deadline:
                 raise ConflictError(
                     f"{player_id}'s money is being moved right now (a join, deposit or "
