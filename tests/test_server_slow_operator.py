@@ -17,6 +17,7 @@ from ledger_support import BACKENDS
 from punto.bets import Bet
 from punto.ledger.operator_ref import ReferenceOperator, create_app
 from punto.ledger.wallet import RetryPolicy
+from punto.server.storage import OUTBOX_PENDING
 from server_support import TableClient, a_hand, macau_players, seamless_live_table
 
 pytestmark = pytest.mark.asyncio
@@ -183,9 +184,13 @@ async def test_a_slow_operator_delays_only_its_own_players_standing_bets(
             assert await server.node.bank.round_bets(game) == {"bob": {Bet.BANKER: 1000}}
             transport.release.set()  # the debit answered late is given back
             deadline = time.monotonic() + 30
-            while (
-                operator.balances["ann"] != 100_000 or server.node.runners["macau-live"]._standing
+            store = server.node.store
+            while (  # the late debit made, then rolled back: nothing pending
+                operator.balances["ann"] != 100_000
+                or await store.outbox_items(states=[OUTBOX_PENDING])
             ):
                 assert time.monotonic() < deadline, operator.balances
                 await asyncio.sleep(0.05)
+            _, late = operator.transaction(f"standing:{game}:ann")  # made, then given back
+            assert (late["kind"], late["amount"], late["status"]) == ("debit", 2000, "rolled_back")
             assert server.node.runners["macau-live"].table.balance("ann") == 100_000
