@@ -193,4 +193,7 @@ async def test_a_slow_operator_delays_only_its_own_players_standing_bets(
                 await asyncio.sleep(0.05)
             _, late = operator.transaction(f"standing:{game}:ann")  # made, then given back
             assert (late["kind"], late["amount"], late["status"]) == ("debit", 2000, "rolled_back")
+            # a balance told while the late debit stood is followed by the wallet without it
+            told = await ann.next_of("balance", lambda m: m["reason"] == "refunded")
+            assert told["wallet_balance"] == 100_000
             assert server.node.runners["macau-live"].table.balance("ann") == 100_000

@@ -1029,7 +1029,9 @@ class TableRunner(TableCommands):
     async def _standing_not_staked(
         self, game: str, player: str, confirmation_id: str, exc: BaseException, debited: bool
     ) -> None:
-        """A standing stake that did not happen: its debit given back, the bets returned."""
+        """A standing stake that did not happen: its debit given back, the bets returned.
+        A debit the operator made and then gave back brings the player a new ``balance``
+        (``refunded``): one told meanwhile may have shown the wallet without it."""
         if debited:
             await self._s.bank.undo_debit(
                 confirmation_id=confirmation_id, error=f"standing stake not recorded: {exc}"
@@ -1038,6 +1040,8 @@ class TableRunner(TableCommands):
             if str(self.table.game) == game and self.table.can_return_standing(player):
                 self._standing_refused(player, exc)
                 await self._process()
+            elif debited and self.at_table(player):
+                await self._send_balances({player: "refunded"}, None)
         self._wake.set()
 
     def _standing_done(self, task: asyncio.Task[None]) -> None:
