@@ -337,13 +337,17 @@ class TableCommands:
             bets=bets,
             confirmation_id=confirmation_id,
         )
-        staked = (confirmation_id, sum(bets.values()))
+        self._staked(p, confirmation_id, sum(bets.values()), wallet)
+        self._s.metrics.confirm_seconds.observe(time.perf_counter() - started)
+
+    def _staked(self, p: str, confirmation_id: str, amount: int, wallet: int | None) -> None:
+        """Note a stake ``p`` made on this round (once: a retried one is the same) and the
+        wallet balance it left, when known."""
         mine = self._confirmations.setdefault(p, [])
-        if staked not in mine:  # (a retry of a standing bet's stake [M12])
-            mine.append(staked)
+        if (confirmation_id, amount) not in mine:
+            mine.append((confirmation_id, amount))
         if wallet is not None:
             self._wallets[p] = wallet
-        self._s.metrics.confirm_seconds.observe(time.perf_counter() - started)
 
     async def _unstake(self, p: str) -> None:
         """Cancel every stake ``p`` made on this round (their bets are replaced)."""
@@ -441,16 +445,13 @@ class TableCommands:
                 pending.future.set_exception(answer)
                 continue
             amount = sum(c.stake.bets.values())
-            wallet = c.wallet if answer is None else answer
-            if wallet is not None:
-                self._wallets[p] = wallet
             try:
                 event = table.stake_standing(p) if c.standing else table.confirm(p, c.bets_placed)
             except PuntoError as exc:  # pragma: no cover - checked above under the same lock
                 await self._s.bank.cancel(c.stake.confirmation_id, player=p, amount=amount)
                 pending.future.set_exception(exc)
                 continue
-            self._confirmations.setdefault(p, []).append((c.stake.confirmation_id, amount))
+            self._staked(p, c.stake.confirmation_id, amount, c.wallet if answer is None else answer)
             if not c.standing:
                 self._s.metrics.bets_confirmed.inc(len(c.stake.bets))
             done.append((pending, event))

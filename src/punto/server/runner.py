@@ -974,12 +974,7 @@ class TableRunner(TableCommands):
             if isinstance(answer, PuntoError):
                 self._standing_refused(player, answer)
                 continue
-            staked = (stake.confirmation_id(player), sum(bets.values()))
-            mine = self._confirmations.setdefault(player, [])
-            if staked not in mine:
-                mine.append(staked)
-            if answer is not None:
-                self._wallets[player] = answer
+            self._staked(player, stake.confirmation_id(player), sum(bets.values()), answer)
 
     def _standing_refused(self, player: str, exc: BaseException) -> None:
         """The standing bets of ``player`` could not be staked again: they go back to
