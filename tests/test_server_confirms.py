@@ -21,6 +21,7 @@ from punto.bets import Bet
 from punto.cards import parse_cards
 from punto.coup import deal_coup
 from punto.errors import InsufficientFundsError, RoundStateError
+from punto.ledger import store
 from punto.ledger.model import Account, TransactionKind, settle_players, transfer
 from punto.ledger.store import ConfirmRequest
 from punto.rules import preset
@@ -72,6 +73,80 @@ async def test_a_batch_posts_the_good_confirms_and_refuses_the_bad_alone(
         assert not isinstance(again[0], Exception)
         assert again[0].replayed
         assert (await ledger.check()).ok
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_players_bets_in_a_round_keep_the_account_that_funded_the_first(
+    backend: str, tmp_path: Path
+) -> None:
+    """A round's bets of one player come from one account [L]: a later confirm funded by
+    another (the operator's, say) is refused alone, with nothing of it moved, whether the
+    first bets were posted in an earlier batch or earlier in the same one; the other
+    players of the batch are posted."""
+    async with ledger_store(backend, tmp_path) as ledger:
+        for player in ("ann", "bob"):
+            await ledger.post(
+                transfer(TransactionKind.DEPOSIT, player, 5000, transaction_id=f"d-{player}")
+            )
+        await ledger.open_round("g1", table_id="t")
+        await ledger.confirm_bets("g1", "ann", {Bet.BANKER: 1000}, confirmation_id="c1")
+        operator = Account.operator()
+        answers = await ledger.confirm_many(
+            [
+                ConfirmRequest("g1", "ann", {Bet.TIE: 500}, "c2", funding=operator),
+                ConfirmRequest("g1", "bob", {Bet.PLAYER: 1000}, "c3"),
+                ConfirmRequest("g1", "bob", {Bet.TIE: 100}, "c4", funding=operator),
+            ]
+        )
+        assert [type(a).__name__ for a in answers] == ["LedgerError", "Posted", "LedgerError"]
+        assert "funded by player:ann" in str(answers[0])
+        assert "funded by player:bob" in str(answers[2])
+        bets = await ledger.round_bets("g1")
+        assert dict(bets["ann"].bets) == {Bet.BANKER: 1000}
+        assert dict(bets["bob"].bets) == {Bet.PLAYER: 1000}
+        assert await ledger.balance(operator) == -10_000  # the two deposits only
+        assert await ledger.balance(Account.player("ann")) == 4000
+        assert (await ledger.check()).ok
+
+
+@pytest.mark.parametrize("backend", BACKENDS[1:])  # PostgreSQL only
+async def test_a_batch_looks_up_only_its_own_players_bets(backend: str, tmp_path: Path) -> None:
+    """How a batch's players funded their earlier bets of the round is read by the round
+    and player index, one look-up per player, also while the round's rows are newer than
+    the table's statistics (a round being bet on): a plan that read every bet of the round
+    and kept the batch's players' made each batch cost as much as the round so far."""
+    async with ledger_store(backend, tmp_path) as ledger:
+        players = [f"p{n}" for n in range(300)]
+        for p in players:
+            await ledger.post(transfer(TransactionKind.DEPOSIT, p, 5000, transaction_id=f"d-{p}"))
+        await ledger.open_round("g1", table_id="t")
+        answers = await ledger.confirm_many(
+            [ConfirmRequest("g1", p, {Bet.PLAYER: 100, Bet.TIE: 100}, f"c-{p}") for p in players]
+        )
+        assert not any(isinstance(a, Exception) for a in answers)
+        async with ledger.engine.connect() as conn:
+            plan = (
+                await conn.execute(
+                    text("EXPLAIN (ANALYZE, FORMAT JSON) " + str(store._KEYS_AND_FUNDING_PG)),
+                    {"keys": ["k1", "k2"], "rounds": ["g1"], "players": players[:2]},
+                )
+            ).scalar_one()
+        read = _rows_read(plan[0]["Plan"], "ledger_round_bets")
+        assert 0 < read <= 2 * 2, read  # the two players' bets, not the round's 600
+
+
+def _rows_read(node: dict[str, Any], table: str) -> int:
+    """The rows a plan's nodes over ``table`` read: those they returned and those their
+    filters removed, every loop."""
+    loops = int(node.get("Actual Loops", 1))
+    read = 0
+    if node.get("Relation Name") == table:
+        kept = float(node.get("Actual Rows", 0))
+        removed = float(node.get("Rows Removed by Filter", 0)) + float(
+            node.get("Rows Removed by Index Recheck", 0)
+        )
+        read += round((kept + removed) * loops)
+    return read + sum(_rows_read(child, table) for child in node.get("Plans", ()))
 
 
 async def _register(server: RunningServer, name: str) -> str:

@@ -960,12 +960,18 @@ _ROUNDS_PG = text(
 _KEYS_AND_FUNDING_PG = text(
     "SELECT idempotency_key, NULL, NULL, NULL FROM ledger_transactions "
     "WHERE idempotency_key = ANY(CAST(:keys AS varchar[])) UNION ALL "
-    "SELECT DISTINCT NULL, round_id, player_id, funding FROM ledger_round_bets "
-    "WHERE round_id = ANY(CAST(:rounds AS varchar[])) "
-    "AND player_id = ANY(CAST(:players AS varchar[]))"
+    "SELECT NULL, r.id, p.id, f.funding FROM unnest(CAST(:rounds AS varchar[])) AS r(id) "
+    "CROSS JOIN unnest(CAST(:players AS varchar[])) AS p(id) "
+    "CROSS JOIN LATERAL (SELECT b.funding FROM ledger_round_bets AS b "
+    "WHERE b.round_id = r.id AND b.player_id = p.id LIMIT 1) AS f"
 )
 """A batch's keys already posted (the first column) and how its players funded their
-earlier bets of its rounds (the other three), in one round trip."""
+earlier bets of its rounds (the other three), in one round trip. The funding is one look-up
+of the round-and-player index per player of the batch: the plain ``round_id = ANY(…) AND
+player_id = ANY(…)`` was planned, whenever the round's rows were newer than the table's
+statistics (a round being bet on, that is), as a scan of every bet of the round filtered by
+player — each batch read the whole round so far (700 rows a batch on average in the
+benchmark at 1,000 bets/s; 10,000 at the end of a round of 10,000 bets)."""
 # SQLite's: made once, an IN list of as many parameters as values (an ``in_()`` built
 # for each batch cost more than the queries)
 _KEYS_SQLITE = text("idempotency_key IN :keys").bindparams(bindparam("keys", expanding=True))
