@@ -28,11 +28,16 @@ async def test_many_players_tables_are_found_in_the_order_they_joined(
         await upgrade_async(url)
         engine = create_engine(url)
         statements: list[str] = []
+        in_block: list[tuple[str, bool]] = []
 
-        @event.listens_for(engine.sync_engine, "before_cursor_execute")
-        def _seen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        @event.listens_for(engine.sync_engine, "after_cursor_execute")
+        def _seen(conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            # after: the driver begins a transaction block as it runs the first statement
             if "server_presence" in statement and statement.lstrip().startswith("SELECT"):
                 statements.append(statement)
+                if backend == "postgresql":
+                    driver = conn.connection.driver_connection
+                    in_block.append((statement, driver.is_in_transaction()))
 
         try:
             store = ServerStore(engine)
@@ -47,6 +52,7 @@ async def test_many_players_tables_are_found_in_the_order_they_joined(
             with pytest.raises(TooManyTablesError):
                 await store.enter_table("p0000", "vip-3", limit=2)
             statements.clear()
+            in_block.clear()
 
             found = await store.tables_of_many([*players, "nobody", players[0]])
             assert set(found) == set(players)  # a player at no table is left out
@@ -67,6 +73,11 @@ async def test_many_players_tables_are_found_in_the_order_they_joined(
                 # once per connection, not once for each size of batch
                 assert len(many) == len(few) == 1
                 assert many == few
+                # and on its own, outside a transaction block: one round trip, no BEGIN
+                # and COMMIT around it (asked after every batch of confirms)
+                blocks = [inside for statement, inside in in_block if statement == many[0]]
+                assert len(blocks) == 2, in_block
+                assert not any(blocks), in_block
         finally:
             await engine.dispose()
 
