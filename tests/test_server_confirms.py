@@ -23,7 +23,7 @@ from punto.coup import deal_coup
 from punto.errors import InsufficientFundsError, RoundStateError
 from punto.ledger import store
 from punto.ledger.model import Account, TransactionKind, settle_players, transfer
-from punto.ledger.store import ConfirmRequest
+from punto.ledger.store import ConfirmRequest, LedgerStore
 from punto.rules import preset
 from server_support import RunningServer, TableClient, betting_players, server_on
 
@@ -116,14 +116,7 @@ async def test_a_batch_looks_up_only_its_own_players_bets(backend: str, tmp_path
     the table's statistics (a round being bet on): a plan that read every bet of the round
     and kept the batch's players' made each batch cost as much as the round so far."""
     async with ledger_store(backend, tmp_path) as ledger:
-        players = [f"p{n}" for n in range(300)]
-        for p in players:
-            await ledger.post(transfer(TransactionKind.DEPOSIT, p, 5000, transaction_id=f"d-{p}"))
-        await ledger.open_round("g1", table_id="t")
-        answers = await ledger.confirm_many(
-            [ConfirmRequest("g1", p, {Bet.PLAYER: 100, Bet.TIE: 100}, f"c-{p}") for p in players]
-        )
-        assert not any(isinstance(a, Exception) for a in answers)
+        players = await _round_of_bettors(ledger, 300, stake=100)
         async with ledger.engine.connect() as conn:
             plan = (
                 await conn.execute(
@@ -133,6 +126,20 @@ async def test_a_batch_looks_up_only_its_own_players_bets(backend: str, tmp_path
             ).scalar_one()
         read = _rows_read(plan[0]["Plan"], "ledger_round_bets")
         assert 0 < read <= 2 * 2, read  # the two players' bets, not the round's 600
+
+
+async def _round_of_bettors(ledger: LedgerStore, count: int, *, stake: int) -> list[str]:
+    """``count`` players with 5,000 each, who have all bet ``stake`` on Player and on Tie
+    in the open round ``g1`` (one batch); their names."""
+    players = [f"p{n}" for n in range(count)]
+    for p in players:
+        await ledger.post(transfer(TransactionKind.DEPOSIT, p, 5000, transaction_id=f"d-{p}"))
+    await ledger.open_round("g1", table_id="t")
+    answers = await ledger.confirm_many(
+        [ConfirmRequest("g1", p, {Bet.PLAYER: stake, Bet.TIE: stake}, f"c-{p}") for p in players]
+    )
+    assert not any(isinstance(a, Exception) for a in answers)
+    return players
 
 
 def _rows_read(node: dict[str, Any], table: str) -> int:
@@ -369,14 +376,7 @@ async def test_connections_cut_during_a_batch_of_confirms_lose_nothing(
 @pytest.mark.parametrize("backend", BACKENDS[1:])  # PostgreSQL only
 async def test_connections_cut_during_a_settlement_pay_once(backend: str, tmp_path: Path) -> None:
     async with ledger_store(backend, tmp_path) as ledger:
-        players = [f"p{n}" for n in range(400)]
-        for p in players:
-            await ledger.post(transfer(TransactionKind.DEPOSIT, p, 5000, transaction_id=f"d-{p}"))
-        await ledger.open_round("g1", table_id="t")
-        answers = await ledger.confirm_many(
-            [ConfirmRequest("g1", p, {Bet.PLAYER: 1000, Bet.TIE: 1000}, f"c-{p}") for p in players]
-        )
-        assert not any(isinstance(a, Exception) for a in answers)
+        players = await _round_of_bettors(ledger, 400, stake=1000)
         url = ledger.engine.url.render_as_string(hide_password=False)
         cuts: list[int] = []
         outcome = deal_coup(parse_cards("9S 8D KH 7C"))  # Player natural 9 [M9]
