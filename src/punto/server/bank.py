@@ -181,7 +181,7 @@ class Bank:
 
     async def cancel(self, confirmation_id: str, *, player: str, amount: int) -> None:
         """Undo a confirm (a tie's standing bets changed): the stakes go back."""
-        await self.ledger.cancel_confirmation(confirmation_id, reason=Reason.STANDING_CHANGED.value)
+        await self.cancel_stake(confirmation_id, reason=Reason.STANDING_CHANGED.value)
         if self.seamless:
             await self.outbox.pay([Payment(player, amount, f"cancel:{confirmation_id}")])
 
