@@ -30,7 +30,13 @@ from punto.errors import (
 from punto.ledger import model
 from punto.ledger.migrate import alembic_config
 from punto.ledger.model import Account, TransactionKind
-from punto.ledger.store import LedgerStore, RoundInfo, RoundStatus, create_engine
+from punto.ledger.store import (
+    ConfirmRequest,
+    LedgerStore,
+    RoundInfo,
+    RoundStatus,
+    create_engine,
+)
 from punto.ledger.tables import VERSION_TABLE, Base
 from punto.rules import preset
 from punto.settlement import Settlement
@@ -192,6 +198,43 @@ async def test_insufficient_funds_posts_nothing(backend: str, tmp_path: Path) ->
         assert replay.replayed
         assert replay.transaction.id == posted.transaction.id
         assert await store.balance(Account.player("alice")) == 0
+
+
+async def test_m12_a_change_of_stakes_is_whole_or_nothing(backend: str, tmp_path: Path) -> None:
+    """A player's change of their bets on an open round [M12]: their confirms cancelled
+    and the new bets staked in one transaction, funded by what the cancels gave back;
+    a stake the wallet cannot fund leaves the old stakes where they were; a replay moves
+    nothing."""
+    async with ledger_store(backend, tmp_path) as store:
+        await fund(store, "alice", 12_000)
+        await store.open_round("r1", table_id="t1")
+        await store.confirm_bets("r1", "alice", {Bet.BANKER: 10_000}, confirmation_id="a1")
+        await store.confirm_bets("r1", "alice", {Bet.TIE: 1_000}, confirmation_id="a2")
+        wallet = Account.player("alice")
+        too_much = ConfirmRequest("r1", "alice", {Bet.BANKER: 13_000}, "raise-1")
+        with pytest.raises(InsufficientFundsError, match="holds 12000"):
+            await store.change_stakes(["a1", "a2"], reason="standing bets changed", stake=too_much)
+        assert await store.balance(wallet) == 1_000  # the cancels went back with it
+        assert dict((await store.round_bets("r1"))["alice"].bets) == {
+            Bet.BANKER: 10_000,
+            Bet.TIE: 1_000,
+        }
+        raise_ = ConfirmRequest("r1", "alice", {Bet.BANKER: 12_000}, "raise-2")
+        cancels, staked = await store.change_stakes(
+            ["a1", "a2"], reason="standing bets changed", stake=raise_
+        )
+        assert [c.replayed for c in cancels] == [False, False]
+        assert staked is not None
+        assert staked.balances[wallet.code] == 0
+        assert dict((await store.round_bets("r1"))["alice"].bets) == {Bet.BANKER: 12_000}
+        again, restaked = await store.change_stakes(
+            ["a1", "a2"], reason="standing bets changed", stake=raise_
+        )
+        assert [c.replayed for c in again] == [True, True]
+        assert restaked is not None
+        assert restaked.replayed
+        assert await store.balance(wallet) == 0
+        assert (await store.check()).ok
 
 
 async def test_no_bets_after_the_round_closed(backend: str, tmp_path: Path) -> None:

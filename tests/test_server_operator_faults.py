@@ -161,3 +161,60 @@ async def test_m12_standing_bets_whose_debit_the_operator_refuses_go_back_at_onc
             await bob.next_of("balance", lambda m: m["reason"] == "settled")
             assert operator.balances == {"ann": 100_000, "bob": 100_950}
             assert await server.node.bank.round_bets(game) == {"bob": {Bet.BANKER: 1000}}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[:1])
+async def test_m12_changed_standing_bets_whose_debit_the_operator_refuses_go_back(
+    backend: str, tmp_path: Path
+) -> None:
+    """A player's own change of the bets a tie left standing [M12], seamless: the old
+    stake is credited back and the changed bets wait for their debit; the operator
+    answering it 500 returns them to the player at once (betting still open), nothing
+    staked twice or lost. Another player's cancel is one credit and no debit."""
+    operator = ReferenceOperator({"ann": 100_000, "bob": 100_000})
+    transport = _Faulty(operator)
+    async with seamless_live_table(
+        backend, tmp_path, transport, retry=RetryPolicy(attempts=2, base_delay=0.01)
+    ) as t:
+        server = t.server
+        async with macau_players(server, dealer="lin") as (dealer, (ann, bob)):
+            first = await a_hand(dealer, [(ann, {"banker": 2000}), (bob, {"player": 1000})])
+            for player in (ann, bob):
+                await player.next_of("balance", lambda m: m["reason"] == "settled")
+            await dealer.ok({"type": "open_betting"})
+            for player in (ann, bob):
+                kept = await player.next_of(
+                    "tie_bets_changed", lambda m: m["event"]["game"] != first
+                )
+                assert kept["event"]["reason"] == "standing_staked"
+            game = kept["event"]["game"]
+            assert operator.balances == {"ann": 98_000, "bob": 99_000}
+            transport.faults[("debit", "ann")] = "500"
+            changed = await ann.request({"type": "change_tie_bets", "bets": {"banker": 5000}})
+            assert changed["type"] == "ok", changed
+            back = await ann.next_of(
+                "tie_bets_changed", lambda m: m["event"]["reason"] == "standing_not_staked"
+            )
+            assert (back["event"]["bets"], back["event"]["credited"]) == ({}, 5000)
+            assert server.node.runners["macau-live"].table.phase.value == "betting_open"
+            cancelled = await bob.request({"type": "change_tie_bets", "bets": {}})
+            assert cancelled["type"] == "ok", cancelled
+            await bob.next_of(  # told once the operator has the credit
+                "balance",
+                lambda m: m["reason"] == "tie_bets_changed" and m["wallet_balance"] == 100_000,
+            )
+            assert operator.balances == {"ann": 100_000, "bob": 100_000}
+            assert await server.node.bank.round_bets(game) == {}
+            del transport.faults[("debit", "ann")]
+            await dealer.ok({"type": "close_betting"})
+            for card in ("2S", "9H", "3C", "KH"):  # Player 5, Banker 9 natural
+                await dealer.ok({"type": "deal_card", "card": card})
+            await dealer.next_of("hand_settled", lambda m: m["event"]["game"] == game)
+            assert operator.balances == {"ann": 100_000, "bob": 100_000}
+            assert not await server.node.store.outbox_items(states=[OUTBOX_PENDING])
+            runner = server.node.runners["macau-live"]
+            assert (runner.table.balance("ann"), runner.table.balance("bob")) == (
+                100_000,
+                100_000,
+            )

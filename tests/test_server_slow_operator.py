@@ -197,3 +197,62 @@ async def test_a_slow_operator_delays_only_its_own_players_standing_bets(
             told = await ann.next_of("balance", lambda m: m["reason"] == "refunded")
             assert told["wallet_balance"] == 100_000
             assert server.node.runners["macau-live"].table.balance("ann") == 100_000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[:1])
+async def test_a_slow_operator_delays_only_its_own_players_change_of_standing_bets(
+    backend: str, tmp_path: Path
+) -> None:
+    """[M12] A player's own change of the bets a tie left standing makes its operator
+    calls outside the table's lock: the change is answered at once, and while the
+    operator sits on the old stake's credit another player confirms. Once it answers,
+    the credit comes before the debit of the raised stake (the raise is funded by the
+    old stake: the player has no more), the raised bet is staked and settled, and no
+    balance message ever showed the credit without the debit."""
+    operator = ReferenceOperator({"ann": 5_000, "bob": 100_000})
+    transport = _Stalling(operator, "ann")
+    transport.release.set()
+    async with seamless_live_table(backend, tmp_path, transport, retry=_RETRY) as t:
+        server = t.server
+        async with macau_players(server, dealer="lin") as (dealer, (ann, bob)):
+            first = await a_hand(dealer, [(ann, {"banker": 2000})])  # a tie [M12]
+            await ann.next_of("balance", lambda m: m["reason"] == "settled")
+            await dealer.ok({"type": "open_betting"})
+            kept = await ann.next_of("tie_bets_changed", lambda m: m["event"]["game"] != first)
+            assert kept["event"]["reason"] == "standing_staked"
+            game = kept["event"]["game"]
+            assert operator.balances["ann"] == 3_000  # the standing bet debited again
+            transport.release.clear()  # from now on the operator sits on ann's calls
+            held = transport.held
+            raised = await ann.request(
+                {"type": "change_tie_bets", "bets": {"banker": 5000}}, timeout=30
+            )
+            assert raised["type"] == "ok", raised  # answered without the operator
+            told = len(ann.received)
+            while transport.held == held:  # the old stake's credit is at the operator
+                await asyncio.sleep(0.01)
+            assert (await bob.request({"type": "confirm", "bets": {"banker": 1000}}, timeout=30))[
+                "type"
+            ] == "ok"
+            runner = server.node.runners["macau-live"]
+            assert runner.table.bets("ann") == {Bet.BANKER: 5000}  # on the layout, waiting
+            assert operator.balances["ann"] == 3_000
+            transport.release.set()
+            staked = await ann.next_of(
+                "tie_bets_changed", lambda m: m["event"]["reason"] == "standing_staked"
+            )
+            assert staked["event"]["bets"] == {"banker": 5000}
+            assert operator.balances["ann"] == 0  # 3,000 + 2,000 back − 5,000
+            assert await server.node.bank.round_bets(game) == {
+                "ann": {Bet.BANKER: 5000},
+                "bob": {Bet.BANKER: 1000},
+            }
+            await dealer.ok({"type": "close_betting"})
+            for card in ("2S", "9H", "3C", "KH"):  # Player 5, Banker 9 natural
+                await dealer.ok({"type": "deal_card", "card": card})
+            await ann.next_of("balance", lambda m: m["reason"] == "settled")
+            assert operator.balances["ann"] == 9_750  # 5,000 back and 4,750 won
+            wallets = [m["wallet_balance"] for m in ann.received[told:] if m["type"] == "balance"]
+            assert wallets[-1] == 9_750
+            assert 5_000 not in wallets  # never the credit without the debit after it

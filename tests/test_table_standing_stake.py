@@ -91,18 +91,58 @@ def test_m12_only_the_standing_part_goes_back_when_more_was_confirmed_on_it() ->
     assert table.money_check()
 
 
-def test_m12_a_change_or_a_leave_ends_the_wait() -> None:
+def test_m12_a_leave_ends_the_wait_and_a_change_waits_for_its_own_stake() -> None:
     table = _after_a_tie()
-    table.change_tie_bets("ann", {B: 20_000})  # the server staked the new bets itself
-    assert not table.can_stake_standing("ann")
-    assert not table.can_return_standing("ann")
+    table.stake_standing("ann")
+    table.change_tie_bets("ann", {B: 20_000})  # staked anew by the house, later
+    assert table.can_stake_standing("ann")
+    assert not table.can_change_tie_bets("ann", {B: 30_000})  # one change a hand
     table.leave("bob")  # takes the standing bets back [M12]
     assert not table.can_stake_standing("bob")
+    event = table.stake_standing("ann")
+    assert (event.action, dict(event.bets), event.reason) == (
+        TieAction.KEEP,
+        {B: 20_000},
+        Why(Reason.STANDING_STAKED),
+    )
     start = table.event_count
     table.close_betting()
     assert [type(e) for e in table.events[start:]] == [BettingClosed]
     assert table.bets("ann") == {B: 20_000}
     assert table.money_check()
+
+
+def test_m12_bets_changed_where_the_house_stakes_wait_for_it_as_a_whole() -> None:
+    """The server gives a changed player's old stake back whole and stakes the changed
+    bets anew, outside the table's lock: every bet of theirs on the hand waits for that
+    stake, and goes back whole when it is refused or too late."""
+    table = _after_a_tie()
+    table.stake_standing("ann")
+    table.confirm("ann", {Bet.TIE: 1_000})  # more on top of the standing bet
+    changed = table.change_tie_bets("ann", {P: 4_000})
+    assert (changed.action, changed.debited, changed.credited) == (TieAction.SWITCH, 0, 6_000)
+    assert table.bets("ann") == {P: 4_000, Bet.TIE: 1_000}
+    assert table.money_in_play() == 5_000 + 5_000
+    event = table.return_standing("ann", LATE)
+    assert (event.action, event.credited, dict(event.bets)) == (TieAction.CANCEL, 5_000, {})
+    assert table.bets("ann") == {}
+    assert table.balance("ann") == 1_000_000  # the tie pushed, the rest came back
+    assert not table.can_return_standing("ann")
+    assert table.money_in_play() == 5_000
+    assert table.money_check()
+    # still waiting when betting closes: back likewise
+    later = _after_a_tie()
+    later.stake_standing("ann")
+    later.change_tie_bets("ann", {B: 12_000})
+    start = later.event_count
+    later.close_betting()
+    returned = [e for e in later.events[start:] if isinstance(e, TieBetsChanged)]
+    assert [(e.player, e.credited, e.reason) for e in returned] == [
+        ("ann", 12_000, LATE),
+        ("bob", 5_000, LATE),
+    ]
+    assert later.money_in_play() == 0
+    assert later.money_check()
 
 
 def test_m12_without_the_setting_standing_bets_are_staked_with_the_opening() -> None:
@@ -118,6 +158,11 @@ def test_m12_without_the_setting_standing_bets_are_staked_with_the_opening() -> 
     # the house may still return bets the ledger refused (the internal wallet moved)
     table2 = _after_a_tie(awaits=False)
     assert table2.return_standing("ann", LATE).credited == 10_000
+    # a change is staked by the server with the change: nothing waits
+    table3 = _after_a_tie(awaits=False)
+    table3.change_tie_bets("ann", {B: 20_000})
+    assert not table3.can_stake_standing("ann")
+    assert not table3.can_return_standing("ann")
 
 
 def test_m12_stake_and_return_only_while_betting_is_open() -> None:

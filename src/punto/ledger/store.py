@@ -471,23 +471,43 @@ class LedgerStore:
         the account that funded them and the bets are marked cancelled (idempotent)."""
 
         async def unit(conn: AsyncConnection) -> Posted:
-            original = await _by_key(conn, f"stake:{confirmation_id}")
-            if original is None or original.round_id is None:
-                raise LedgerError(f"no confirm {confirmation_id!r} to cancel")
-            reversal = model.cancel(original, reason=reason)
-            existing = await _by_key(conn, reversal.idempotency_key)
-            if existing is not None:
-                return Posted(_same(existing, reversal), replayed=True)
-            found = await _need_round(conn, original.round_id, lock=True)
-            if found.status is not RoundStatus.OPEN:
-                raise RoundStateError(
-                    f"round {found.id} is {found.status.value}: its bets can no longer be cancelled"
-                )
-            posted = await _post_all(conn, [reversal])
-            await conn.execute(
-                update(_RB).where(_RB.c.transaction_id == original.id).values(status=_CANCELLED)
+            return await _cancel(conn, confirmation_id, reason=reason)
+
+        return await self._run(unit)
+
+    async def change_stakes(
+        self,
+        confirmation_ids: Sequence[str],
+        *,
+        reason: str,
+        stake: ConfirmRequest | None = None,
+    ) -> tuple[tuple[Posted, ...], Posted | None]:
+        """A player's change of their bets on an open round (a tie's standing bets
+        [M12]) in **one** transaction: each confirm of ``confirmation_ids`` undone (its
+        stakes back to the account that funded them) and, with ``stake``, the new bets
+        staked — funded by what the cancels gave back, so a raise never needs the money
+        twice. Whole or nothing: the stake's typed error is raised with nothing moved.
+        Idempotent by the keys of its parts (a replay moves nothing)."""
+        built = (
+            None
+            if stake is None
+            else model.stake(
+                stake.round_id,
+                stake.player_id,
+                stake.bets,
+                confirmation_id=stake.confirmation_id,
+                funding=stake.funding,
             )
-            return posted[0]
+        )
+
+        async def unit(conn: AsyncConnection) -> tuple[tuple[Posted, ...], Posted | None]:
+            cancels = tuple([await _cancel(conn, c, reason=reason) for c in confirmation_ids])
+            if stake is None or built is None:
+                return cancels, None
+            (answer,) = await _confirm_many(conn, [stake], [built])
+            if isinstance(answer, PuntoError):
+                raise answer  # the cancels are rolled back with it
+            return cancels, answer
 
         return await self._run(unit)
 
@@ -893,6 +913,27 @@ async def _confirm_many(
             t, balances={e.account.code: balances[e.account.code] for e in t.entries}
         )
     return results
+
+
+async def _cancel(conn: AsyncConnection, confirmation_id: str, *, reason: str) -> Posted:
+    """The unit of :meth:`LedgerStore.cancel_confirmation`."""
+    original = await _by_key(conn, f"stake:{confirmation_id}")
+    if original is None or original.round_id is None:
+        raise LedgerError(f"no confirm {confirmation_id!r} to cancel")
+    reversal = model.cancel(original, reason=reason)
+    existing = await _by_key(conn, reversal.idempotency_key)
+    if existing is not None:
+        return Posted(_same(existing, reversal), replayed=True)
+    found = await _need_round(conn, original.round_id, lock=True)
+    if found.status is not RoundStatus.OPEN:
+        raise RoundStateError(
+            f"round {found.id} is {found.status.value}: its bets can no longer be cancelled"
+        )
+    posted = await _post_all(conn, [reversal])
+    await conn.execute(
+        update(_RB).where(_RB.c.transaction_id == original.id).values(status=_CANCELLED)
+    )
+    return posted[0]
 
 
 def _void_lines(bets: Mapping[Bet, int]) -> tuple[Line, ...]:

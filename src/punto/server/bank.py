@@ -103,42 +103,6 @@ class Bank:
         """Whether this process opened the round in the ledger (it holds stakes)."""
         return round_id in self._open
 
-    async def stake(
-        self,
-        round_id: str,
-        *,
-        table_id: str,
-        player: str,
-        bets: Mapping[Bet, int],
-        confirmation_id: str,
-    ) -> int | None:
-        """A confirm's stakes: debited (seamless) and moved to the round's escrow. Raises
-        the ledger's or the wallet's typed error with nothing moved. Returns the player's
-        wallet balance after it, when known without asking again."""
-        if round_id not in self._open:
-            await self.ledger.open_round(round_id, table_id=table_id)
-            self._open.add(round_id)
-        amount = sum(bets.values())
-        wallet: int | None = None
-        if self.seamless:
-            receipt = await self.outbox.stake(
-                player, amount, transaction_id=confirmation_id, round_id=round_id
-            )
-            wallet = receipt.balance
-        try:
-            posted = await self.ledger.confirm_bets(
-                round_id, player, bets, confirmation_id=confirmation_id, funding=self.funding
-            )
-        except BaseException as exc:
-            if self.seamless:
-                await self.outbox.roll_back(confirmation_id, error=f"stake not recorded: {exc}")
-            raise
-        if self.seamless:
-            await self.outbox.staked(confirmation_id)
-        else:
-            wallet = posted.balances.get(Account.player(player).code)
-        return wallet
-
     async def debit(self, round_id: str, *, player: str, amount: int, confirmation_id: str) -> int:
         """A seamless confirm's debit at the operator, made before the stake and never
         under a table's lock (a slow operator delays only this player), through the
@@ -178,6 +142,38 @@ class Bank:
             else:
                 answers.append(posted.balances.get(Account.player(stake.player).code))
         return answers
+
+    async def change_stakes(
+        self,
+        round_id: str,
+        *,
+        table_id: str,
+        cancel: Sequence[str],
+        stake: Stake | None,
+    ) -> tuple[tuple[Posted, ...], int | None]:
+        """A player's change of their stakes on a round [M12], in one ledger transaction:
+        the confirms ``cancel`` given back to what funded them and, with ``stake``, the
+        new bets staked (internal wallet: a seamless stake waits for its operator debit,
+        made outside the table's lock). Returns the cancels and, internally, the player's
+        wallet balance after it; raises the typed error with nothing moved. The seamless
+        wallet's credits of the cancels are the caller's to make (:meth:`pay_out`)."""
+        if stake is not None and self.seamless:
+            raise ValueError("a seamless stake needs its operator debit first: stake_many")
+        if stake is not None and round_id not in self._open:
+            await self.ledger.open_round(round_id, table_id=table_id)
+            self._open.add(round_id)
+        request = (
+            None
+            if stake is None
+            else ConfirmRequest(round_id, stake.player, stake.bets, stake.confirmation_id)
+        )
+        cancels, staked = await self.ledger.change_stakes(
+            cancel, reason=Reason.STANDING_CHANGED.value, stake=request
+        )
+        wallet = None
+        if staked is not None and stake is not None:
+            wallet = staked.balances.get(Account.player(stake.player).code)
+        return cancels, wallet
 
     async def cancel(self, confirmation_id: str, *, player: str, amount: int) -> None:
         """Undo a confirm (a tie's standing bets changed): the stakes go back."""

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from punto.bets import MAIN_BETS, Bet
 from punto.cards import Card
 from punto.errors import BettingError, ForbiddenError, PuntoError, UnavailableError
+from punto.ledger.model import Transaction
 from punto.server.auth import Actor, Role
 from punto.server.bank import Stake
 from punto.server.confirms import ConfirmBatcher, Pending
@@ -140,6 +141,13 @@ class TableCommands:
 
     async def _process(self) -> None:
         """Run the new events' effects and fan them out (the runner does)."""
+        raise NotImplementedError
+
+    def _restake_changed(
+        self, p: str, game: str, credits: tuple[Transaction, ...], bets: Mapping[Bet, int]
+    ) -> None:
+        """Seamless: the credits of ``p``'s given-back stakes, then the stake of their
+        changed bets, outside the table's lock (the runner does)."""
         raise NotImplementedError
 
     def _verify_open(self) -> None:
@@ -328,18 +336,6 @@ class TableCommands:
             raise UnavailableError("no hand in progress")
         return str(game)
 
-    async def _stake(self, p: str, bets: Mapping[Bet, int], confirmation_id: str) -> None:
-        started = time.perf_counter()
-        wallet = await self._s.bank.stake(
-            self._round(),
-            table_id=self.table.settings.table_id,
-            player=p,
-            bets=bets,
-            confirmation_id=confirmation_id,
-        )
-        self._staked(p, confirmation_id, sum(bets.values()), wallet)
-        self._s.metrics.confirm_seconds.observe(time.perf_counter() - started)
-
     def _staked(self, p: str, confirmation_id: str, amount: int, wallet: int | None) -> None:
         """Note a stake ``p`` made on this round (once: a retried one is the same) and the
         wallet balance it left, when known."""
@@ -348,11 +344,6 @@ class TableCommands:
             mine.append((confirmation_id, amount))
         if wallet is not None:
             self._wallets[p] = wallet
-
-    async def _unstake(self, p: str) -> None:
-        """Cancel every stake ``p`` made on this round (their bets are replaced)."""
-        for confirmation_id, amount in self._confirmations.pop(p, []):
-            await self._s.bank.cancel(confirmation_id, player=p, amount=amount)
 
     def _confirmation_id(self, p: str, what: str) -> str:
         """A new idempotency key for one stake (a retry of the same call reuses it)."""
@@ -462,20 +453,36 @@ class TableCommands:
                 pending.future.set_result((confirmed,))
 
     async def _change_tie_bets(self, p: str, bets: Mapping[Bet, int]) -> None:
-        """[M12]: the round's stakes of ``p`` are replaced by a stake of the new bets."""
+        """[M12]: the round's stakes of ``p`` are replaced by a stake of the new bets, in
+        one ledger transaction (whole, or refused with nothing moved). With the operator's
+        wallet no operator call is made here, under the table's lock: the old stakes go
+        back in the ledger, the table takes the change with the player's bets waiting for
+        the house's stake (``TableSettings.standing_awaits_stake``), and a task of the
+        player's own credits the old stakes at the operator and then debits and stakes
+        the new ones (a raise never needs the money twice); a slow operator delays only
+        that player's bets, refused they go back to the player."""
         table = self.table
         table.verify_change_tie_bets(p, bets)
-        old = dict(table.bets(p))
-        new = {b: a for b, a in old.items() if b not in MAIN_BETS} | {
+        new = {b: a for b, a in table.bets(p).items() if b not in MAIN_BETS} | {
             b: a for b, a in bets.items() if a
         }
-        await self._unstake(p)
-        try:
-            if new:
-                await self._stake(p, new, self._confirmation_id(p, "tie"))
-            table.change_tie_bets(p, bets)
-        except BaseException:
-            await self._unstake(p)  # put the old stakes back: the ledger follows the table
-            if old:
-                await self._stake(p, old, self._confirmation_id(p, "restore"))
-            raise
+        bank = self._s.bank
+        game = self._round()
+        stake = None
+        if new and not bank.seamless:
+            stake = Stake(p, new, self._confirmation_id(p, "tie"))
+        started = time.perf_counter()
+        cancels, wallet = await bank.change_stakes(
+            game,
+            table_id=table.settings.table_id,
+            cancel=[confirmation_id for confirmation_id, _ in self._confirmations.get(p, [])],
+            stake=stake,
+        )
+        self._s.metrics.confirm_seconds.observe(time.perf_counter() - started)
+        self._confirmations.pop(p, None)
+        if stake is not None:
+            self._staked(p, stake.confirmation_id, sum(new.values()), wallet)
+        table.change_tie_bets(p, bets)
+        if bank.seamless:
+            credits = tuple(posted.transaction for posted in cancels if not posted.replayed)
+            self._restake_changed(p, game, credits, new)

@@ -955,7 +955,9 @@ class TableRunner(TableCommands):
                 if (stake.game, player) in self._standing:  # (a retry of this effect)
                     continue
                 task = asyncio.create_task(
-                    self._stake_standing_later(stake, player, bets),
+                    self._stake_standing_later(
+                        stake.game, player, bets, stake.confirmation_id(player)
+                    ),
                     name=f"punto-standing-{self.id}",
                 )
                 self._standing[(stake.game, player)] = task
@@ -986,30 +988,79 @@ class TableRunner(TableCommands):
         if self.table.can_return_standing(player):
             self.table.return_standing(player, Why(Reason.STANDING_NOT_STAKED))
 
-    async def _stake_standing_later(
-        self, stake: Stake, player: str, bets: Mapping[Bet, int]
+    def _restake_changed(
+        self, p: str, game: str, credits: tuple[Transaction, ...], bets: Mapping[Bet, int]
     ) -> None:
-        """Seamless [M12]: the operator's debit of ``player``'s standing bets, outside the
-        table's lock (a slow operator delays only this player's bets, never the table);
-        then their stake in the ledger with the next batch of confirms, and on the table
+        """Seamless [M12]: a player changed their standing bets; the ledger gave their old
+        stakes back under the table's lock. A task of the player's own, outside it, makes
+        the operator's credits of those stakes and then the debit and stake of the changed
+        bets (:meth:`_stake_standing_later`), after this player's earlier wallet calls and
+        before their next balance message (a message never shows the credit without the
+        debit that follows it)."""
+        confirmation_id = self._confirmation_id(p, "tie")
+        task = asyncio.create_task(
+            self._restake_later(p, game, credits, bets, confirmation_id, self._player_calls.get(p)),
+            name=f"punto-restake-{self.id}",
+        )
+        self._standing[(game, p)] = task
+        self._player_calls[p] = task
+        self._paying.add(task)
+        task.add_done_callback(self._standing_done)
+        task.add_done_callback(self._restaked)
+
+    def _restaked(self, task: asyncio.Task[None]) -> None:
+        for player, mine in list(self._player_calls.items()):
+            if mine is task:
+                del self._player_calls[player]
+
+    async def _restake_later(
+        self,
+        player: str,
+        game: str,
+        credits: tuple[Transaction, ...],
+        bets: Mapping[Bet, int],
+        confirmation_id: str,
+        after: asyncio.Task[None] | None,
+    ) -> None:
+        if after is not None and not after.done():  # this player's earlier calls first
+            with contextlib.suppress(Exception):
+                await asyncio.shield(after)
+        if credits:
+            try:
+                async with self._operator_calls:
+                    await self._s.bank.pay_out(credits, game)
+            except BaseException as exc:  # not written down: no debit without it before
+                await asyncio.shield(
+                    self._standing_not_staked(game, player, confirmation_id, exc, False)
+                )
+                raise
+        if bets:
+            await self._stake_standing_later(game, player, bets, confirmation_id)
+
+    async def _stake_standing_later(
+        self, game: str, player: str, bets: Mapping[Bet, int], confirmation_id: str
+    ) -> None:
+        """Seamless [M12]: the operator's debit of ``player``'s standing bets (or the bets
+        they changed them into), outside the table's lock (a slow operator delays only
+        this player's bets, never the table); then their stake in the ledger with the
+        next batch of confirms, and on the table
         (:meth:`punto.table.Table.stake_standing`). Refused, or too late (betting closed,
         the player gone, the table stopped): a debit made is given back and the bets go
         back to the player if they still wait (the table returns those still waiting when
         betting closes)."""
-        confirmation_id = stake.confirmation_id(player)
         staked = debited = False
         refused: BaseException = UnavailableError("the table stopped")
         try:
             async with self._operator_calls:
                 wallet = await self._s.bank.debit(
-                    stake.game,
+                    game,
                     player=player,
                     amount=sum(bets.values()),
                     confirmation_id=confirmation_id,
                 )
             debited = True
             confirming = Confirming(
-                stake.game, BankStake(player, bets, confirmation_id), wallet, standing=True
+                game, BankStake(player, bets, confirmation_id), wallet, standing=True
             )
             await self._confirms.submit(player, confirming)
             staked = True
@@ -1018,7 +1069,7 @@ class TableRunner(TableCommands):
         finally:
             if not staked:
                 await asyncio.shield(
-                    self._standing_not_staked(stake.game, player, confirmation_id, refused, debited)
+                    self._standing_not_staked(game, player, confirmation_id, refused, debited)
                 )
 
     async def _standing_not_staked(

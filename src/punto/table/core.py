@@ -739,10 +739,13 @@ class TableCore:
 
     def _return_standing(self, slip: BetSlip, reason: Why) -> TieBetsChanged:
         """The main bets a tie left standing on ``slip`` go back to its player (the house
-        did not stake them again) [M12]; what was confirmed on top of them stays."""
+        did not stake them again) [M12]; what was confirmed on top of them stays. Where
+        bets wait for the house's stake, those go back: the standing bets, or every bet of
+        a player who changed them (:meth:`change_tie_bets`)."""
         game = self._require_game()
-        back = sum(slip.standing.values())
-        for bet, amount in slip.standing.items():
+        going = slip.awaiting if self.settings.standing_awaits_stake else slip.standing
+        back = sum(going.values())
+        for bet, amount in going.items():
             left = slip.confirmed.get(bet, 0) - amount
             if left > 0:
                 slip.confirmed[bet] = left
@@ -750,7 +753,7 @@ class TableCore:
                 slip.confirmed.pop(bet, None)
                 slip.first_confirmed.pop(bet, None)
         slip.standing.clear()
-        slip.awaiting_stake = False
+        slip.awaiting.clear()
         self.money.refund(slip.player, back)
         event = TieBetsChanged(
             at=self._now(),
@@ -771,7 +774,7 @@ class TableCore:
         self.money.refund(slip.player, result.total_returned)
         slip.confirmed.clear()
         slip.standing.clear()
-        slip.awaiting_stake = False
+        slip.awaiting.clear()
         slip.first_confirmed.clear()
         return PlayerResult(player=slip.player, settlement=result, returned=result.total_returned)
 

@@ -59,7 +59,7 @@ class HandDealing(TableCore):
         standing = tuple((p, freeze_bets(s.standing)) for p, s in self._slips.items() if s.standing)
         if self.settings.standing_awaits_stake:  # staked again by the house, later [M12]
             for slip in self._slips.values():
-                slip.awaiting_stake = bool(slip.standing)
+                slip.awaiting = dict(slip.standing)
         event = BettingOpened(
             at=now, game=game.number, closes_at=game.closes_at, last_hand=last, standing=standing
         )
@@ -372,6 +372,7 @@ class HandDealing(TableCore):
         )
         slip.confirmed = dict(standing)
         slip.standing = dict(standing)
+        slip.awaiting.clear()
         slip.first_confirmed = {b: s for b, s in slip.first_confirmed.items() if b in standing}
         return PlayerResult(
             player=slip.player, settlement=result, returned=returned, standing=freeze_bets(standing)

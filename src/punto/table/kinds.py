@@ -105,7 +105,9 @@ class TableSettings:
     opens but wait for the house to stake them again (:meth:`~punto.table.Table.
     stake_standing`: a server whose wallet is the operator's makes the debit without
     holding the table); those still waiting when betting closes go back to their player.
-    Off: they are staked with the opening (the server's own ledger, in one transaction)."""
+    A player's change of them (:meth:`~punto.table.Table.change_tie_bets`) leaves every
+    bet of theirs on the hand waiting for that stake likewise. Off: they are staked with
+    the opening (the server's own ledger, in one transaction) and with a change."""
 
     def __post_init__(self) -> None:
         if not self.table_id or any(ch.isspace() for ch in self.table_id):

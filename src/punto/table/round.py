@@ -353,7 +353,10 @@ class BettingRound(TableCore):
         delta = sum(new.values()) - sum(slip.main_confirmed.values())
         slip.replace_main(new, seq=self.event_count)
         slip.standing.clear()
-        slip.awaiting_stake = False  # the server stakes the new bets itself
+        # where the house stakes bets itself, the changed bets wait for its stake (every
+        # bet of the player on the hand: the old stake is given back whole); else the
+        # server stakes them with the change
+        slip.awaiting = dict(slip.confirmed) if self.settings.standing_awaits_stake else {}
         if delta > 0:  # a raised standing bet [M12]
             self.money.stake(player, delta)
         elif delta < 0:  # a lowered or cancelled one comes back
@@ -371,8 +374,9 @@ class BettingRound(TableCore):
         return event
 
     def verify_stake_standing(self, player: PlayerId) -> None:
-        """Raise unless the main bets a tie left standing for ``player`` wait for the
-        house's stake on this hand (``TableSettings.standing_awaits_stake``) [M12]."""
+        """Raise unless the main bets a tie left standing for ``player`` (or the bets they
+        changed them into) wait for the house's stake on this hand
+        (``TableSettings.standing_awaits_stake``) [M12]."""
         require_phase(self.phase, {Phase.BETTING_OPEN}, "stake standing bets")
         slip = self._slips.get(player)
         if slip is None or not slip.awaiting_stake:
@@ -383,12 +387,13 @@ class BettingRound(TableCore):
         return self._can(lambda: self.verify_stake_standing(player))
 
     def stake_standing(self, player: PlayerId) -> TieBetsChanged:
-        """The house staked again the main bets a tie left standing for ``player`` (the
-        operator's debit made): they stay for this hand [M12]."""
+        """The house staked again the main bets a tie left standing for ``player``, or the
+        bets they changed them into (the operator's debit made): they stay for this hand
+        [M12]."""
         self.verify_stake_standing(player)
         game = self._require_game()
         slip = self._slip(player)
-        slip.awaiting_stake = False
+        slip.awaiting.clear()
         event = TieBetsChanged(
             at=self._now(),
             game=game.number,
@@ -405,13 +410,15 @@ class BettingRound(TableCore):
     def verify_return_standing(self, player: PlayerId) -> None:
         """Raise unless the main bets a tie left standing for ``player`` may go back to
         them because the house could not stake them again: betting is open, they stand,
-        and (where they wait for the house's stake) they still wait [M12]."""
+        or (where bets wait for the house's stake) bets of theirs still wait — the standing
+        ones, or the ones they changed them into [M12]."""
         require_phase(self.phase, {Phase.BETTING_OPEN}, "return standing bets")
         slip = self._slips.get(player)
-        if slip is None or not slip.standing:
+        if self.settings.standing_awaits_stake:
+            if slip is None or not slip.awaiting_stake:
+                raise BettingError(f"{player} has no bets waiting for the house's stake [M12]")
+        elif slip is None or not slip.standing:
             raise BettingError(f"{player} has no bets standing after a tie [M12]")
-        if self.settings.standing_awaits_stake and not slip.awaiting_stake:
-            raise BettingError(f"the standing bets of {player} were staked already [M12]")
 
     def can_return_standing(self, player: PlayerId) -> bool:
         """Whether :meth:`return_standing` would succeed."""

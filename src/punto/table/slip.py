@@ -60,9 +60,11 @@ class BetSlip:
     first_confirmed: dict[Bet, int] = field(default_factory=dict)
     steps: list[Chips] = field(default_factory=list)
     from_seat: bool = False
-    awaiting_stake: bool = False
-    """The ``standing`` bets wait for the house to stake them again on this hand
-    (``TableSettings.standing_awaits_stake``) [M12]."""
+    awaiting: dict[Bet, int] = field(default_factory=dict)
+    """Bets on the layout that wait for the house to stake them on this hand
+    (``TableSettings.standing_awaits_stake``) [M12]: the ``standing`` bets when the hand
+    opens; after the player changed them, every bet of theirs on the hand (the house stakes
+    the changed bets anew). Part of ``confirmed``."""
 
     # -- state ---------------------------------------------------------------
 
@@ -87,6 +89,11 @@ class BetSlip:
         for bet, amount in _totals(self.steps).items():
             out[bet] = out.get(bet, 0) + amount
         return freeze_bets(out)
+
+    @property
+    def awaiting_stake(self) -> bool:
+        """Whether bets of this slip wait for the house's stake [M12]."""
+        return bool(self.awaiting)
 
     @property
     def main_confirmed(self) -> Bets:
