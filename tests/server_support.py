@@ -330,6 +330,14 @@ TIE = ("4S", "4H", "3S", "3H")
 """A coup of Player 7 against Banker 7, no third card: a tie [M12] (shoe order P1 B1 P2 B2)."""
 
 
+async def crash(node: Node) -> None:
+    """Stop a node's tables abruptly, as a killed process would: no settlement, no
+    refund, no payout written after it, leases kept."""
+    for runner in list(node.runners.values()):
+        await runner.abandon()
+    node.runners.clear()
+
+
 async def a_hand(
     dealer: TableClient,
     bets: Sequence[tuple[TableClient, Mapping[str, int]]],

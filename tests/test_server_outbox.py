@@ -18,17 +18,33 @@ import uvicorn
 
 from ledger_support import BACKENDS, ledger_database
 from punto.bets import Bet
+from punto.cards import parse_cards
 from punto.cli import main
+from punto.ledger import model
 from punto.ledger.model import Account
 from punto.ledger.operator_ref import ReferenceOperator, create_app
-from punto.ledger.store import LedgerStore
+from punto.ledger.store import LedgerStore, RoundStatus
 from punto.ledger.wallet import RetryPolicy, SeamlessWallet
+from punto.outcome import Outcome
+from punto.rules import preset
+from punto.server.bank import Stake
 from punto.server.migrate import upgrade_async
-from punto.server.outbox import WalletOutbox, reconcile
+from punto.server.outbox import Payment, WalletOutbox, reconcile
 from punto.server.storage import Outbox, ServerStore
-from server_support import RunningServer, TableClient, free_port, server_on
+from server_support import (
+    RunningServer,
+    TableClient,
+    crash,
+    free_port,
+    running_server,
+    server_on,
+    server_settings,
+)
 
 pytestmark = pytest.mark.asyncio
+
+_BANKER_WINS = Outcome.from_hands(parse_cards("2S 3D"), parse_cards("9H 9C"))
+"""Player 5, Banker 8."""
 
 
 @contextlib.asynccontextmanager
@@ -217,3 +233,95 @@ async def test_check_operator_needs_the_operators_address(
     status = await asyncio.to_thread(main, ["ledger", "check", "--operator", "--database-url", url])
     assert status == 2
     assert "--wallet-url" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_credit_the_ledger_owes_but_no_row_holds_is_written_and_paid_once(
+    backend: str, tmp_path: Path
+) -> None:
+    """A process stopped between a settlement's commit and the outbox's rows of its
+    credits (they are written after the commit, outside the table's lock): the
+    reconciliation says so, and :meth:`WalletOutbox.write_owed` writes them down and
+    pays them, once — a second sweep, and a cancel credited under its confirmation's
+    name as the server once did it, pay nothing again."""
+    operator = ReferenceOperator({"ann": 10_000, "bob": 10_000})
+    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
+    wallet = SeamlessWallet("http://operator/wallet", client=client)
+    funding = Account.operator("default")
+    async with ledger_database(backend, tmp_path) as url:
+        await upgrade_async(url)
+        async with LedgerStore.open(url) as ledger:
+            store = ServerStore(ledger.engine)
+            outbox = WalletOutbox(store, wallet, ledger, hold=0.0)
+            await ledger.open_round("r-1", table_id="t")
+            for player, confirmation in (("ann", "c-a"), ("bob", "c-b")):
+                await outbox.stake(player, 1_000, transaction_id=confirmation, round_id="r-1")
+                bet = {Bet.BANKER: 1_000}
+                await ledger.confirm_bets(
+                    "r-1", player, bet, confirmation_id=confirmation, funding=funding
+                )
+                await outbox.staked(confirmation)
+            cancel = await ledger.cancel_confirmation("c-b", reason="standing bets changed")
+            await outbox.pay([Payment("bob", 1_000, "cancel:c-b")])  # the name used once
+            assert operator.balances == {"ann": 9_000, "bob": 10_000}
+            bets = {"ann": {Bet.BANKER: 1_000}}
+            won = model.settle_players(preset("macau"), _BANKER_WINS, bets)
+            await ledger.settle_round("r-1", won)  # then the process died: no credit written
+            found = await reconcile(store, wallet)
+            assert len(found.problems) == 1, found.problems
+            assert "owes ann a credit of 1950" in found.problems[0]
+            assert cancel.transaction.id not in found.problems[0]
+            assert await outbox.write_owed() == 1
+            assert operator.balances == {"ann": 10_950, "bob": 10_000}
+            assert await outbox.write_owed() == 0
+            assert await WalletOutbox(store, wallet, ledger).write_owed() == 0  # a new process
+            assert operator.balances == {"ann": 10_950, "bob": 10_000}
+            after = await reconcile(store, wallet)
+            assert after.ok, after.problems
+    await client.aclose()
+
+
+@pytest.mark.slow
+async def test_a_restart_pays_what_a_crash_left_unwritten_and_refunds_an_open_round_once(
+    tmp_path: Path,
+) -> None:
+    """Seamless: a process killed with one round settled in the ledger but its credit not
+    yet written down, and the next round open with a confirmed bet. The next process pays
+    the credit at its start and voids the open round, refunding the stake once (before,
+    the void's payout debited the stake a second time: the player lost it)."""
+    operator = ReferenceOperator({"ann": 100_000})
+    transport = httpx.ASGITransport(app=create_app(operator))
+    retry = RetryPolicy(attempts=2, base_delay=0.01)
+    async with ledger_database("sqlite", tmp_path) as url:
+        settings = server_settings(
+            url, betting_seconds=600.0, wallet="seamless", wallet_url="http://operator/wallet"
+        )
+        wallet = SeamlessWallet(
+            "http://operator/wallet", client=httpx.AsyncClient(transport=transport), retry=retry
+        )
+        async with running_server(settings, wallet=wallet) as server:
+            bank = server.node.bank
+            await bank.ledger.open_round("r-won", table_id="live-1")
+            await bank.debit("r-won", player="ann", amount=2_000, confirmation_id="c-1")
+            stake = Stake("ann", {Bet.BANKER: 2_000}, "c-1")
+            await bank.stake_many("r-won", table_id="live-1", stakes=[stake])
+            await bank.settle("r-won", rules=preset("macau"), outcome=_BANKER_WINS, pay=False)
+            async with TableClient.connect(server, "live-1", await server.token("dana")) as dealer:
+                await dealer.ok({"type": "start_shoe"})
+                await dealer.ok({"type": "open_betting"})
+                game = str((await dealer.next_of("betting_opened"))["event"]["game"])
+                async with TableClient.connect(server, "live-1", await server.token("ann")) as ann:
+                    await ann.ok({"type": "join"})
+                    await ann.ok({"type": "watch", "tier": "low"})
+                    await ann.ok({"type": "confirm", "bets": {"player": 5_000}})
+                    assert operator.balances["ann"] == 93_000
+                    await crash(server.node)
+        wallet = SeamlessWallet(
+            "http://operator/wallet", client=httpx.AsyncClient(transport=transport), retry=retry
+        )
+        async with running_server(settings.replace(process_id="p-2"), wallet=wallet) as again:
+            assert (await again.node.ledger.round(game)).status is RoundStatus.VOIDED
+            assert operator.balances["ann"] == 100_000 + 1_900  # 2,000 × 0.95 won
+            found = await reconcile(again.node.store, wallet)
+            assert found.ok, found.problems
+            assert (await again.node.ledger.check()).ok

@@ -13,7 +13,7 @@ from ledger_support import BACKENDS, ledger_database
 from punto.cards import parse_cards
 from punto.ledger.store import RoundStatus
 from punto.outcome import Outcome
-from server_support import TableClient, running_server, server_settings
+from server_support import TableClient, crash, running_server, server_settings
 
 pytestmark = pytest.mark.asyncio
 
@@ -32,16 +32,6 @@ async def _read_until_closed(client: TableClient) -> None:
         await client.ws.recv()
 
 
-async def _crash(server_url_node: object) -> None:
-    """Stop a node's tables abruptly: no settlement, no refund, leases kept."""
-    from punto.server.node import Node
-
-    assert isinstance(server_url_node, Node)
-    for runner in list(server_url_node.runners.values()):
-        await runner.abandon()
-    server_url_node.runners.clear()
-
-
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("with_result", [False, True], ids=["void", "resume"])
 async def test_restart_closes_rounds_a_crash_left_open(
@@ -58,7 +48,7 @@ async def test_restart_closes_rounds_a_crash_left_open(
                 await client.ok({"type": "choose_chip", "chip": 1000})
                 game = await _confirm_a_bet(client, "player", 5)
                 assert await server.node.bank.balance("ann") == wallet - 5000
-                await _crash(server.node)
+                await crash(server.node)
             rules = server.node.runners.get("macau-1")
             assert rules is None
             outcome = Outcome.from_hands(parse_cards("9S KH"), parse_cards("7H 8C"))

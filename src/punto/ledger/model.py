@@ -38,6 +38,7 @@ from punto.settlement import Settlement, Settler
 
 __all__ = [
     "TRANSACTION_NAMESPACE",
+    "WALLET_CALL_KINDS",
     "Account",
     "AccountKind",
     "Entry",
@@ -198,6 +199,19 @@ class TransactionKind(enum.Enum):
     UNCLAIMED = "unclaimed"
     """Money nobody claimed, moved to the unclaimed account [S15]."""
 
+
+WALLET_CALL_KINDS = frozenset(
+    {
+        TransactionKind.SETTLE,
+        TransactionKind.REFUND,
+        TransactionKind.CANCEL,
+        TransactionKind.CORRECTION,
+        TransactionKind.VOID,
+    }
+)
+"""Seamless wallet: the kinds of transaction whose entry on the operator's account is a
+wallet call of its own (a credit, or a correction's debit), keyed by the transaction's
+id. A stake's entry is not: its debit is the confirm's own call, made before it."""
 
 _EMPTY_ALLOWED = frozenset(
     {TransactionKind.CORRECTION, TransactionKind.VOID, TransactionKind.ROLLBACK}

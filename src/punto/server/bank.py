@@ -18,7 +18,13 @@ from sqlalchemy import Table, select
 
 from punto.bets import Bet
 from punto.errors import PuntoError
-from punto.ledger.model import Account, Transaction, TransactionKind, settle_players
+from punto.ledger.model import (
+    WALLET_CALL_KINDS,
+    Account,
+    Transaction,
+    TransactionKind,
+    settle_players,
+)
 from punto.ledger.store import (
     ConfirmRequest,
     LedgerStore,
@@ -175,11 +181,12 @@ class Bank:
             wallet = staked.balances.get(Account.player(stake.player).code)
         return cancels, wallet
 
-    async def cancel(self, confirmation_id: str, *, player: str, amount: int) -> None:
-        """Undo a confirm (a tie's standing bets changed): the stakes go back."""
-        await self.cancel_stake(confirmation_id, reason=Reason.STANDING_CHANGED.value)
-        if self.seamless:
-            await self.outbox.pay([Payment(player, amount, f"cancel:{confirmation_id}")])
+    async def cancel(self, confirmation_id: str) -> None:
+        """Undo a confirm the table refused after its stake: the stakes go back (and the
+        seamless wallet is credited them)."""
+        posted = await self.cancel_stake(confirmation_id, reason=Reason.STANDING_CHANGED.value)
+        if not posted.replayed:
+            await self._pay_out((posted.transaction,), posted.transaction.round_id)
 
     async def cancel_stake(self, confirmation_id: str, *, reason: str) -> Posted:
         """:meth:`cancel` without the seamless wallet's credit (the caller makes it with
@@ -314,12 +321,12 @@ class Bank:
         self, transactions: Iterable[Transaction], round_id: str | None
     ) -> dict[str, int]:
         transactions = tuple(transactions)
-        if self.seamless:
+        if self.seamless:  # a stake's debit is its confirm's own call, made before it
             await self.outbox.pay(
                 [
                     Payment(tx.player_id, tx.amount_of(self._operator), tx.id, round_id)
                     for tx in transactions
-                    if tx.player_id is not None
+                    if tx.player_id is not None and tx.kind in WALLET_CALL_KINDS
                 ]
             )
         return self.moved(transactions)

@@ -439,7 +439,7 @@ class TableCommands:
             try:
                 event = table.stake_standing(p) if c.standing else table.confirm(p, c.bets_placed)
             except PuntoError as exc:  # pragma: no cover - checked above under the same lock
-                await self._s.bank.cancel(c.stake.confirmation_id, player=p, amount=amount)
+                await self._s.bank.cancel(c.stake.confirmation_id)
                 pending.future.set_exception(exc)
                 continue
             self._staked(p, c.stake.confirmation_id, amount, c.wallet if answer is None else answer)

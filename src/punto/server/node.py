@@ -18,6 +18,7 @@ import random
 import re
 import secrets
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, cast
 
@@ -237,6 +238,7 @@ class Node:
         await self._acquire_tables()
         self._tasks.append(asyncio.create_task(self._lease_loop(), name="punto-leases"))
         if self.bank.seamless:
+            await self._write_owed(upto=await self.store.ledger_last_seq())
             self._tasks.append(asyncio.create_task(self._outbox_loop(), name="punto-outbox"))
         if self.recordings is not None:
             self._tasks.append(asyncio.create_task(self._prune_loop(), name="punto-video-prune"))
@@ -460,16 +462,38 @@ class Node:
             except Exception:
                 _LOG.exception("lease renewal failed")
 
+    async def _write_owed(self, *, upto: int) -> None:
+        """Write down the wallet calls the ledger owes players, up to its transaction
+        ``upto``, that no process wrote (:meth:`WalletOutbox.write_owed`)."""
+        try:
+            await self.bank.outbox.write_owed(upto=upto)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the retry loop looks again
+            _LOG.exception("wallet calls owed not written down")
+
     async def _outbox_loop(self) -> None:
-        """Retry the wallet calls the operator has not answered yet, until it does."""
+        """Retry the wallet calls the operator has not answered yet, until it does; and
+        write down those the ledger owes that no process wrote (it stopped between the
+        ledger's commit and the outbox's row), once the outbox's hold has passed since
+        their commit (the process that owes one writes it well within that)."""
+        seen: deque[tuple[float, int]] = deque()
         while True:
             await asyncio.sleep(self.settings.outbox_seconds)
             try:
                 await self.bank.outbox.deliver()
+                now = time.monotonic()
+                seen.append((now, await self.store.ledger_last_seq()))
             except asyncio.CancelledError:
                 raise
             except Exception:
                 _LOG.exception("wallet outbox delivery failed")
+                continue
+            upto = None
+            while seen and now - seen[0][0] >= self.bank.outbox.hold:
+                upto = seen.popleft()[1]
+            if upto is not None:
+                await self._write_owed(upto=upto)
 
     async def _prune_loop(self) -> None:
         """Delete the recordings older than the retention [L], now and then every

@@ -8,8 +8,11 @@ waits, until the operator answers.
   operator takes the rollback: the player's money never stays at the operator unknown to
   Punto. A ``stake`` row the process lost track of (it stopped mid-call) is settled by the
   ledger: a stake recorded there is debited again (a replay), else rolled back.
-- Credits and debits a settlement, refund, void or correction owes are ``credit`` and
-  ``debit`` rows, sent until answered.
+- Credits and debits a settlement, refund, cancel, void or correction owes are ``credit``
+  and ``debit`` rows, keyed by the ledger transaction's id, sent until answered. One the
+  process never wrote down (it stopped between the ledger's commit and the row) is found
+  in the ledger and written then (:meth:`WalletOutbox.write_owed`, at start and by the
+  retry loop).
 - An answer ends a row: ``done``; ``refused`` (the operator refused a debit: nothing moved);
   ``failed`` (the operator refused a call Punto owes it: an operator must look).
 
@@ -77,6 +80,14 @@ class WalletOutbox:
         self._max = max_delay
         self._hold = hold
         self._clock = clock
+        self._swept = 0
+        """The ledger's transactions up to this sequence number were looked at by
+        :meth:`write_owed`."""
+
+    @property
+    def hold(self) -> float:
+        """Seconds a call in flight is left alone by the retry loop."""
+        return self._hold
 
     def delay(self, attempts: int) -> float:
         """Seconds before the next attempt after ``attempts`` unanswered ones.
@@ -142,6 +153,38 @@ class WalletOutbox:
         await self._store.outbox_add(rows, hold=self._hold)
         for row in rows:
             await self._attempt(row)
+
+    async def write_owed(self, *, upto: int | None = None) -> int:
+        """Write down and send every wallet call the ledger owes a player that the outbox
+        never wrote down — a credit (or a correction's debit) whose process stopped
+        between the ledger's commit and the outbox's row — among the ledger's
+        transactions after the last ones looked at, up to sequence number ``upto``
+        (default: all). Idempotent: the operator takes each call once by its id, and a
+        row written meanwhile by the process that owes it is left as it is. Returns how
+        many were found."""
+        found = 0
+        while True:
+            owed = await self._store.wallet_calls_unwritten(after=self._swept, upto=upto)
+            if not owed:
+                break
+            for call in owed:
+                _LOG.warning(
+                    "a wallet call the ledger owes was never written down: writing it now",
+                    extra={
+                        "transaction": call.transaction_id,
+                        "kind": call.kind,
+                        "player": call.player_id,
+                        "amount": call.amount,
+                    },
+                )
+            await self.pay(
+                [Payment(c.player_id, c.amount, c.transaction_id, c.round_id) for c in owed]
+            )
+            found += len(owed)
+            self._swept = owed[-1].seq
+        if upto is not None:
+            self._swept = max(self._swept, upto)
+        return found
 
     async def deliver(self) -> int:
         """Send every pending call whose time has come; how many the operator answered."""
@@ -266,5 +309,11 @@ async def reconcile(store: ServerStore, operator: SeamlessWallet) -> Reconciliat
         problems.append(
             f"disagrees: the ledger holds a stake {confirmation} of {amount} for {player} "
             "funded by the operator, whose debit was never taken (or was rolled back)"
+        )
+    for call in await store.wallet_calls_unwritten():
+        what = "credit" if call.amount > 0 else "debit"
+        problems.append(
+            f"not written down: the ledger's {call.kind} {call.transaction_id} owes "
+            f"{call.player_id} a {what} of {abs(call.amount)} that no wallet call holds"
         )
     return Reconciliation(len(items), tuple(problems))

@@ -17,7 +17,20 @@ from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 import orjson
-from sqlalchemy import Table, and_, delete, false, func, insert, or_, select, text, true, update
+from sqlalchemy import (
+    Table,
+    and_,
+    delete,
+    false,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    text,
+    true,
+    update,
+)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -25,6 +38,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from punto.cards import parse_cards
 from punto.errors import ConflictError, NotFoundError, TooManyTablesError
+from punto.ledger.model import WALLET_CALL_KINDS, TransactionKind
 from punto.ledger.tables import EntryRow, TransactionRow
 from punto.server.auth import Role
 from punto.server.schema import (
@@ -52,6 +66,7 @@ __all__ = [
     "OUTBOX_REFUSED",
     "Outbox",
     "ServerStore",
+    "Unwritten",
     "User",
 ]
 
@@ -112,6 +127,19 @@ class Outbox:
     state: str = OUTBOX_PENDING
     last_error: str | None = None
     created_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Unwritten:
+    """A seamless wallet call the ledger owes a player and the outbox never wrote down
+    (:meth:`ServerStore.wallet_calls_unwritten`): ``amount`` > 0 a credit, < 0 a debit."""
+
+    seq: int
+    transaction_id: str
+    kind: str
+    player_id: str
+    round_id: str | None
+    amount: int
 
 
 def _table_values(config: TableConfig) -> dict[str, Any]:
@@ -913,6 +941,72 @@ class ServerStore:
 
         return await self._run(unit)
 
+    async def ledger_last_seq(self) -> int:
+        """The sequence number of the ledger's latest transaction (0: none)."""
+
+        async def unit(conn: AsyncConnection) -> int:
+            return int((await conn.execute(select(func.max(_LTX.c.seq)))).scalar() or 0)
+
+        return await self._run(unit)
+
+    async def wallet_calls_unwritten(
+        self, *, after: int = 0, upto: int | None = None, limit: int = 1000
+    ) -> list[Unwritten]:
+        """Seamless wallet calls the ledger owes players that the outbox never wrote down
+        (the process stopped between the ledger's commit and the outbox's row): every
+        transaction of :data:`~punto.ledger.model.WALLET_CALL_KINDS` with an entry on the
+        operator's account and no outbox row of its id, of sequence numbers in
+        (``after``, ``upto``], in their order. A cancel credited under its confirmation's
+        name (``cancel:<confirmation id>``, as the server once wrote it) is written down."""
+        stake = _LTX.alias("stake")
+        legacy = _O.alias("legacy")
+        credited_by_confirmation = (
+            select(legacy.c.id)
+            .select_from(stake.join(legacy, legacy.c.transaction_id == _LEGACY_CANCEL(stake)))
+            .where(stake.c.id == _LTX.c.reference_id)
+            .exists()
+        )
+
+        async def unit(conn: AsyncConnection) -> list[Unwritten]:
+            query = (
+                select(
+                    _LTX.c.seq,
+                    _LTX.c.id,
+                    _LTX.c.kind,
+                    _LTX.c.player_id,
+                    _LTX.c.round_id,
+                    _LEN.c.amount,
+                )
+                .join(
+                    _LEN,
+                    and_(
+                        _LEN.c.transaction_id == _LTX.c.id,
+                        _LEN.c.account_code.like("operator:%"),
+                    ),
+                )
+                .outerjoin(_O, _O.c.transaction_id == _LTX.c.id)
+                .where(
+                    _LTX.c.seq > after,
+                    _LTX.c.kind.in_(sorted(k.value for k in WALLET_CALL_KINDS)),
+                    _LTX.c.player_id.is_not(None),
+                    _LEN.c.amount != 0,
+                    _O.c.id.is_(None),
+                    or_(_LTX.c.kind != TransactionKind.CANCEL.value, ~credited_by_confirmation),
+                )
+                .order_by(_LTX.c.seq)
+                .limit(limit)
+            )
+            if upto is not None:
+                query = query.where(_LTX.c.seq <= upto)
+            return [
+                Unwritten(
+                    int(r.seq), str(r.id), str(r.kind), str(r.player_id), r.round_id, int(r.amount)
+                )
+                for r in await conn.execute(query)
+            ]
+
+        return await self._run(unit)
+
     async def outbox_item(self, transaction_id: str) -> Outbox | None:
         """The wallet call ``transaction_id``, if written down."""
 
@@ -1053,6 +1147,11 @@ class ServerStore:
 
 _LTX = cast(Table, TransactionRow.__table__)
 _LEN = cast(Table, EntryRow.__table__)
+
+
+def _LEGACY_CANCEL(stake: Any) -> Any:  # noqa: N802 - a column expression, named like one
+    """``cancel:<confirmation id>`` of a stake transaction (its key is ``stake:<id>``)."""
+    return literal("cancel:") + func.substr(stake.c.idempotency_key, len("stake:") + 1)
 
 
 class _WithdrawnError(Exception):
