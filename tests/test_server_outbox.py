@@ -325,3 +325,38 @@ async def test_a_restart_pays_what_a_crash_left_unwritten_and_refunds_an_open_ro
             found = await reconcile(again.node.store, wallet)
             assert found.ok, found.problems
             assert (await again.node.ledger.check()).ok
+
+
+@pytest.mark.slow
+async def test_the_retry_loop_writes_down_the_credits_a_running_process_lost(
+    tmp_path: Path,
+) -> None:
+    """A running seamless process whose credits of a settlement were never written down
+    after the ledger's commit (the task writing them failed: its database connection cut,
+    say): its retry loop finds the call the ledger owes once the outbox's hold has passed,
+    and pays it once."""
+    operator = ReferenceOperator({"ann": 10_000})
+    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
+    wallet = SeamlessWallet("http://operator/wallet", client=client)
+    async with server_on(
+        "sqlite",
+        tmp_path,
+        wallet_of=wallet,
+        wallet="seamless",
+        wallet_url="http://operator/wallet",
+        outbox_seconds=0.05,
+        outbox_hold=0.2,
+    ) as server:
+        bank = server.node.bank
+        await bank.ledger.open_round("r-1", table_id="live-1")
+        await bank.debit("r-1", player="ann", amount=2_000, confirmation_id="c-1")
+        await bank.stake_many(
+            "r-1", table_id="live-1", stakes=[Stake("ann", {Bet.BANKER: 2_000}, "c-1")]
+        )
+        assert operator.balances["ann"] == 8_000
+        await bank.settle("r-1", rules=preset("macau"), outcome=_BANKER_WINS, pay=False)
+        await until(lambda: operator.balances["ann"] != 8_000, "the credit was never paid")
+        assert operator.balances["ann"] == 11_900  # 2,000 back and 1,900 won, once
+        found = await reconcile(server.node.store, wallet)
+        assert found.ok, found.problems
+    await client.aclose()

@@ -83,6 +83,9 @@ class Settings:
     """How often pending wallet calls are retried (the first wait; it doubles per try)."""
     outbox_max_delay: float = 60.0
     """The longest wait between two tries of one wallet call."""
+    outbox_hold: float = 60.0
+    """How long a wallet call in flight is left to the process making it: the retry loop
+    does not send it again, nor writes down a call the ledger owes, before this."""
     allowed_origins: tuple[str, ...] = ()
     """Other origins whose pages may open WebSockets (``https://app.example``; ``*`` any);
     the server's own origin always may, and clients that send no ``Origin`` (not
@@ -149,6 +152,8 @@ class Settings:
             raise ServerError("the login attempt limits must be at least 1")
         if self.outbox_seconds <= 0 or self.outbox_max_delay < self.outbox_seconds:
             raise ServerError("the outbox retry times must be positive, the longest the longer")
+        if self.outbox_hold <= 0:
+            raise ServerError("the outbox hold must be positive")
         if self.video_retention <= 0 or self.video_margin < 0 or self.video_prune_seconds <= 0:
             raise ServerError(
                 "the video retention and prune interval must be positive, the margin not negative"
@@ -228,6 +233,7 @@ class Settings:
             "PUNTO_LEASE_SECONDS": "lease_seconds",
             "PUNTO_OUTBOX_SECONDS": "outbox_seconds",
             "PUNTO_OUTBOX_MAX_DELAY": "outbox_max_delay",
+            "PUNTO_OUTBOX_HOLD": "outbox_hold",
             "PUNTO_CONFIRM_WINDOW": "confirm_window",
             "PUNTO_TOTALS_INTERVAL": "totals_interval",
             "PUNTO_VIDEO_RETENTION": "video_retention",

@@ -157,6 +157,7 @@ class Node:
                 self.ledger,
                 base_delay=settings.outbox_seconds,
                 max_delay=settings.outbox_max_delay,
+                hold=settings.outbox_hold,
             ),
         )
         self.metrics = Metrics()
