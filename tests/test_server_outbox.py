@@ -20,10 +20,11 @@ from ledger_support import BACKENDS, ledger_database
 from punto.bets import Bet
 from punto.cards import parse_cards
 from punto.cli import main
+from punto.errors import IdempotencyConflictError
 from punto.ledger import model
 from punto.ledger.model import Account
 from punto.ledger.operator_ref import ReferenceOperator, create_app
-from punto.ledger.store import LedgerStore, RoundStatus
+from punto.ledger.store import ConfirmRequest, LedgerStore, RoundStatus
 from punto.ledger.wallet import RetryPolicy, SeamlessWallet
 from punto.outcome import Outcome
 from punto.rules import preset
@@ -359,4 +360,43 @@ async def test_the_retry_loop_writes_down_the_credits_a_running_process_lost(
         assert operator.balances["ann"] == 11_900  # 2,000 back and 1,900 won, once
         found = await reconcile(server.node.store, wallet)
         assert found.ok, found.problems
+    await client.aclose()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_debit_rolled_back_for_a_late_stake_refuses_the_stake(
+    backend: str, tmp_path: Path
+) -> None:
+    """A confirm's debit made, its stake slow to reach the ledger (past the outbox's
+    hold): the process's own retry loop leaves it to the confirm; another process's loop
+    takes the stake's key in the ledger with a tombstone and rolls the debit back, and the
+    stake arriving after it is refused — the books never hold a stake whose debit was
+    rolled back (a process killed under load left one before)."""
+    operator = ReferenceOperator({"ann": 10_000})
+    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
+    wallet = SeamlessWallet("http://operator/wallet", client=client)
+    async with ledger_database(backend, tmp_path) as url:
+        await upgrade_async(url)
+        async with LedgerStore.open(url) as ledger:
+            store = ServerStore(ledger.engine)
+            mine = WalletOutbox(store, wallet, ledger, hold=0.0)
+            other = WalletOutbox(store, wallet, ledger, hold=0.0)
+            await ledger.open_round("r-1", table_id="t")
+            await mine.stake("ann", 1_000, transaction_id="c-1", round_id="r-1")
+            assert await mine.deliver() == 0  # its own confirm, still on its way
+            assert operator.balances["ann"] == 9_000
+            assert await other.deliver() == 1  # not in the ledger: claimed, rolled back
+            assert operator.balances["ann"] == 10_000
+            funding = Account.operator("default")
+            bets = {Bet.BANKER: 1_000}
+            (late,) = await ledger.confirm_many(
+                [ConfirmRequest("r-1", "ann", bets, "c-1", funding)]
+            )
+            assert isinstance(late, IdempotencyConflictError)
+            await mine.roll_back("c-1", error=str(late))  # what a refused confirm does
+            assert operator.balances["ann"] == 10_000
+            assert await ledger.round_bets("r-1") == {}
+            found = await reconcile(store, wallet)
+            assert found.ok, found.problems
+            assert (await ledger.check()).ok
     await client.aclose()

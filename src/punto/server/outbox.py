@@ -7,7 +7,8 @@ waits, until the operator answers.
   cannot be recorded after it), the row becomes a ``rollback`` and stays pending until the
   operator takes the rollback: the player's money never stays at the operator unknown to
   Punto. A ``stake`` row the process lost track of (it stopped mid-call) is settled by the
-  ledger: a stake recorded there is debited again (a replay), else rolled back.
+  ledger: a stake recorded there is debited again (a replay); else a tombstone takes the
+  stake's key (a stake arriving after it is refused) and the debit is rolled back.
 - Credits and debits a settlement, refund, cancel, void or correction owes are ``credit``
   and ``debit`` rows, keyed by the ledger transaction's id, sent until answered. One the
   process never wrote down (it stopped between the ledger's commit and the row) is found
@@ -27,7 +28,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from punto.errors import PuntoError, WalletError, WalletUnavailableError
+from punto.errors import IdempotencyConflictError, PuntoError, WalletError, WalletUnavailableError
+from punto.ledger import model
 from punto.ledger.store import LedgerStore
 from punto.ledger.wallet import SeamlessWallet, Wallet, WalletReceipt
 from punto.server.storage import (
@@ -81,6 +83,9 @@ class WalletOutbox:
         self._hold = hold
         self._clock = clock
         self._swept = 0
+        self._in_flight: set[str] = set()
+        """Confirms' debits this process made whose stake is still on its way to the
+        ledger: the retry loop leaves them to it, however long they take."""
         """The ledger's transactions up to this sequence number were looked at by
         :meth:`write_owed`."""
 
@@ -108,6 +113,7 @@ class WalletOutbox:
         debit is rolled back (now, or later by the retry loop) and
         :class:`WalletUnavailableError` raised; a refusal is raised as it is."""
         row = Outbox(0, transaction_id, player, amount, "stake", round_id)
+        self._in_flight.add(transaction_id)
         await self._store.outbox_add([row], hold=self._hold)
         try:
             return await self._wallet.debit(
@@ -117,16 +123,19 @@ class WalletOutbox:
             await self.roll_back(transaction_id, error=str(exc))
             raise
         except PuntoError as exc:
+            self._in_flight.discard(transaction_id)
             await self._store.outbox_update(transaction_id, state=OUTBOX_REFUSED, error=str(exc))
             raise
 
     async def staked(self, transaction_id: str) -> None:
         """The confirm's stake is in the ledger: its debit is done."""
+        self._in_flight.discard(transaction_id)
         await self._store.outbox_update(transaction_id, state=OUTBOX_DONE, attempted=False)
 
     async def roll_back(self, transaction_id: str, *, error: str | None = None) -> None:
         """Turn a confirm's debit into its rollback, and try it once now (the retry loop
         keeps trying until the operator answers)."""
+        self._in_flight.discard(transaction_id)
         await self._store.outbox_update(
             transaction_id, state=OUTBOX_PENDING, kind="rollback", error=error, attempted=False
         )
@@ -191,6 +200,8 @@ class WalletOutbox:
         answered = 0
         due = await self._store.outbox_due(now=self._clock(), hold=self._hold)
         for item in due:
+            if item.kind == "stake" and item.transaction_id in self._in_flight:
+                continue  # this process's confirm, still on its way to the ledger
             if await self._attempt(item):
                 answered += 1
         return answered
@@ -205,8 +216,8 @@ class WalletOutbox:
         """Make the call once; ``True`` when the operator answered (the row is closed)."""
         kind = item.kind
         if kind == "stake":
-            # A confirm this process lost track of: the ledger says whether it counts.
-            if await self._ledger.transaction(key=f"stake:{item.transaction_id}") is None:
+            # A confirm whose process lost track of it: the ledger decides, once for all
+            if not await self._stake_recorded(item):
                 await self.roll_back(item.transaction_id, error="the stake was never recorded")
                 return True
             kind = "debit"
@@ -245,6 +256,18 @@ class WalletOutbox:
             return await self._later(item, f"{type(exc).__name__}: {exc}")
         await self._store.outbox_update(item.transaction_id, state=OUTBOX_DONE)
         return True
+
+    async def _stake_recorded(self, item: Outbox) -> bool:
+        """Whether the stake of a confirm's debit is in the ledger, for good: when it is
+        not, a tombstone takes its idempotency key first (a stake still on its way — its
+        process stalled, or elsewhere — is then refused, and its debit rolled back by its
+        own process too), so a debit is never rolled back under a stake recorded after."""
+        key = f"stake:{item.transaction_id}"
+        try:
+            await self._ledger.post(model.tombstone(key, player_id=item.player_id))
+        except IdempotencyConflictError:
+            return True  # the key holds the stake
+        return False
 
     async def _later(self, item: Outbox, error: str) -> bool:
         _LOG.warning(
