@@ -12,10 +12,10 @@ import pytest
 from punto.bets import Bet
 from punto.errors import BettingError, PhaseError
 from punto.rules import preset
-from punto.table import Table
+from punto.table import Action, Table, Viewer
 from punto.table.events import BettingClosed, TieBetsChanged
 from punto.table.reasons import Reason, Why
-from punto.tie_options import TIE_POLICIES, TieAction
+from punto.tie_options import TIE_POLICIES, TieAction, TiePolicy
 from table_support import close, deal, make_table, play, seat
 
 B, P = Bet.BANKER, Bet.PLAYER
@@ -179,3 +179,34 @@ def test_m12_stake_and_return_only_while_betting_is_open() -> None:
     deal(table, "9S 8H KD KC")  # Player natural 9: Banker loses
     assert table.settle().results[0].settlement.total_net == -10_000
     assert table.money_check()
+
+
+@pytest.mark.parametrize("awaits", [False, True])
+def test_m12_the_change_is_a_legal_action_once_a_hand_while_a_change_is_allowed(
+    awaits: bool,
+) -> None:
+    """``change_tie_bets`` is among a player's legal actions while their standing bets
+    are on the layout, betting is open and the tie option allows some change; a change
+    ends it (the client shows the tie option from it, restating no rule)."""
+    table = _after_a_tie(awaits=awaits)
+    legal = table.legal_actions(Viewer.PLAYER, "ann")
+    assert Action.CHANGE_TIE_BETS in legal
+    if awaits:
+        table.stake_standing("ann")
+    assert table.can_change_standing("ann") == table.can_change_tie_bets("ann", {P: 1_000})
+    table.change_tie_bets("ann", {P: 1_000})
+    assert Action.CHANGE_TIE_BETS not in table.legal_actions(Viewer.PLAYER, "ann")
+    assert not table.can_change_standing("ann")
+    assert Action.CHANGE_TIE_BETS in table.legal_actions(Viewer.PLAYER, "bob")
+    table.close_betting()
+    assert not table.can_change_standing("bob")
+    # a tie option that allows only keeping them: nothing to change
+    rules = preset("macau").replace(
+        tie_policy=TiePolicy("keep", stand=True, allowed=frozenset({TieAction.KEEP}))
+    )
+    keep, clock = make_table(rules)
+    seat(keep, "ann", 1)
+    play(keep, clock, TIE_CARDS, {"ann": {B: 10_000}})
+    keep.open_betting()
+    assert keep.bets("ann") == {B: 10_000}
+    assert Action.CHANGE_TIE_BETS not in keep.legal_actions(Viewer.PLAYER, "ann")

@@ -372,8 +372,9 @@ def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
 
 def standing_bets(folder: Path, fast: dict[str, str]) -> list[Path]:
     """[M12] The bets a tie left standing at a table whose wallet is the operator's: staked
-    again on the next hand (the operator's debit made), then, after another tie, returned
-    because the operator refused the debit — the player's table with its event log, at
+    again on the next hand (the operator's debit made), raised by the player (staked by a
+    debit of its own), then, after another tie, returned because the operator refused the
+    debit — the player's table with its event log, at
     390×844 and 1366×768, English and Chinese. Runs its own server, on the reference
     operator (in this process, so the picture can make it refuse)."""
     import threading
@@ -436,6 +437,14 @@ def standing_bets(folder: Path, fast: dict[str, str]) -> list[Path]:
                     dealer.locator(ready.format("open_betting")).click()
                     changes.nth(seen).wait_for(state="attached", timeout=30_000)
                     operator.heal()
+                    if not refuse:  # raised by the player: staked by its own debit after
+                        tie = page.locator(".tie-option")
+                        tie.locator("input").nth(1).fill("100")  # Banker
+                        tie.locator("button:not(.btn-ghost)").click()
+                        changes.nth(seen + 2).wait_for(state="attached", timeout=30_000)
+                        page.locator(".event-log").scroll_into_view_if_needed()
+                        page.wait_for_timeout(400)
+                        shots.append(save(page, folder, f"standing-raised-desktop-{language}"))
                 page.locator(".event-log").scroll_into_view_if_needed()
                 page.wait_for_timeout(400)
                 shots.append(save(page, folder, f"standing-desktop-{language}"))
@@ -443,6 +452,9 @@ def standing_bets(folder: Path, fast: dict[str, str]) -> list[Path]:
                 page.locator(".event-log").scroll_into_view_if_needed()
                 page.wait_for_timeout(400)
                 shots.append(save(page, folder, f"standing-phone-{language}"))
+                page.locator(".my-bets").scroll_into_view_if_needed()
+                page.wait_for_timeout(400)
+                shots.append(save(page, folder, f"standing-phone-bets-{language}"))
                 dealer.locator(ready.format("close_betting")).click()
                 _deal(dealer, "9S 8D KH 7C")
                 page.locator('[data-action="leave"]').click()

@@ -68,6 +68,7 @@ class Action(enum.StrEnum):
     DOUBLE = "double"
     REBET = "rebet"
     CONFIRM = "confirm"
+    CHANGE_TIE_BETS = "change_tie_bets"
     WAIT_FOR_ME = "wait_for_me"
     OPEN_CARDS = "open_cards"
     FLY = "fly"
@@ -228,6 +229,7 @@ def _player(table: LegalQueries, player: PlayerId) -> frozenset[Action]:
         Action.DOUBLE: table.can_double(p),
         Action.REBET: table.can_rebet(p),
         Action.CONFIRM: table.can_confirm(p),
+        Action.CHANGE_TIE_BETS: table.can_change_standing(p),
         Action.WAIT_FOR_ME: table.can_wait_for_me(p),
         Action.OPEN_CARDS: table.can_request_open_cards(p),
     }

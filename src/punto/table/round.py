@@ -35,6 +35,7 @@ from punto.table.phases import Phase, require_phase
 from punto.table.reasons import Reason, Why
 from punto.table.records import Bets, PlayerId, freeze_bets
 from punto.table.seat_plan import Place
+from punto.table.slip import BetSlip
 from punto.tie_options import TieAction, tie_action, verify_tie_change
 
 __all__ = ["BettingRound"]
@@ -317,10 +318,7 @@ class BettingRound(TableCore):
     def verify_change_tie_bets(self, player: PlayerId, bets: Mapping[Bet, int]) -> None:
         """Raise unless the table's tie option [M12] lets ``player`` turn the main bets a
         tie left standing into ``bets`` (Player/Banker amounts; empty cancels)."""
-        game = self._verify_betting(player, "change standing bets")
-        slip = self._slips.get(player)
-        if slip is None or not slip.standing:
-            raise BettingError(f"{player} has no bets standing after a tie [M12]")
+        game, slip = self._verify_standing(player)
         if any(bet not in MAIN_BETS for bet in bets):
             raise BettingError("only the Player and Banker bets stand after a tie [M12]")
         new = freeze_bets(bets)
@@ -341,6 +339,26 @@ class BettingRound(TableCore):
     def can_change_tie_bets(self, player: PlayerId, bets: Mapping[Bet, int]) -> bool:
         """Whether :meth:`change_tie_bets` would succeed."""
         return self._can(lambda: self.verify_change_tie_bets(player, bets))
+
+    def can_change_standing(self, player: PlayerId) -> bool:
+        """Whether ``player`` may now change the main bets a tie left standing into other
+        bets of some kind the table's tie option allows [M12] — the legal action
+        ``change_tie_bets`` (whether a given change may be made,
+        :meth:`can_change_tie_bets` says). Once a hand: a change ends it."""
+        slip = self._slips.get(player)
+        if slip is None or not slip.standing:  # (most players: no exception raised)
+            return False
+        allowed = self.rules.tie_policy.allowed
+        return any(a is not TieAction.KEEP for a in allowed) and self._can(
+            lambda: self._verify_standing(player)
+        )
+
+    def _verify_standing(self, player: PlayerId) -> tuple[OpenHand, BetSlip]:
+        game = self._verify_betting(player, "change standing bets")
+        slip = self._slips.get(player)
+        if slip is None or not slip.standing:
+            raise BettingError(f"{player} has no bets standing after a tie [M12]")
+        return game, slip
 
     def change_tie_bets(self, player: PlayerId, bets: Mapping[Bet, int]) -> TieBetsChanged:
         """Cancel, keep, raise, lower or switch the main bets standing after a tie, as the

@@ -241,8 +241,7 @@ function openCards(state, ctx) {
 /** The tie option [M12]: main bets a tie left standing may be cancelled or changed. */
 export function tieOption(state, ctx) {
   const you = state.you || {};
-  const standing = state.standing;
-  if (state.phase !== "betting_open" || !standing || !Object.keys(standing).length) return null;
+  if (!allowed(state, "change_tie_bets")) return null; // the table says when [M12]
   const digits = state.table.currency_digits;
   const inputs = {};
   const row = (side) => {

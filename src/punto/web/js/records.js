@@ -95,6 +95,8 @@ export function handLookup(initial = "") {
   return { element: h("section", { class: "panel", "aria-label": t("record.lookup") }, h("h2", {}, t("record.lookup")), form, out), show, refresh };
 }
 
+const COLUMNS = ["record.game", "record.time", "record.bets", "record.outcome", "record.net", "record.status"];
+
 /** The player's bet records, newest first; a game number opens the hand's record, and
  * with ``onRecall`` a button recalls the hand as it was shown (GLI-19). */
 export function betRecords(onOpen, onRecall = null) {
@@ -106,23 +108,25 @@ export function betRecords(onOpen, onRecall = null) {
         fill(box, h("p", { class: "hint" }, t("record.none")));
         return;
       }
+      // each cell names its column: on a phone a record is a card of labelled lines
+      const [game, time, bets, outcome, netLabel, statusLabel] = COLUMNS.map((k) => t(k));
       fill(
         box,
         h("table", { class: "data", "data-testid": "bet-records" },
           h("caption", {}, t("record.my_bets")),
-          h("thead", {}, h("tr", {}, ["record.game", "record.time", "record.bets", "record.outcome", "record.net", "record.status"].map((k) => h("th", { scope: "col" }, t(k))))),
+          h("thead", {}, h("tr", {}, COLUMNS.map((k) => h("th", { scope: "col" }, t(k))))),
           h("tbody", {}, records.map((r) => {
             // the server's net is the corrected one (after every correction and void)
             const net = r.net === undefined || r.net === null ? null : r.net;
             const status = r.void ? t("record.status.void") : r.amended || r.correction ? t("record.corrected") : t("record.status.settled");
             return h("tr", { "data-game": r.game, "data-net": net === null ? "" : String(net) },
-              h("td", {}, h("button", { type: "button", class: "link", onclick: () => onOpen(r.game) }, r.game),
+              h("td", { "data-label": game }, h("button", { type: "button", class: "link", onclick: () => onOpen(r.game) }, r.game),
                 onRecall ? [" ", h("button", { type: "button", class: "btn btn-ghost btn-small", "data-recall": r.game, onclick: () => onRecall(r.game) }, t("recall.open"))] : null),
-              h("td", {}, when(r.closed_at || r.opened_at)),
-              h("td", {}, betsText(Object.values(r.bets || {})[0])),
-              h("td", {}, r.outcome ? outcomeText(r.outcome) : "—"),
-              h("td", { class: net > 0 ? "pos" : net < 0 ? "neg" : "" }, net === null ? (r.void ? money(0, DIGITS) : "—") : signed(net, DIGITS)),
-              h("td", {}, status));
+              h("td", { "data-label": time }, when(r.closed_at || r.opened_at)),
+              h("td", { "data-label": bets }, betsText(Object.values(r.bets || {})[0])),
+              h("td", { "data-label": outcome }, r.outcome ? outcomeText(r.outcome) : "—"),
+              h("td", { "data-label": netLabel, class: net > 0 ? "pos" : net < 0 ? "neg" : "" }, net === null ? (r.void ? money(0, DIGITS) : "—") : signed(net, DIGITS)),
+              h("td", { "data-label": statusLabel }, status));
           }))),
       );
     } catch (err) {

@@ -613,7 +613,7 @@ export function mount(root, { id, compact = false }) {
           current() ? chat.element : null,
           el.seats, el.vip)),
       h("div", { class: "table-lower" },
-        role() === "player" ? h("section", { class: "panel panel-scroll" }, h("h2", {}, t("record.my_bets")), records.element) : null,
+        role() === "player" ? h("section", { class: "panel panel-scroll my-bets" }, h("h2", {}, t("record.my_bets")), records.element) : null,
         staff || role() === "player" ? lookup.element : null,
         h("section", { class: "panel" }, h("h2", {}, t("log.title")), el.log)),
     );
