@@ -76,6 +76,19 @@ def test_player_bets_and_sees_the_coup_the_roads_and_the_new_balance(
     # the bet record and the hand's record by game number
     row = page.locator(f'[data-testid="bet-records"] tr[data-game="{game}"]')
     row.wait_for()
+    # every column in view: on a laptop the table's width, on a phone a card of lines
+    fits = "(el) => el.scrollWidth <= el.clientWidth"
+    for width, height in ((1366, 768), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        assert page.locator("section:has(> .bet-records)").evaluate(fits), width
+        status = row.locator("td").last
+        assert status.get_attribute("data-label") == "Status"
+        status.scroll_into_view_if_needed()
+        box = status.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= width, width
+    page.set_viewport_size({"width": 1280, "height": 900})
     row.get_by_role("button", name=game).click()
     expect(page.locator(f'article.hand-record[data-game="{game}"]')).to_be_visible()
 
