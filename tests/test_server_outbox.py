@@ -400,3 +400,37 @@ async def test_a_debit_rolled_back_for_a_late_stake_refuses_the_stake(
             assert found.ok, found.problems
             assert (await ledger.check()).ok
     await client.aclose()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_the_ledger_is_looked_at_for_owed_calls_from_where_the_last_look_ended(
+    backend: str, tmp_path: Path
+) -> None:
+    """The sweep notes in the database up to which ledger transaction it looked (never
+    back), so a process starting looks at the new transactions only, not the whole
+    ledger; a transaction after that mark is still found."""
+    operator = ReferenceOperator({"ann": 10_000})
+    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
+    wallet = SeamlessWallet("http://operator/wallet", client=client)
+    async with ledger_database(backend, tmp_path) as url:
+        await upgrade_async(url)
+        async with LedgerStore.open(url) as ledger:
+            store = ServerStore(ledger.engine)
+            outbox = WalletOutbox(store, wallet, ledger, hold=0.0)
+            await ledger.open_round("r-1", table_id="t")
+            await outbox.stake("ann", 1_000, transaction_id="c-1", round_id="r-1")
+            funding = Account.operator("default")
+            bets = {Bet.BANKER: 1_000}
+            await ledger.confirm_bets("r-1", "ann", bets, confirmation_id="c-1", funding=funding)
+            await outbox.staked("c-1")
+            staked = await store.ledger_last_seq()
+            assert await outbox.write_owed(upto=staked) == 0
+            assert await store.outbox_swept() == staked
+            await store.outbox_swept_to(staked - 1)  # never back
+            assert await store.outbox_swept() == staked
+            won = model.settle_players(preset("macau"), _BANKER_WINS, {"ann": bets})
+            await ledger.settle_round("r-1", won)  # its credit never written down
+            later = WalletOutbox(store, wallet, ledger, hold=0.0)  # a process starting
+            assert await later.write_owed(upto=await store.ledger_last_seq()) == 1
+            assert operator.balances["ann"] == 10_950
+    await client.aclose()

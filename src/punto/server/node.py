@@ -239,7 +239,10 @@ class Node:
         await self._acquire_tables()
         self._tasks.append(asyncio.create_task(self._lease_loop(), name="punto-leases"))
         if self.bank.seamless:
-            await self._write_owed(upto=await self.store.ledger_last_seq())
+            # what a stopped process left: the ledger since the last look, once now
+            # (noted as looked at by the retry loop only, once every transaction in it
+            # has surely committed)
+            await self._write_owed(upto=await self.store.ledger_last_seq(), advance=False)
             self._tasks.append(asyncio.create_task(self._outbox_loop(), name="punto-outbox"))
         if self.recordings is not None:
             self._tasks.append(asyncio.create_task(self._prune_loop(), name="punto-video-prune"))
@@ -463,11 +466,11 @@ class Node:
             except Exception:
                 _LOG.exception("lease renewal failed")
 
-    async def _write_owed(self, *, upto: int) -> None:
+    async def _write_owed(self, *, upto: int, advance: bool = True) -> None:
         """Write down the wallet calls the ledger owes players, up to its transaction
         ``upto``, that no process wrote (:meth:`WalletOutbox.write_owed`)."""
         try:
-            await self.bank.outbox.write_owed(upto=upto)
+            await self.bank.outbox.write_owed(upto=upto, advance=advance)
         except asyncio.CancelledError:
             raise
         except Exception:  # the retry loop looks again

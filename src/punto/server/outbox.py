@@ -82,7 +82,9 @@ class WalletOutbox:
         self._max = max_delay
         self._hold = hold
         self._clock = clock
-        self._swept = 0
+        self._swept: int | None = None
+        """The ledger's transactions up to this sequence number were looked at by
+        :meth:`write_owed` (read from the database at its first call)."""
         self._in_flight: set[str] = set()
         """Confirms' debits this process made whose stake is still on its way to the
         ledger: the retry loop leaves them to it, however long they take."""
@@ -163,17 +165,22 @@ class WalletOutbox:
         for row in rows:
             await self._attempt(row)
 
-    async def write_owed(self, *, upto: int | None = None) -> int:
+    async def write_owed(self, *, upto: int | None = None, advance: bool = True) -> int:
         """Write down and send every wallet call the ledger owes a player that the outbox
         never wrote down — a credit (or a correction's debit) whose process stopped
         between the ledger's commit and the outbox's row — among the ledger's
-        transactions after the last ones looked at, up to sequence number ``upto``
-        (default: all). Idempotent: the operator takes each call once by its id, and a
-        row written meanwhile by the process that owes it is left as it is. Returns how
-        many were found."""
+        transactions after the last ones looked at (noted in the database, for every
+        process), up to sequence number ``upto`` (default: all). With ``advance`` those
+        are noted as looked at: only for an ``upto`` every transaction up to which has
+        committed (the retry loop's, after the outbox's hold). Idempotent: the operator
+        takes each call once by its id, and a row written meanwhile by the process that
+        owes it is left as it is. Returns how many were found."""
+        if self._swept is None:
+            self._swept = await self._store.outbox_swept()
+        after = self._swept
         found = 0
         while True:
-            owed = await self._store.wallet_calls_unwritten(after=self._swept, upto=upto)
+            owed = await self._store.wallet_calls_unwritten(after=after, upto=upto)
             if not owed:
                 break
             for call in owed:
@@ -190,9 +197,10 @@ class WalletOutbox:
                 [Payment(c.player_id, c.amount, c.transaction_id, c.round_id) for c in owed]
             )
             found += len(owed)
-            self._swept = owed[-1].seq
-        if upto is not None:
-            self._swept = max(self._swept, upto)
+            after = owed[-1].seq
+        if advance and upto is not None and upto > self._swept:
+            self._swept = upto
+            await self._store.outbox_swept_to(upto)
         return found
 
     async def deliver(self) -> int:

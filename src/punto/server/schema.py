@@ -256,6 +256,16 @@ class OutboxRow(Base):
     updated_at: Mapped[float] = mapped_column(Float, server_default="0")
 
 
+class OutboxSweepRow(Base):
+    """How far the ledger's transactions were looked at for wallet calls owed and never
+    written down (:meth:`punto.server.outbox.WalletOutbox.write_owed`): one row, ``id`` 1."""
+
+    __tablename__ = "server_outbox_sweep"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    ledger_seq: Mapped[int] = mapped_column(BigInteger, server_default="0")
+
+
 class ComplaintRow(Base):
     """A player's complaint about a hand [L] and its resolution by a supervisor."""
 

@@ -48,6 +48,7 @@ from punto.server.schema import (
     HandRow,
     LeaseRow,
     OutboxRow,
+    OutboxSweepRow,
     PlayerTurnRow,
     PresenceRow,
     RevokedTokenRow,
@@ -80,6 +81,7 @@ _HP = cast(Table, HandPlayerRow.__table__)
 _AM = cast(Table, AmendmentRow.__table__)
 _P = cast(Table, PresenceRow.__table__)
 _O = cast(Table, OutboxRow.__table__)
+_OS = cast(Table, OutboxSweepRow.__table__)
 _PT = cast(Table, PlayerTurnRow.__table__)
 _RT = cast(Table, RevokedTokenRow.__table__)
 _R = cast(Table, TableRulesRow.__table__)
@@ -948,6 +950,29 @@ class ServerStore:
             return int((await conn.execute(select(func.max(_LTX.c.seq)))).scalar() or 0)
 
         return await self._run(unit)
+
+    async def outbox_swept(self) -> int:
+        """Up to which ledger sequence number the wallet calls owed were written down."""
+
+        async def unit(conn: AsyncConnection) -> int:
+            found = (await conn.execute(select(_OS.c.ledger_seq).where(_OS.c.id == 1))).scalar()
+            return int(found or 0)
+
+        return await self._run(unit)
+
+    async def outbox_swept_to(self, seq: int) -> None:
+        """Note that the wallet calls owed up to ledger sequence number ``seq`` are written
+        down (it never goes back: several processes note it)."""
+
+        async def unit(conn: AsyncConnection) -> None:
+            await conn.execute(
+                _insert(conn, _OS).values(id=1, ledger_seq=0).on_conflict_do_nothing()
+            )
+            await conn.execute(
+                update(_OS).where(_OS.c.id == 1, _OS.c.ledger_seq < seq).values(ledger_seq=seq)
+            )
+
+        await self._run(unit)
 
     async def wallet_calls_unwritten(
         self, *, after: int = 0, upto: int | None = None, limit: int = 1000
