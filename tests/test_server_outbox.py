@@ -11,10 +11,12 @@ import json
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 import uvicorn
+from sqlalchemy import event
 
 from ledger_support import BACKENDS, ledger_database
 from punto.bets import Bet
@@ -31,12 +33,14 @@ from punto.rules import preset
 from punto.server.bank import Stake
 from punto.server.migrate import upgrade_async
 from punto.server.outbox import Payment, WalletOutbox, reconcile
-from punto.server.storage import Outbox, ServerStore
+from punto.server.storage import OUTBOX_DONE, Outbox, ServerStore
 from server_support import (
     RunningServer,
+    SkewClock,
     TableClient,
     crash,
     free_port,
+    macau_players,
     running_server,
     server_on,
     server_settings,
@@ -203,7 +207,8 @@ async def test_a_stake_in_the_ledger_without_a_debit_at_the_operator_is_a_disagr
     backend: str, tmp_path: Path
 ) -> None:
     """The books hold a stake funded by the operator whose debit was rolled back (the
-    stake was recorded after all): the reconciliation says so."""
+    stake was recorded after all): the reconciliation says so. The outbox itself never
+    rolls back a debit whose stake the ledger holds."""
     operator = ReferenceOperator({"ann": 10_000})
     client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
     wallet = SeamlessWallet("http://operator/wallet", client=client)
@@ -220,6 +225,11 @@ async def test_a_stake_in_the_ledger_without_a_debit_at_the_operator_is_a_disagr
             await outbox.staked("c-2")
             assert (await reconcile(store, wallet)).ok
             await outbox.roll_back("c-2", error="a stake that was thought lost")
+            assert (await reconcile(store, wallet)).ok  # its stake is there: it stands
+            assert operator.balances["ann"] == 9_000
+            # what a rollback made by hand (or by an older version) would leave
+            await wallet.rollback("c-2", player_id="ann", amount=1_000)
+            await store.outbox_update("c-2", state=OUTBOX_DONE, kind="rollback")
             found = await reconcile(store, wallet)
             assert not found.ok
             assert "the ledger holds a stake c-2 of 1000 for ann" in found.problems[0]
@@ -433,4 +443,88 @@ async def test_the_ledger_is_looked_at_for_owed_calls_from_where_the_last_look_e
             later = WalletOutbox(store, wallet, ledger, hold=0.0)  # a process starting
             assert await later.write_owed(upto=await store.ledger_last_seq()) == 1
             assert operator.balances["ann"] == 10_950
+    await client.aclose()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[:1])
+async def test_a_confirm_checked_before_the_countdown_ended_stands_once_written(
+    backend: str, tmp_path: Path
+) -> None:
+    """Seamless, the last moment of a betting round: a confirm is checked while betting is
+    open, and the countdown ends while its stake is being written. The batch is decided
+    at one instant of the table's clock, so the bet stands, debited once. Before, the
+    table refused it after its stake, and the player was paid it back twice: the cancel's
+    credit and the debit's rollback."""
+    operator = ReferenceOperator({"ann": 100_000, "bob": 100_000})
+    transport = httpx.ASGITransport(app=create_app(operator))
+    clock = SkewClock()
+    retry = RetryPolicy(attempts=2, base_delay=0.01)
+    wallet = SeamlessWallet(
+        "http://operator/wallet", client=httpx.AsyncClient(transport=transport), retry=retry
+    )
+    async with (
+        server_on(
+            backend,
+            tmp_path,
+            wallet_of=wallet,
+            clock=clock,
+            wallet="seamless",
+            wallet_url="http://operator/wallet",
+            betting_seconds=600.0,
+        ) as server,
+        macau_players(server, dealer="lin") as (dealer, (ann, _bob)),
+    ):
+        await dealer.ok({"type": "open_betting"})
+        game = str((await dealer.next_of("betting_opened"))["event"]["game"])
+        engine = server.node.ledger.engine.sync_engine
+
+        def late(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            if statement.lstrip().upper().startswith("INSERT INTO LEDGER_ROUND_BETS"):
+                clock.advance(601.0)  # the countdown ends while the stake is written
+
+        event.listen(engine, "before_cursor_execute", late)
+        try:
+            answer = await ann.request({"type": "confirm", "bets": {"banker": 1000}})
+        finally:
+            event.remove(engine, "before_cursor_execute", late)
+        assert answer["type"] == "ok", answer
+        await dealer.next_of("betting_closed")  # the countdown had ended
+        assert await server.node.bank.round_bets(game) == {"ann": {Bet.BANKER: 1000}}
+        assert operator.balances["ann"] == 99_000  # debited once, not given back
+        assert server.node.runners["macau-live"].table.bets("ann") == {Bet.BANKER: 1000}
+        found = await reconcile(server.node.store, wallet)
+        assert found.ok, found.problems
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_debit_whose_stake_the_ledger_holds_is_never_rolled_back(
+    backend: str, tmp_path: Path
+) -> None:
+    """A confirm the table refused after its stake was written: the stake is cancelled
+    in the ledger and its cancel credited; the confirm's rollback then finds the stake in
+    the ledger and leaves the debit standing — the player is paid back once."""
+    operator = ReferenceOperator({"ann": 10_000})
+    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
+    wallet = SeamlessWallet("http://operator/wallet", client=client)
+    async with ledger_database(backend, tmp_path) as url:
+        await upgrade_async(url)
+        async with LedgerStore.open(url) as ledger:
+            store = ServerStore(ledger.engine)
+            outbox = WalletOutbox(store, wallet, ledger, hold=0.0)
+            await ledger.open_round("r-1", table_id="t")
+            await outbox.stake("ann", 1_000, transaction_id="c-1", round_id="r-1")
+            funding = Account.operator("default")
+            bets = {Bet.BANKER: 1_000}
+            await ledger.confirm_bets("r-1", "ann", bets, confirmation_id="c-1", funding=funding)
+            await outbox.staked("c-1")
+            cancel = await ledger.cancel_confirmation("c-1", reason="refused by the table")
+            await outbox.pay([Payment("ann", 1_000, cancel.transaction.id, "r-1")])
+            await outbox.roll_back("c-1", error="refused by the table")
+            assert operator.balances["ann"] == 10_000  # once
+            row = await store.outbox_item("c-1")
+            assert row is not None
+            assert (row.kind, row.state) == ("stake", OUTBOX_DONE)  # the debit stands
+            found = await reconcile(store, wallet)
+            assert found.ok, found.problems
     await client.aclose()

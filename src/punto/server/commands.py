@@ -438,7 +438,9 @@ class TableCommands:
             amount = sum(c.stake.bets.values())
             try:
                 event = table.stake_standing(p) if c.standing else table.confirm(p, c.bets_placed)
-            except PuntoError as exc:  # pragma: no cover - checked above under the same lock
+            except PuntoError as exc:  # pragma: no cover - checked above, same lock and instant
+                # refused all the same: the stake is cancelled and credited; the confirm's
+                # rollback then finds the stake in the ledger and leaves the debit standing
                 await self._s.bank.cancel(c.stake.confirmation_id)
                 pending.future.set_exception(exc)
                 continue

@@ -135,9 +135,20 @@ class WalletOutbox:
         await self._store.outbox_update(transaction_id, state=OUTBOX_DONE, attempted=False)
 
     async def roll_back(self, transaction_id: str, *, error: str | None = None) -> None:
-        """Turn a confirm's debit into its rollback, and try it once now (the retry loop
-        keeps trying until the operator answers)."""
+        """Give back a confirm's debit whose stake is not in the ledger: first a tombstone
+        takes the stake's key there (a stake still on its way is refused), then the debit
+        turns into its rollback, tried once now (the retry loop keeps trying until the
+        operator answers). A debit whose stake the ledger holds stands — that stake's
+        money comes back through the ledger (its cancel's credit, a refund), never twice —
+        and its row is done."""
         self._in_flight.discard(transaction_id)
+        item = await self._store.outbox_item(transaction_id)
+        if item is not None and item.kind == "stake" and await self._stake_recorded(item):
+            await self._store.outbox_update(transaction_id, state=OUTBOX_DONE, attempted=False)
+            return
+        await self._rollback_now(transaction_id, error)
+
+    async def _rollback_now(self, transaction_id: str, error: str | None) -> None:
         await self._store.outbox_update(
             transaction_id, state=OUTBOX_PENDING, kind="rollback", error=error, attempted=False
         )
@@ -226,7 +237,7 @@ class WalletOutbox:
         if kind == "stake":
             # A confirm whose process lost track of it: the ledger decides, once for all
             if not await self._stake_recorded(item):
-                await self.roll_back(item.transaction_id, error="the stake was never recorded")
+                await self._rollback_now(item.transaction_id, "the stake was never recorded")
                 return True
             kind = "debit"
         wallet = self._wallet

@@ -90,7 +90,7 @@ from punto.server.tables import TableConfig
 from punto.server.truth import carry_amendments, roads_of
 from punto.table import Fault, Phase, Table, Viewer, hand_records
 from punto.table.automation import Automation
-from punto.table.clock import Clock
+from punto.table.clock import Clock, HeldClock
 from punto.table.events import (
     BetsConfirmed,
     BetsRefunded,
@@ -133,7 +133,9 @@ class TableRunner(TableCommands):
         )
         roster = list(services.roster()) or list(DEALER_ROSTER)
         self._clock: Clock = clock or services.clock
-        self.table = Table(settings, clock=self._clock, rng=rng, dealer=dealer or roster[0])
+        self._table_clock = HeldClock(self._clock)
+        """The table's clock: held still while a batch of confirms is decided."""
+        self.table = Table(settings, clock=self._table_clock, rng=rng, dealer=dealer or roster[0])
         self.table.shoe_number = first_shoe  # game numbers stay unique across restarts
         self.roads = RoadBoard()
         self._lock = asyncio.Lock()
@@ -544,9 +546,13 @@ class TableRunner(TableCommands):
         self._wake.set()
 
     async def _flush_confirms(self, batch: list[Pending[Confirming, tuple[Event, ...]]]) -> None:
-        """One batch of the group commit, under the table's lock."""
+        """One batch of the group commit, under the table's lock, at one instant of the
+        table's clock: each confirm is checked and then taken at the time the batch was
+        decided (the countdown may end while its stakes are written; closing waits for
+        the lock)."""
         async with self._lock:
-            await self._stake_batch(batch)
+            with self._table_clock.held():
+                await self._stake_batch(batch)
         self._wake.set()
 
     # -- money, records and fan-out -------------------------------------------------------

@@ -14,9 +14,11 @@ The table never reads the system time itself. A server passes :class:`SystemCloc
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Protocol
 
-__all__ = ["Clock", "ManualClock", "SystemClock"]
+__all__ = ["Clock", "HeldClock", "ManualClock", "SystemClock"]
 
 
 class Clock(Protocol):
@@ -33,6 +35,41 @@ class SystemClock:
     def now(self) -> float:
         """Seconds from :func:`time.monotonic`."""
         return time.monotonic()
+
+
+class HeldClock:
+    """Another clock, that can be held still for a moment: a server holds its table's
+    clock while it decides a batch of confirms, so that each is checked and taken at the
+    same instant (a confirm checked before the countdown ended is not refused after its
+    stake was written because the write took past the end).
+
+    >>> clock = ManualClock(); held = HeldClock(clock)
+    >>> with held.held():
+    ...     clock.advance(3.0)
+    ...     held.now()
+    0.0
+    >>> held.now()
+    3.0
+    """
+
+    def __init__(self, clock: Clock) -> None:
+        self._clock = clock
+        self._held: float | None = None
+
+    def now(self) -> float:
+        """The time it was held at, or the other clock's."""
+        return self._clock.now() if self._held is None else self._held
+
+    @contextmanager
+    def held(self) -> Iterator[float]:
+        """Hold the time still (it was not held already) until the block ends."""
+        if self._held is not None:
+            raise RuntimeError("the clock is held already")
+        self._held = self._clock.now()
+        try:
+            yield self._held
+        finally:
+            self._held = None
 
 
 class ManualClock:
