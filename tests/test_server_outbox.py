@@ -10,6 +10,7 @@ import io
 import json
 import time
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,9 @@ pytestmark = pytest.mark.asyncio
 
 _BANKER_WINS = Outcome.from_hands(parse_cards("2S 3D"), parse_cards("9H 9C"))
 """Player 5, Banker 8."""
+BANKER_1000 = {Bet.BANKER: 1_000}
+OPERATOR = Account.operator("default")
+"""The account that funds the stakes of a seamless wallet."""
 
 
 @contextlib.asynccontextmanager
@@ -98,6 +102,43 @@ async def _confirm_one_bet(table: TableClient) -> dict[str, object]:
         if answer["type"] == "error" and answer["error"] == "betting":
             continue
         return answer
+
+
+@dataclass
+class _Books:
+    """A seamless process's books without a server: the reference operator, its wallet,
+    the ledger, the server store and an outbox (no hold: every call is due at once)."""
+
+    operator: ReferenceOperator
+    wallet: SeamlessWallet
+    ledger: LedgerStore
+    store: ServerStore
+    outbox: WalletOutbox
+
+    async def staked(self, player: str, confirmation: str, round_id: str = "r-1") -> None:
+        """A confirm of 1,000 on Banker: debited, staked in the ledger, its row done."""
+        await self.outbox.stake(player, 1_000, transaction_id=confirmation, round_id=round_id)
+        await self.ledger.confirm_bets(
+            round_id, player, BANKER_1000, confirmation_id=confirmation, funding=OPERATOR
+        )
+        await self.outbox.staked(confirmation)
+
+
+@contextlib.asynccontextmanager
+async def books(backend: str, tmp_path: Path, **balances: int) -> AsyncIterator[_Books]:
+    """:class:`_Books` on a fresh database of ``backend``; the operator holds ``balances``."""
+    operator = ReferenceOperator(balances)
+    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
+    wallet = SeamlessWallet("http://operator/wallet", client=client)
+    try:
+        async with ledger_database(backend, tmp_path) as url:
+            await upgrade_async(url)
+            async with LedgerStore.open(url) as ledger:
+                store = ServerStore(ledger.engine)
+                outbox = WalletOutbox(store, wallet, ledger, hold=0.0)
+                yield _Books(operator, wallet, ledger, store, outbox)
+    finally:
+        await client.aclose()
 
 
 @pytest.mark.slow
@@ -181,25 +222,17 @@ async def test_a_stake_lost_track_of_is_rolled_back_unless_the_ledger_has_it(
     """A process stopped between the operator's debit and the ledger's stake: the retry
     loop finds the written-down debit, sees no stake in the ledger and rolls it back; a
     reconciliation shows nothing left."""
-    operator = ReferenceOperator({"ann": 10_000})
-    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
-    wallet = SeamlessWallet("http://operator/wallet", client=client)
-    async with ledger_database(backend, tmp_path) as url:
-        await upgrade_async(url)
-        async with LedgerStore.open(url) as ledger:
-            store = ServerStore(ledger.engine)
-            outbox = WalletOutbox(store, wallet, ledger, hold=0.0)
-            await store.outbox_add([Outbox(0, "c-1", "ann", 2_500, "stake", "r-1")], hold=0.0)
-            await wallet.debit("ann", 2_500, transaction_id="c-1")  # then the process died
-            assert operator.balances["ann"] == 7_500
-            assert not (await reconcile(store, wallet)).ok
-            assert await outbox.deliver() == 1
-            await outbox.deliver()  # the rollback it became
-            assert operator.balances["ann"] == 10_000
-            found = await reconcile(store, wallet)
-            assert found.ok, found.problems
-            assert found.checked == 1
-    await client.aclose()
+    async with books(backend, tmp_path, ann=10_000) as b:
+        await b.store.outbox_add([Outbox(0, "c-1", "ann", 2_500, "stake", "r-1")], hold=0.0)
+        await b.wallet.debit("ann", 2_500, transaction_id="c-1")  # then the process died
+        assert b.operator.balances["ann"] == 7_500
+        assert not (await reconcile(b.store, b.wallet)).ok
+        assert await b.outbox.deliver() == 1
+        await b.outbox.deliver()  # the rollback it became
+        assert b.operator.balances["ann"] == 10_000
+        found = await reconcile(b.store, b.wallet)
+        assert found.ok, found.problems
+        assert found.checked == 1
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -209,31 +242,19 @@ async def test_a_stake_in_the_ledger_without_a_debit_at_the_operator_is_a_disagr
     """The books hold a stake funded by the operator whose debit was rolled back (the
     stake was recorded after all): the reconciliation says so. The outbox itself never
     rolls back a debit whose stake the ledger holds."""
-    operator = ReferenceOperator({"ann": 10_000})
-    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
-    wallet = SeamlessWallet("http://operator/wallet", client=client)
-    async with ledger_database(backend, tmp_path) as url:
-        await upgrade_async(url)
-        async with LedgerStore.open(url) as ledger:
-            store = ServerStore(ledger.engine)
-            outbox = WalletOutbox(store, wallet, ledger, hold=0.0)
-            await outbox.stake("ann", 1_000, transaction_id="c-2", round_id="r-2")
-            await ledger.open_round("r-2", table_id="t")
-            bets = {Bet.BANKER: 1_000}
-            funding = Account.operator("default")
-            await ledger.confirm_bets("r-2", "ann", bets, confirmation_id="c-2", funding=funding)
-            await outbox.staked("c-2")
-            assert (await reconcile(store, wallet)).ok
-            await outbox.roll_back("c-2", error="a stake that was thought lost")
-            assert (await reconcile(store, wallet)).ok  # its stake is there: it stands
-            assert operator.balances["ann"] == 9_000
-            # what a rollback made by hand (or by an older version) would leave
-            await wallet.rollback("c-2", player_id="ann", amount=1_000)
-            await store.outbox_update("c-2", state=OUTBOX_DONE, kind="rollback")
-            found = await reconcile(store, wallet)
-            assert not found.ok
-            assert "the ledger holds a stake c-2 of 1000 for ann" in found.problems[0]
-    await client.aclose()
+    async with books(backend, tmp_path, ann=10_000) as b:
+        await b.ledger.open_round("r-2", table_id="t")
+        await b.staked("ann", "c-2", round_id="r-2")
+        assert (await reconcile(b.store, b.wallet)).ok
+        await b.outbox.roll_back("c-2", error="a stake that was thought lost")
+        assert (await reconcile(b.store, b.wallet)).ok  # its stake is there: it stands
+        assert b.operator.balances["ann"] == 9_000
+        # what a rollback made by hand (or by an older version) would leave
+        await b.wallet.rollback("c-2", player_id="ann", amount=1_000)
+        await b.store.outbox_update("c-2", state=OUTBOX_DONE, kind="rollback")
+        found = await reconcile(b.store, b.wallet)
+        assert not found.ok
+        assert "the ledger holds a stake c-2 of 1000 for ann" in found.problems[0]
 
 
 async def test_check_operator_needs_the_operators_address(
@@ -255,41 +276,26 @@ async def test_a_credit_the_ledger_owes_but_no_row_holds_is_written_and_paid_onc
     reconciliation says so, and :meth:`WalletOutbox.write_owed` writes them down and
     pays them, once — a second sweep, and a cancel credited under its confirmation's
     name as the server once did it, pay nothing again."""
-    operator = ReferenceOperator({"ann": 10_000, "bob": 10_000})
-    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
-    wallet = SeamlessWallet("http://operator/wallet", client=client)
-    funding = Account.operator("default")
-    async with ledger_database(backend, tmp_path) as url:
-        await upgrade_async(url)
-        async with LedgerStore.open(url) as ledger:
-            store = ServerStore(ledger.engine)
-            outbox = WalletOutbox(store, wallet, ledger, hold=0.0)
-            await ledger.open_round("r-1", table_id="t")
-            for player, confirmation in (("ann", "c-a"), ("bob", "c-b")):
-                await outbox.stake(player, 1_000, transaction_id=confirmation, round_id="r-1")
-                bet = {Bet.BANKER: 1_000}
-                await ledger.confirm_bets(
-                    "r-1", player, bet, confirmation_id=confirmation, funding=funding
-                )
-                await outbox.staked(confirmation)
-            cancel = await ledger.cancel_confirmation("c-b", reason="standing bets changed")
-            await outbox.pay([Payment("bob", 1_000, "cancel:c-b")])  # the name used once
-            assert operator.balances == {"ann": 9_000, "bob": 10_000}
-            bets = {"ann": {Bet.BANKER: 1_000}}
-            won = model.settle_players(preset("macau"), _BANKER_WINS, bets)
-            await ledger.settle_round("r-1", won)  # then the process died: no credit written
-            found = await reconcile(store, wallet)
-            assert len(found.problems) == 1, found.problems
-            assert "owes ann a credit of 1950" in found.problems[0]
-            assert cancel.transaction.id not in found.problems[0]
-            assert await outbox.write_owed() == 1
-            assert operator.balances == {"ann": 10_950, "bob": 10_000}
-            assert await outbox.write_owed() == 0
-            assert await WalletOutbox(store, wallet, ledger).write_owed() == 0  # a new process
-            assert operator.balances == {"ann": 10_950, "bob": 10_000}
-            after = await reconcile(store, wallet)
-            assert after.ok, after.problems
-    await client.aclose()
+    async with books(backend, tmp_path, ann=10_000, bob=10_000) as b:
+        await b.ledger.open_round("r-1", table_id="t")
+        await b.staked("ann", "c-a")
+        await b.staked("bob", "c-b")
+        cancel = await b.ledger.cancel_confirmation("c-b", reason="standing bets changed")
+        await b.outbox.pay([Payment("bob", 1_000, "cancel:c-b")])  # the name used once
+        assert b.operator.balances == {"ann": 9_000, "bob": 10_000}
+        won = model.settle_players(preset("macau"), _BANKER_WINS, {"ann": BANKER_1000})
+        await b.ledger.settle_round("r-1", won)  # then the process died: no credit written
+        found = await reconcile(b.store, b.wallet)
+        assert len(found.problems) == 1, found.problems
+        assert "owes ann a credit of 1950" in found.problems[0]
+        assert cancel.transaction.id not in found.problems[0]
+        assert await b.outbox.write_owed() == 1
+        assert b.operator.balances == {"ann": 10_950, "bob": 10_000}
+        assert await b.outbox.write_owed() == 0
+        assert await WalletOutbox(b.store, b.wallet, b.ledger).write_owed() == 0  # another
+        assert b.operator.balances == {"ann": 10_950, "bob": 10_000}
+        after = await reconcile(b.store, b.wallet)
+        assert after.ok, after.problems
 
 
 @pytest.mark.slow
@@ -381,35 +387,24 @@ async def test_a_debit_rolled_back_for_a_late_stake_refuses_the_stake(
     hold): the process's own retry loop leaves it to the confirm; another process's loop
     takes the stake's key in the ledger with a tombstone and rolls the debit back, and the
     stake arriving after it is refused — the books never hold a stake whose debit was
-    rolled back (a process killed under load left one before)."""
-    operator = ReferenceOperator({"ann": 10_000})
-    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
-    wallet = SeamlessWallet("http://operator/wallet", client=client)
-    async with ledger_database(backend, tmp_path) as url:
-        await upgrade_async(url)
-        async with LedgerStore.open(url) as ledger:
-            store = ServerStore(ledger.engine)
-            mine = WalletOutbox(store, wallet, ledger, hold=0.0)
-            other = WalletOutbox(store, wallet, ledger, hold=0.0)
-            await ledger.open_round("r-1", table_id="t")
-            await mine.stake("ann", 1_000, transaction_id="c-1", round_id="r-1")
-            assert await mine.deliver() == 0  # its own confirm, still on its way
-            assert operator.balances["ann"] == 9_000
-            assert await other.deliver() == 1  # not in the ledger: claimed, rolled back
-            assert operator.balances["ann"] == 10_000
-            funding = Account.operator("default")
-            bets = {Bet.BANKER: 1_000}
-            (late,) = await ledger.confirm_many(
-                [ConfirmRequest("r-1", "ann", bets, "c-1", funding)]
-            )
-            assert isinstance(late, IdempotencyConflictError)
-            await mine.roll_back("c-1", error=str(late))  # what a refused confirm does
-            assert operator.balances["ann"] == 10_000
-            assert await ledger.round_bets("r-1") == {}
-            found = await reconcile(store, wallet)
-            assert found.ok, found.problems
-            assert (await ledger.check()).ok
-    await client.aclose()
+    rolled back."""
+    async with books(backend, tmp_path, ann=10_000) as b:
+        other = WalletOutbox(b.store, b.wallet, b.ledger, hold=0.0)
+        await b.ledger.open_round("r-1", table_id="t")
+        await b.outbox.stake("ann", 1_000, transaction_id="c-1", round_id="r-1")
+        assert await b.outbox.deliver() == 0  # its own confirm, still on its way
+        assert b.operator.balances["ann"] == 9_000
+        assert await other.deliver() == 1  # not in the ledger: claimed, rolled back
+        assert b.operator.balances["ann"] == 10_000
+        request = ConfirmRequest("r-1", "ann", BANKER_1000, "c-1", OPERATOR)
+        (late,) = await b.ledger.confirm_many([request])
+        assert isinstance(late, IdempotencyConflictError)
+        await b.outbox.roll_back("c-1", error=str(late))  # what a refused confirm does
+        assert b.operator.balances["ann"] == 10_000
+        assert await b.ledger.round_bets("r-1") == {}
+        found = await reconcile(b.store, b.wallet)
+        assert found.ok, found.problems
+        assert (await b.ledger.check()).ok
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -419,31 +414,19 @@ async def test_the_ledger_is_looked_at_for_owed_calls_from_where_the_last_look_e
     """The sweep notes in the database up to which ledger transaction it looked (never
     back), so a process starting looks at the new transactions only, not the whole
     ledger; a transaction after that mark is still found."""
-    operator = ReferenceOperator({"ann": 10_000})
-    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
-    wallet = SeamlessWallet("http://operator/wallet", client=client)
-    async with ledger_database(backend, tmp_path) as url:
-        await upgrade_async(url)
-        async with LedgerStore.open(url) as ledger:
-            store = ServerStore(ledger.engine)
-            outbox = WalletOutbox(store, wallet, ledger, hold=0.0)
-            await ledger.open_round("r-1", table_id="t")
-            await outbox.stake("ann", 1_000, transaction_id="c-1", round_id="r-1")
-            funding = Account.operator("default")
-            bets = {Bet.BANKER: 1_000}
-            await ledger.confirm_bets("r-1", "ann", bets, confirmation_id="c-1", funding=funding)
-            await outbox.staked("c-1")
-            staked = await store.ledger_last_seq()
-            assert await outbox.write_owed(upto=staked) == 0
-            assert await store.outbox_swept() == staked
-            await store.outbox_swept_to(staked - 1)  # never back
-            assert await store.outbox_swept() == staked
-            won = model.settle_players(preset("macau"), _BANKER_WINS, {"ann": bets})
-            await ledger.settle_round("r-1", won)  # its credit never written down
-            later = WalletOutbox(store, wallet, ledger, hold=0.0)  # a process starting
-            assert await later.write_owed(upto=await store.ledger_last_seq()) == 1
-            assert operator.balances["ann"] == 10_950
-    await client.aclose()
+    async with books(backend, tmp_path, ann=10_000) as b:
+        await b.ledger.open_round("r-1", table_id="t")
+        await b.staked("ann", "c-1")
+        staked = await b.store.ledger_last_seq()
+        assert await b.outbox.write_owed(upto=staked) == 0
+        assert await b.store.outbox_swept() == staked
+        await b.store.outbox_swept_to(staked - 1)  # never back
+        assert await b.store.outbox_swept() == staked
+        won = model.settle_players(preset("macau"), _BANKER_WINS, {"ann": BANKER_1000})
+        await b.ledger.settle_round("r-1", won)  # its credit never written down
+        later = WalletOutbox(b.store, b.wallet, b.ledger, hold=0.0)  # a process starting
+        assert await later.write_owed(upto=await b.store.ledger_last_seq()) == 1
+        assert b.operator.balances["ann"] == 10_950
 
 
 @pytest.mark.slow
@@ -504,27 +487,15 @@ async def test_a_debit_whose_stake_the_ledger_holds_is_never_rolled_back(
     """A confirm the table refused after its stake was written: the stake is cancelled
     in the ledger and its cancel credited; the confirm's rollback then finds the stake in
     the ledger and leaves the debit standing — the player is paid back once."""
-    operator = ReferenceOperator({"ann": 10_000})
-    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
-    wallet = SeamlessWallet("http://operator/wallet", client=client)
-    async with ledger_database(backend, tmp_path) as url:
-        await upgrade_async(url)
-        async with LedgerStore.open(url) as ledger:
-            store = ServerStore(ledger.engine)
-            outbox = WalletOutbox(store, wallet, ledger, hold=0.0)
-            await ledger.open_round("r-1", table_id="t")
-            await outbox.stake("ann", 1_000, transaction_id="c-1", round_id="r-1")
-            funding = Account.operator("default")
-            bets = {Bet.BANKER: 1_000}
-            await ledger.confirm_bets("r-1", "ann", bets, confirmation_id="c-1", funding=funding)
-            await outbox.staked("c-1")
-            cancel = await ledger.cancel_confirmation("c-1", reason="refused by the table")
-            await outbox.pay([Payment("ann", 1_000, cancel.transaction.id, "r-1")])
-            await outbox.roll_back("c-1", error="refused by the table")
-            assert operator.balances["ann"] == 10_000  # once
-            row = await store.outbox_item("c-1")
-            assert row is not None
-            assert (row.kind, row.state) == ("stake", OUTBOX_DONE)  # the debit stands
-            found = await reconcile(store, wallet)
-            assert found.ok, found.problems
-    await client.aclose()
+    async with books(backend, tmp_path, ann=10_000) as b:
+        await b.ledger.open_round("r-1", table_id="t")
+        await b.staked("ann", "c-1")
+        cancel = await b.ledger.cancel_confirmation("c-1", reason="refused by the table")
+        await b.outbox.pay([Payment("ann", 1_000, cancel.transaction.id, "r-1")])
+        await b.outbox.roll_back("c-1", error="refused by the table")
+        assert b.operator.balances["ann"] == 10_000  # once
+        row = await b.store.outbox_item("c-1")
+        assert row is not None
+        assert (row.kind, row.state) == ("stake", OUTBOX_DONE)  # the debit stands
+        found = await reconcile(b.store, b.wallet)
+        assert found.ok, found.problems
