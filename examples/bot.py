@@ -199,6 +199,8 @@ class Bot:
             for record in answer.json().get("records", []):
                 if record.get("game") in waiting:  # a record: the hand is over
                     self.settled.add(record["game"])
+                    net = record.get("net") or 0  # (none: the hand was voided, refunded)
+                    print(f"hand {record['game']}: net {net} (caught up)", file=sys.stderr)
 
     async def _play(self) -> None:
         snapshot = json.loads(await self.ws.recv())

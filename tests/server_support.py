@@ -10,7 +10,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import signal
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -34,6 +38,7 @@ from punto.table.clock import Clock
 
 __all__ = [
     "FAST",
+    "Process",
     "RunningServer",
     "SeamlessTable",
     "SkewClock",
@@ -73,6 +78,50 @@ class SkewClock:
     def advance(self, seconds: float) -> None:
         """Move the clock ``seconds`` forward."""
         self.offset += seconds
+
+
+class Process:
+    """One ``punto serve`` process."""
+
+    def __init__(
+        self, url: str, *, name: str, env: dict[str, str], log: Path, port: int | None = None
+    ) -> None:
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.name = name
+        self.log = log
+        self._out = log.open("w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "punto", "serve", "--port", str(self.port)],
+            env={**os.environ, **env, "PUNTO_DATABASE_URL": url, "PUNTO_PROCESS_ID": name},
+            stdout=self._out,
+            stderr=subprocess.STDOUT,
+            cwd=log.parent,
+        )
+
+    async def ready(self, http: httpx.AsyncClient) -> dict[str, object]:
+        """Wait for ``/healthz``."""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.name} exited: {self.log.read_text()[-2000:]}")
+            try:
+                answer = await http.get(f"{self.url}/healthz")
+                if answer.status_code == 200:
+                    return dict(answer.json())
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.2)
+        raise TimeoutError(f"{self.name} did not start")
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        """Signal the process and wait for it."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        try:
+            return self.proc.wait(60)
+        finally:
+            self._out.close()
 
 
 def redis_answers(host: str = "127.0.0.1", port: int = 6379) -> bool:

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from ledger_support import BACKENDS, ledger_database
-from server_support import RunningServer, TableClient, free_port, login, redis_answers
+from server_support import Process, RunningServer, TableClient, login, redis_answers
 
 pytestmark = pytest.mark.asyncio
 
@@ -34,48 +34,6 @@ needs_services = [
     *_POSTGRES.marks,
     pytest.mark.skipif(not redis_answers(), reason="no Redis server answers at 127.0.0.1:6379"),
 ]
-
-
-class Process:
-    """One ``punto serve`` process."""
-
-    def __init__(self, url: str, *, name: str, env: dict[str, str], log: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.name = name
-        self.log = log
-        self._out = log.open("w")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "punto", "serve", "--port", str(self.port)],
-            env={**os.environ, **env, "PUNTO_DATABASE_URL": url, "PUNTO_PROCESS_ID": name},
-            stdout=self._out,
-            stderr=subprocess.STDOUT,
-            cwd=log.parent,
-        )
-
-    async def ready(self, http: httpx.AsyncClient) -> dict[str, object]:
-        """Wait for ``/healthz``."""
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.name} exited: {self.log.read_text()[-2000:]}")
-            try:
-                answer = await http.get(f"{self.url}/healthz")
-                if answer.status_code == 200:
-                    return dict(answer.json())
-            except httpx.TransportError:
-                pass
-            await asyncio.sleep(0.2)
-        raise TimeoutError(f"{self.name} did not start")
-
-    def stop(self, sig: int = signal.SIGTERM) -> int:
-        """Signal the process and wait for it."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(sig)
-        try:
-            return self.proc.wait(60)
-        finally:
-            self._out.close()
 
 
 @asynccontextmanager
