@@ -312,7 +312,7 @@ class Bot:
                 task.add_done_callback(self._bet_done)
             elif event["kind"] == "hand_settled":
                 mine = [r for r in event["results"] if r["player"] == self.player]
-                if mine:
+                if mine and str(event["game"]) not in self.settled:  # (not caught up on)
                     self.settled.add(str(event["game"]))
                     net = mine[0]["settlement"]["total_net"]
                     print(f"hand {event['game']}: net {net}", file=sys.stderr)

@@ -1,0 +1,166 @@
+"""A server on the operator's wallet killed while players bet, twice, and started again:
+nothing is lost or created. ``punto serve`` (PostgreSQL) with the reference operator's
+wallet, four ``examples/bot.py`` players betting every hand at ``macau-1``; the server is
+killed with SIGKILL in the middle of play and started again; the bots reconnect and play
+their hands to the end. Then ``punto ledger check --operator`` passes, and each player's
+money at the operator moved by exactly the sum of the nets their bot saw, which is also
+what the ledger's entries for them on the operator's account say.
+
+Wherever the kills fall (a confirm's debit made and its stake not written, a settlement
+committed and its credits not written down, a round open), the books must agree."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from ledger_support import BACKENDS, ledger_database
+from punto.ledger.operator_ref import ReferenceOperator, create_app
+from server_support import Process, free_port
+
+pytestmark = pytest.mark.asyncio
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = ("ann", "bob", "cleo", "dev")
+OPENING = 1_000_000
+HANDS = 12
+ENV = {
+    "PUNTO_SECRET": "seamless-kill-test-secret-0123456789",
+    "PUNTO_DEMO": "1",
+    "PUNTO_BETTING_SECONDS": "1",
+    "PUNTO_CARD_DELAY": "0.01",
+    "PUNTO_RESULT_SECONDS": "0.1",
+    "PUNTO_PASSWORD_COST": "1024",
+    "PUNTO_LEASE_SECONDS": "3",
+    "PUNTO_OUTBOX_SECONDS": "0.2",
+    "PUNTO_OUTBOX_HOLD": "2",
+    "PUNTO_WALLET": "seamless",
+}
+
+
+@contextlib.contextmanager
+def reference_operator(operator: ReferenceOperator) -> Iterator[str]:
+    """The reference operator on a loopback port, in a thread of its own (the server
+    process and this test both reach it); yields its wallet root."""
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(operator), host="127.0.0.1", port=port, log_level="error")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline, "the operator did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}/wallet"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+def start_bot(url: str, player: str) -> subprocess.Popen[str]:
+    """``examples/bot.py`` as ``player``, betting ``HANDS`` hands at the first RNG table."""
+    command = [sys.executable, "examples/bot.py", "--url", url, "--user", player]
+    command += ["--hands", str(HANDS), "--timeout", "400"]
+    return subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+async def _settled_rounds(url: str) -> int:
+    engine = create_async_engine(url.replace("postgresql://", "postgresql+asyncpg://"))
+    try:
+        async with engine.connect() as conn:
+            found = await conn.execute(
+                text("SELECT count(*) FROM ledger_rounds WHERE status = 'settled'")
+            )
+            return int(found.scalar() or 0)
+    finally:
+        await engine.dispose()
+
+
+async def _ledger_moved(url: str) -> dict[str, int]:
+    """What the ledger's entries on the operator's account moved, by player."""
+    engine = create_async_engine(url.replace("postgresql://", "postgresql+asyncpg://"))
+    try:
+        async with engine.connect() as conn:
+            rows = await conn.execute(
+                text(
+                    "SELECT t.player_id, sum(e.amount) FROM ledger_transactions t "
+                    "JOIN ledger_entries e ON e.transaction_id = t.id "
+                    "WHERE e.account_code LIKE 'operator:%' AND t.player_id IS NOT NULL "
+                    "GROUP BY t.player_id"
+                )
+            )
+            return {str(player): int(amount) for player, amount in rows}
+    finally:
+        await engine.dispose()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", [p for p in BACKENDS if p.id == "postgresql"])
+async def test_a_seamless_server_killed_twice_under_play_loses_and_creates_nothing(
+    backend: str, tmp_path: Path
+) -> None:
+    operator = ReferenceOperator(dict.fromkeys(PLAYERS, OPENING))
+    with reference_operator(operator) as wallet_url:
+        async with ledger_database(backend, tmp_path) as url:
+            plain = url.replace("postgresql+asyncpg://", "postgresql://")
+            env = {**ENV, "PUNTO_WALLET_URL": str(wallet_url)}
+            port = free_port()
+
+            def serve(n: int) -> Process:
+                return Process(
+                    plain, name=f"p-{n}", env=env, log=tmp_path / f"serve-{n}.log", port=port
+                )
+
+            server = serve(0)
+            bots: list[subprocess.Popen[str]] = []
+            try:
+                async with httpx.AsyncClient(timeout=20) as http:
+                    await server.ready(http)
+                    bots = [start_bot(server.url, player) for player in PLAYERS]
+                    for n, after in enumerate((2, 5), start=1):
+                        deadline = time.monotonic() + 120
+                        while await _settled_rounds(plain) < after:
+                            assert time.monotonic() < deadline, "the table did not play"
+                            await asyncio.sleep(0.1)
+                        assert server.stop(signal.SIGKILL) == -signal.SIGKILL
+                        server = serve(n)
+                        await server.ready(http)
+                    outputs = [await asyncio.to_thread(b.communicate, None, 420) for b in bots]
+                assert server.stop() == 0  # (its wallet calls under way finish first)
+            finally:
+                for b in bots:
+                    if b.poll() is None:
+                        b.kill()
+                server.stop(signal.SIGKILL)
+            nets: dict[str, int] = {}
+            for player, bot, (_out, err) in zip(PLAYERS, bots, outputs, strict=True):
+                assert bot.returncode == 0, err[-2000:]
+                seen = [int(n) for n in re.findall(r"net (-?\d+)", err)]
+                assert len(seen) == HANDS, err[-2000:]
+                nets[player] = sum(seen)
+            check = subprocess.run(
+                [sys.executable, "-m", "punto", "ledger", "check", "--operator",
+                 "--database-url", plain, "--wallet-url", str(wallet_url)],
+                capture_output=True, text=True, check=False, cwd=ROOT,
+            )  # fmt: skip
+            assert check.returncode == 0, check.stdout + check.stderr
+            assert {p: operator.balances[p] - OPENING for p in PLAYERS} == nets
+            assert await _ledger_moved(plain) == nets
