@@ -303,9 +303,11 @@ async def test_a_restart_pays_what_a_crash_left_unwritten_and_refunds_an_open_ro
     tmp_path: Path,
 ) -> None:
     """Seamless: a process killed with one round settled in the ledger but its credit not
-    yet written down, and the next round open with a confirmed bet. The next process pays
-    the credit at its start and voids the open round, refunding the stake once (before,
-    the void's payout debited the stake a second time: the player lost it)."""
+    yet written down, and the next round open with a confirmed bet (and a stake cancelled
+    and credited under its confirmation's name, as the server once did it). The next
+    process pays the credit at its start and voids the open round, refunding the stake
+    once (before, the void's payout debited the stake a second time: the player lost it)
+    and paying the cancel nothing again."""
     operator = ReferenceOperator({"ann": 100_000})
     transport = httpx.ASGITransport(app=create_app(operator))
     retry = RetryPolicy(attempts=2, base_delay=0.01)
@@ -331,6 +333,11 @@ async def test_a_restart_pays_what_a_crash_left_unwritten_and_refunds_an_open_ro
                     await ann.ok({"type": "join"})
                     await ann.ok({"type": "watch", "tier": "low"})
                     await ann.ok({"type": "confirm", "bets": {"player": 5_000}})
+                    await bank.debit(game, player="ann", amount=1_000, confirmation_id="c-2")
+                    changed = Stake("ann", {Bet.BANKER: 1_000}, "c-2")
+                    await bank.stake_many(game, table_id="live-1", stakes=[changed])
+                    await bank.cancel_stake("c-2", reason="standing bets changed")
+                    await bank.outbox.pay([Payment("ann", 1_000, "cancel:c-2")])  # (once)
                     assert operator.balances["ann"] == 93_000
                     await crash(server.node)
         wallet = SeamlessWallet(

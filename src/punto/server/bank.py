@@ -280,7 +280,9 @@ class Bank:
 
     async def recover(self, table_id: str, *, rules: Rules) -> Recovery:
         """Close the table's rounds a stopped process left open: settle those with a
-        recorded result, void and refund the rest."""
+        recorded result, void and refund the rest. With the operator's wallet, the
+        settlements' and refunds' credits are made (a call of the round owed from before,
+        a cancel's credit never written down, is :meth:`WalletOutbox.write_owed`'s)."""
 
         def resume(
             info: RoundInfo, bets: Mapping[str, Mapping[Bet, int]]
@@ -290,9 +292,11 @@ class Bank:
             return settle_players(rules, outcome_from_json(info.result["outcome"]), bets)
 
         recovery = await self.ledger.recover(resume=resume, table_id=table_id)
-        if self.seamless:
+        if self.seamless:  # what the recovery posted; a call owed before it is the sweep's
+            closing = (TransactionKind.SETTLE, TransactionKind.REFUND)
             for round_id in (*recovery.settled, *recovery.voided):
-                await self._pay_out(await self.ledger.transactions(round_id=round_id), round_id)
+                posted = await self.ledger.transactions(round_id=round_id)
+                await self._pay_out((tx for tx in posted if tx.kind in closing), round_id)
         return recovery
 
     def moved(self, transactions: Iterable[Transaction]) -> dict[str, int]:
