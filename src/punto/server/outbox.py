@@ -88,8 +88,6 @@ class WalletOutbox:
         self._in_flight: set[str] = set()
         """Confirms' debits this process made whose stake is still on its way to the
         ledger: the retry loop leaves them to it, however long they take."""
-        """The ledger's transactions up to this sequence number were looked at by
-        :meth:`write_owed`."""
 
     @property
     def hold(self) -> float:
@@ -143,7 +141,7 @@ class WalletOutbox:
         and its row is done."""
         self._in_flight.discard(transaction_id)
         item = await self._store.outbox_item(transaction_id)
-        if item is not None and item.kind == "stake" and await self._stake_recorded(item):
+        if item is not None and item.kind == "stake" and not await self._tombstoned(item):
             await self._store.outbox_update(transaction_id, state=OUTBOX_DONE, attempted=False)
             return
         await self._rollback_now(transaction_id, error)
@@ -236,7 +234,7 @@ class WalletOutbox:
         kind = item.kind
         if kind == "stake":
             # A confirm whose process lost track of it: the ledger decides, once for all
-            if not await self._stake_recorded(item):
+            if await self._tombstoned(item):
                 await self._rollback_now(item.transaction_id, "the stake was never recorded")
                 return True
             kind = "debit"
@@ -276,17 +274,18 @@ class WalletOutbox:
         await self._store.outbox_update(item.transaction_id, state=OUTBOX_DONE)
         return True
 
-    async def _stake_recorded(self, item: Outbox) -> bool:
-        """Whether the stake of a confirm's debit is in the ledger, for good: when it is
-        not, a tombstone takes its idempotency key first (a stake still on its way — its
-        process stalled, or elsewhere — is then refused, and its debit rolled back by its
-        own process too), so a debit is never rolled back under a stake recorded after."""
+    async def _tombstoned(self, item: Outbox) -> bool:
+        """Post a tombstone under the stake key of a confirm's debit; whether it took the
+        key — the stake is not in the ledger, and now never will be (a stake still on its
+        way, its process stalled or elsewhere, is refused, and its debit rolled back by its
+        own process too) — or the ledger holds the stake. A debit is so never rolled back
+        under a stake recorded after."""
         key = f"stake:{item.transaction_id}"
         try:
             await self._ledger.post(model.tombstone(key, player_id=item.player_id))
         except IdempotencyConflictError:
-            return True  # the key holds the stake
-        return False
+            return False  # the key holds the stake
+        return True
 
     async def _later(self, item: Outbox, error: str) -> bool:
         _LOG.warning(

@@ -1015,9 +1015,7 @@ class TableRunner(TableCommands):
         task.add_done_callback(self._restaked)
 
     def _restaked(self, task: asyncio.Task[None]) -> None:
-        for player, mine in list(self._player_calls.items()):
-            if mine is task:
-                del self._player_calls[player]
+        _forget(task, self._player_calls)
 
     async def _restake_later(
         self,
@@ -1250,9 +1248,7 @@ class TableRunner(TableCommands):
     ) -> None:
         """A wallet task ended: forgotten (``tasks`` maps whose it was), its error logged."""
         self._paying.discard(task)
-        for key, mine in list(tasks.items()):
-            if mine is task:
-                del tasks[key]
+        _forget(task, tasks)
         if not task.cancelled() and task.exception() is not None:
             _LOG.error(failed, exc_info=task.exception(), extra={"table": self.id})
 
@@ -1375,3 +1371,10 @@ _KEEP_EVENTS = 2000
 
 _TOTALS_EVENTS = (BettingOpened, BetsConfirmed, TieBetsChanged, BetsRefunded, HandVoided)
 """Events that change the players' totals per bet area (a ``bet_totals`` follows)."""
+
+
+def _forget(task: asyncio.Task[None], tasks: dict[Any, asyncio.Task[None]]) -> None:
+    """Take ``task`` out of ``tasks`` (which maps whose it was)."""
+    for key, mine in list(tasks.items()):
+        if mine is task:
+            del tasks[key]

@@ -920,7 +920,7 @@ class ServerStore:
         """Stakes the ledger funded from the operator (seamless) whose debit the outbox
         does not show as taken (no row, rolled back, refused or failed): ``(confirmation
         id, player, amount)`` — money in the books the operator never gave."""
-        key = func.substr(_LTX.c.idempotency_key, len("stake:") + 1)
+        key = _confirmation_of(_LTX)
 
         async def unit(conn: AsyncConnection) -> list[tuple[str, str, int]]:
             rows = await conn.execute(
@@ -987,7 +987,11 @@ class ServerStore:
         legacy = _O.alias("legacy")
         credited_by_confirmation = (
             select(legacy.c.id)
-            .select_from(stake.join(legacy, legacy.c.transaction_id == _LEGACY_CANCEL(stake)))
+            .select_from(
+                stake.join(
+                    legacy, legacy.c.transaction_id == literal("cancel:") + _confirmation_of(stake)
+                )
+            )
             .where(stake.c.id == _LTX.c.reference_id)
             .exists()
         )
@@ -1174,9 +1178,10 @@ _LTX = cast(Table, TransactionRow.__table__)
 _LEN = cast(Table, EntryRow.__table__)
 
 
-def _LEGACY_CANCEL(stake: Any) -> Any:  # noqa: N802 - a column expression, named like one
-    """``cancel:<confirmation id>`` of a stake transaction (its key is ``stake:<id>``)."""
-    return literal("cancel:") + func.substr(stake.c.idempotency_key, len("stake:") + 1)
+def _confirmation_of(stakes: Any) -> Any:
+    """The confirmation id of a stake transaction of ``stakes`` (its key is
+    ``stake:<confirmation id>``), as a column expression."""
+    return func.substr(stakes.c.idempotency_key, len("stake:") + 1)
 
 
 class _WithdrawnError(Exception):
