@@ -1,19 +1,25 @@
 """Crashes, restarts and graceful shutdowns never leave a half-settled round: the ledger's
-open rounds are settled from their recorded result or voided and refunded [L]."""
+open rounds are settled from their recorded result or voided and refunded [L], and every
+hand whose money moved has its record (rebuilt from the ledger when the stopped process
+did not save it), so a player's history and a complaint by game number find it."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 
 from ledger_support import BACKENDS, ledger_database
+from punto.bets import Bet
 from punto.cards import parse_cards
 from punto.ledger.store import RoundStatus
 from punto.outcome import Outcome
-from server_support import TableClient, crash, running_server, server_settings
+from punto.server.protocol import outcome_from_json, outcome_json
+from punto.settlement import settle
+from server_support import RunningServer, TableClient, crash, running_server, server_settings
 
 pytestmark = pytest.mark.asyncio
 
@@ -71,6 +77,92 @@ async def test_restart_closes_rounds_a_crash_left_open(
             report = await again.node.ledger.check()
             assert report.ok, report.problems
             assert report.open_rounds == 0
+            # the hand's record, rebuilt from the ledger: the player's history has it
+            record = await _my_record(again, game)
+            assert record["recovered"] is True
+            assert record["bets"] == {"ann": {"player": 5000}}
+            if with_result:
+                assert record["status"] == "settled"
+                assert record["net"] == expected - wallet
+                assert record["outcome"]["winner"] == "player"
+                assert record["cards"] == [["P1", "9S"], ["B1", "7H"], ["P2", "KH"], ["B2", "8C"]]
+            else:
+                assert record["status"] == "voided"
+                assert (record["void"], record["void_reason"]) == (True, "stopped")
+                assert record["net"] is None  # refunded: no result
+
+
+async def _my_record(server: RunningServer, game: str) -> dict[str, Any]:
+    """``ann``'s record of ``game`` in her bet history (``/api/me/bets``), with the stored
+    record's ``status``."""
+    token = await server.token("ann")
+    answer = await server.http.get("/api/me/bets", headers={"Authorization": f"Bearer {token}"})
+    assert answer.status_code == 200
+    mine = [r for r in answer.json()["records"] if r["game"] == game]
+    assert len(mine) == 1, [r["game"] for r in answer.json()["records"]]
+    stored = await server.node.store.hand(game)
+    assert stored is not None
+    return {**mine[0], "status": stored["status"]}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_record_lost_between_the_settlement_and_its_save_is_rebuilt(
+    backend: str, tmp_path: Path
+) -> None:
+    """The process stops after the ledger settled a hand and before the hand's record is
+    committed (a kill: the record's transaction dies with it). The restart finds the
+    settled round with no record and saves one from the ledger: the hand is in the
+    player's history with its result and net, once (it was not on the code before)."""
+    async with ledger_database(backend, tmp_path) as url:
+        settings = server_settings(url, betting_seconds=2.0)
+        async with running_server(settings) as server:
+            store = server.node.store
+            save_hand = store.save_hand
+            stuck = asyncio.Event()
+
+            async def never_saved(**kwargs: Any) -> bool:
+                """The settled hand's record is not written (the books as a kill between
+                the ledger's commit and the record's leaves them; the table goes on)."""
+                if kwargs["status"] == "settled" or kwargs.get("after") is not None:
+                    stuck.set()
+                    return True
+                return await save_hand(**kwargs)
+
+            store.save_hand = never_saved  # type: ignore[method-assign]
+            token = await server.token("ann")
+            wallet = await server.node.bank.balance("ann")
+            async with TableClient.connect(server, "macau-1", token) as client:
+                await client.ok({"type": "join"})
+                await client.ok({"type": "sit", "seat": 1, "tier": "low"})
+                await client.ok({"type": "choose_chip", "chip": 1000})
+                while True:  # a bet and its confirm in one message: all or nothing
+                    game = await client.betting_open()
+                    answer = await client.request({"type": "confirm", "bets": {"banker": 2000}})
+                    if answer["type"] == "ok":
+                        break
+                await asyncio.wait_for(stuck.wait(), 60)
+                while (await server.node.bank.status(game)) is not RoundStatus.SETTLED:
+                    await asyncio.sleep(0.02)  # the ledger's commit, then the record's
+                await crash(server.node)
+            assert await store.hand(game) is None
+            info = await server.node.ledger.round(game)
+            assert info is not None
+            assert info.result is not None
+            outcome = outcome_from_json(info.result["outcome"])
+            paid = await server.node.bank.balance("ann") - wallet
+        async with running_server(settings.replace(process_id="p-restarted")) as again:
+            record = await _my_record(again, game)
+            assert record["status"] == "settled"
+            assert record["recovered"] is True
+            assert record["bets"] == {"ann": {"banker": 2000}}
+            assert record["outcome"] == outcome_json(outcome)
+            settlement = settle(
+                again.node.runners["macau-1"].table.rules, outcome, {Bet.BANKER: 2000}
+            )
+            assert record["net"] == settlement.total_net == paid
+            assert record["result"]["returned"] == settlement.total_returned
+            report = await again.node.ledger.check()
+            assert report.ok, report.problems
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

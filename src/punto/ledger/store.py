@@ -104,6 +104,10 @@ class RoundInfo:
     table_id: str
     status: RoundStatus
     result: Mapping[str, Any] | None = None
+    opened_at: datetime | None = None
+    """When the ledger opened the round (its first confirmed bet)."""
+    closed_at: datetime | None = None
+    """When it was settled or voided."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,14 +389,27 @@ class LedgerStore:
 
         return await self._run(unit)
 
-    async def rounds(self, *, status: RoundStatus | None = None) -> list[RoundInfo]:
-        """Every round, optionally only those in ``status``."""
+    async def rounds(
+        self,
+        *,
+        status: RoundStatus | None = None,
+        table_id: str | None = None,
+        latest: int | None = None,
+    ) -> list[RoundInfo]:
+        """Every round in the order they opened; only those in ``status``, of
+        ``table_id``, or the ``latest`` few (of the table: by its index)."""
 
         async def unit(conn: AsyncConnection) -> list[RoundInfo]:
-            query = select(_R).order_by(_R.c.created_at, _R.c.id)
+            query = select(_R)
             if status is not None:
                 query = query.where(_R.c.status == status.value)
-            return [_round_info(row) for row in await conn.execute(query)]
+            if table_id is not None:
+                query = query.where(_R.c.table_id == table_id)
+            if latest is None:
+                query = query.order_by(_R.c.created_at, _R.c.id)
+                return [_round_info(row) for row in await conn.execute(query)]
+            query = query.order_by(_R.c.created_at.desc(), _R.c.id.desc()).limit(latest)
+            return [_round_info(row) for row in reversed(list(await conn.execute(query)))]
 
         return await self._run(unit)
 
@@ -745,7 +762,19 @@ async def _balance(conn: AsyncConnection, code: str) -> int:
 
 def _round_info(row: Row[Any]) -> RoundInfo:
     result = json.loads(row.result) if row.result else None
-    return RoundInfo(row.id, row.table_id, RoundStatus(row.status), result)
+    times = row._mapping  # (a confirm's look-up reads no times)
+    opened, closed = _aware(times.get("created_at")), _aware(times.get("closed_at"))
+    return RoundInfo(row.id, row.table_id, RoundStatus(row.status), result, opened, closed)
+
+
+def _aware(moment: datetime | str | None) -> datetime | None:
+    """A time read back (SQLite gives no zone back, and text to a textual query: the
+    ledger writes UTC)."""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
 
 
 async def _round(conn: AsyncConnection, round_id: str, *, lock: bool = False) -> RoundInfo | None:

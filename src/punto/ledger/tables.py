@@ -116,6 +116,8 @@ class RoundRow(Base):
     """A round (hand) whose bets the ledger holds; ``result`` is the recorded outcome."""
 
     __tablename__ = "ledger_rounds"
+    # a table's latest rounds, read when a process starts the table (migration 0006)
+    __table_args__ = (Index("ix_ledger_rounds_table_id_created_at", "table_id", "created_at"),)
 
     id: Mapped[str] = mapped_column(identifier(200), primary_key=True)
     table_id: Mapped[str] = mapped_column(String(200))

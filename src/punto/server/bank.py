@@ -42,8 +42,14 @@ from punto.server.protocol import outcome_from_json, outcome_json
 from punto.server.storage import ServerStore
 from punto.settlement import Settlement
 from punto.table.reasons import Reason
+from punto.table.records import GameNumber, HandRecord, recovered_record
 
-__all__ = ["Bank", "Stake"]
+__all__ = ["LOST_RECORDS", "Bank", "Stake"]
+
+LOST_RECORDS = 50
+"""How many of a table's latest rounds a process starting the table looks at for hand
+records its stopped predecessor owed (it stops with at most the round it was settling and
+those it left open; a restart saves them before the table deals again)."""
 
 _ACCOUNTS: Table = AccountRow.__table__  # type: ignore[assignment]
 
@@ -298,6 +304,43 @@ class Bank:
                 posted = await self.ledger.transactions(round_id=round_id)
                 await self._pay_out((tx for tx in posted if tx.kind in closing), round_id)
         return recovery
+
+    async def lost_records(
+        self, table_id: str, *, rules: Rules, latest: int = LOST_RECORDS
+    ) -> list[tuple[RoundInfo, HandRecord]]:
+        """The hand records a stopped process owed of the table's ``latest`` rounds: a
+        round the ledger closed (settled before the stop, or closed by :meth:`recover`)
+        with no saved record, its record rebuilt from the ledger
+        (:func:`~punto.table.records.recovered_record`): the result, every player's bets
+        and settlement, or the void and its refunds [L]."""
+        rounds = await self.ledger.rounds(table_id=table_id, latest=latest)
+        closed = [r for r in rounds if r.status is not RoundStatus.OPEN]
+        saved = await self._store.saved_hands([r.id for r in closed]) if closed else set()
+        lost: list[tuple[RoundInfo, HandRecord]] = []
+        for info in closed:
+            if info.id in saved:
+                continue
+            outcome = None
+            if info.result and "outcome" in info.result:
+                outcome = outcome_from_json(info.result["outcome"])
+            bets = await self.round_bets(info.id)
+            settlements = None
+            if info.status is RoundStatus.SETTLED:
+                if outcome is None:  # (never: a settlement records its result)
+                    continue
+                settlements = settle_players(rules, outcome, bets)
+            opened = info.opened_at.timestamp() if info.opened_at else 0.0
+            closed_at = info.closed_at.timestamp() if info.closed_at else opened
+            record = recovered_record(
+                GameNumber.parse(info.id),
+                opened_at=opened,
+                closed_at=closed_at,
+                outcome=outcome,
+                bets=bets,
+                settlements=settlements,
+            )
+            lost.append((info, record))
+        return lost
 
     def moved(self, transactions: Iterable[Transaction]) -> dict[str, int]:
         """What ``transactions`` moved to (+) or from (−) each player's money: the wallet

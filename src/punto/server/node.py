@@ -59,6 +59,7 @@ from punto.server.protocol import (
     Command,
     error_message,
     event_json,
+    hand_record_json,
     outcome_from_json,
     outcome_json,
     parse_command,
@@ -437,6 +438,7 @@ class Node:
                     "voided": len(recovery.voided),
                 },
             )
+        await self._save_lost_records(config)
         await self.store.clear_table(config.id)
         rng = None if self._rng is None else random.Random(self._rng.getrandbits(64))
         runner = TableRunner(
@@ -448,6 +450,33 @@ class Node:
         )
         self.runners[config.id] = runner
         runner.start()
+
+    async def _save_lost_records(self, config: TableConfig) -> None:
+        """Save the hand records a stopped process owed of this table (it stopped between
+        a settlement's commit and its record's, or left rounds open that the restart just
+        closed), rebuilt from the ledger (:meth:`Bank.lost_records`), before the table
+        deals again: a player's history, a complaint by game number and the roads find
+        every hand whose money moved [L]."""
+        settings = config.settings(betting_seconds=None)
+        for info, record in await self.bank.lost_records(config.id, rules=settings.rules):
+            data = hand_record_json(record)
+            data["rules_version"] = settings.rules_version
+            data["recovered"] = True
+            await self.store.save_hand(
+                game=info.id,
+                table_id=config.id,
+                shoe=record.game.shoe,
+                hand=record.game.hand,
+                opened_at=record.opened_at,
+                closed_at=record.closed_at,
+                status=info.status.value,
+                record=data,
+                players=sorted(set(record.bets) | set(record.results)),
+            )
+            _LOG.warning(
+                "hand record rebuilt from the ledger",
+                extra={"table": config.id, "game": info.id, "status": info.status.value},
+            )
 
     async def _lease_loop(self) -> None:
         interval = self.settings.lease_seconds / 3

@@ -573,6 +573,14 @@ class ServerStore:
 
         return await self._run(unit)
 
+    async def saved_hands(self, games: Sequence[str]) -> set[str]:
+        """Which of ``games`` have a stored record."""
+
+        async def unit(conn: AsyncConnection) -> set[str]:
+            return set(await conn.scalars(select(_H.c.game).where(_H.c.game.in_(games))))
+
+        return await self._run(unit) if games else set()
+
     async def hands(self, table_id: str, *, limit: int = 20) -> list[dict[str, Any]]:
         """The table's latest hands, newest first."""
 

@@ -89,6 +89,9 @@ class Reason(enum.StrEnum):
     """The administrator closed the table [S14]."""
     SHUTDOWN = "shutdown"
     """The server is shutting down."""
+    STOPPED = "stopped"
+    """The table's server stopped during the hand (killed, or the machine failed): its
+    restart voided the hand and returned every bet [L]."""
     ROLLED_BACK = "rolled_back"
     """A wallet transaction was rolled back before it arrived (ledger)."""
     WALLET_ROLLBACK = "wallet_rollback"

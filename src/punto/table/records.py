@@ -24,7 +24,7 @@ from punto.errors import TableError
 from punto.outcome import Outcome, Side
 from punto.settlement import Settlement
 from punto.table.fault_catalogue import Fault
-from punto.table.reasons import Why
+from punto.table.reasons import Reason, Why
 
 __all__ = [
     "Bets",
@@ -33,6 +33,7 @@ __all__ = [
     "PlayerId",
     "PlayerResult",
     "freeze_bets",
+    "recovered_record",
 ]
 
 PlayerId = str
@@ -123,3 +124,66 @@ class HandRecord:
     def settled(self) -> bool:
         """Whether the hand is over (settled, or void and refunded)."""
         return self.closed_at is not None
+
+
+_DEALT = (
+    (Position.PLAYER_1, Side.PLAYER, 0),
+    (Position.BANKER_1, Side.BANKER, 0),
+    (Position.PLAYER_2, Side.PLAYER, 1),
+    (Position.BANKER_2, Side.BANKER, 1),
+    (Position.PLAYER_3, Side.PLAYER, 2),
+    (Position.BANKER_3, Side.BANKER, 2),
+)
+"""Each position and the card of its hand it holds, in dealing order [M7]."""
+
+
+def recovered_record(
+    game: GameNumber,
+    *,
+    opened_at: float,
+    closed_at: float,
+    outcome: Outcome | None,
+    bets: Mapping[PlayerId, Mapping[Bet, int]],
+    settlements: Mapping[PlayerId, Settlement] | None,
+) -> HandRecord:
+    """The record of a hand whose table's process stopped before it saved one [L]: the
+    money of the hand was settled (``settlements``: each player's, as the ledger paid
+    them) or, without them, the hand was void and every bet returned
+    (:attr:`Reason.STOPPED`). Built from what outlives the process — the result, the
+    bets, the settlements; the dealer's name, the card times and who held the cards
+    died with it.
+
+    >>> from punto.cards import parse_cards
+    >>> coup = Outcome.from_hands(parse_cards("9S KH"), parse_cards("7H 8C"))
+    >>> record = recovered_record(
+    ...     GameNumber("T1", 1, 4), opened_at=10.0, closed_at=12.0, outcome=coup,
+    ...     bets={"ann": {Bet.PLAYER: 500}}, settlements=None)
+    >>> [(p.value, str(c)) for p, c in record.cards]
+    [('P1', '9S'), ('B1', '7H'), ('P2', 'KH'), ('B2', '8C')]
+    >>> record.void, record.void_reason.code.value, dict(record.bets["ann"]), record.results
+    (True, 'stopped', {<Bet.PLAYER: 'player'>: 500}, {})
+    """
+    cards: tuple[tuple[Position, Card], ...] = ()
+    if outcome is not None:
+        hands = {Side.PLAYER: outcome.player, Side.BANKER: outcome.banker}
+        cards = tuple((p, hands[side][n]) for p, side, n in _DEALT if n < len(hands[side]))
+    results = {
+        player: PlayerResult(player, settlement, settlement.total_returned)
+        for player, settlement in (settlements or {}).items()
+    }
+    return HandRecord(
+        game=game,
+        dealer="",
+        opened_at=opened_at,
+        closed_at=closed_at,
+        cards=cards,
+        outcome=outcome if settlements is not None else None,
+        bets={player: freeze_bets(placed) for player, placed in bets.items()},
+        results=results,
+        holders={},
+        faults=(),
+        blank=False,
+        void=settlements is None,
+        void_reason=Why(Reason.STOPPED) if settlements is None else None,
+        corrections={},
+    )

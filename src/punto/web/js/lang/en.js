@@ -691,6 +691,7 @@ export default {
   "reason.owner_left": "the table owner left",
   "reason.closed_by_supervisor": "closed by the supervisor",
   "reason.shutdown": "the server is shutting down",
+  "reason.stopped": "the server stopped during the hand",
   "ev.rules_changed": "New table rules (version {version}) from this shoe on",
   "error.negative_edge": "A bet favours the player",
   "rules.title": "Table rules",

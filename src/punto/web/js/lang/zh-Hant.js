@@ -693,6 +693,7 @@ export default {
   "reason.owner_left": "桌主已離開",
   "reason.closed_by_supervisor": "主管關桌",
   "reason.shutdown": "伺服器正在關閉",
+  "reason.stopped": "伺服器在本局中途停止",
   "ev.rules_changed": "本靴起採用新賭桌規則（第 {version} 版）",
   "error.negative_edge": "有投注對客人有利",
   "rules.title": "賭桌規則",

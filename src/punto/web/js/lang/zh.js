@@ -691,6 +691,7 @@ export default {
   "reason.owner_left": "台主已离开",
   "reason.closed_by_supervisor": "主管关台",
   "reason.shutdown": "服务器正在关闭",
+  "reason.stopped": "服务器在本局中途停止",
   "ev.rules_changed": "本靴起启用新牌桌规则（第 {version} 版）",
   "error.negative_edge": "有投注对玩家有利",
   "rules.title": "牌桌规则",
