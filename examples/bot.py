@@ -13,6 +13,9 @@ WebSocket for the table. It behaves as a patient person would:
 - a dropped socket is no failure: it connects again (with a growing pause), reads the new
   snapshot and carries on where it was — a hand it bet on and whose settlement it missed
   is found in its bet history;
+- a join refused because the player's money is being moved right now (a ``conflict``:
+  after a server's crash, a join it had under way holds the player's turn until the turn
+  goes stale) is tried again a second later;
 - it exits 0 when its hands are settled, and non-zero only on a real failure (the server
   refused the login, the table does not exist, the money ran out, the time ran out),
   saying why on stderr.
@@ -33,6 +36,10 @@ import websockets
 
 RECONNECTS = 20
 """Connections lost in a row before the bot gives up."""
+
+JOIN_TRIES = 60
+"""Joins refused as a conflict (the player's money is being moved), a second apart, before
+the bot gives up."""
 
 _BENIGN = frozenset({"betting", "phase", "bet_closed", "unavailable", "table_balance", "seat"})
 """Refusals that are part of play (the countdown ended, the table is between hands, a seat
@@ -185,22 +192,24 @@ class Bot:
                     if not future.done():
                         future.cancel()
                 self._answers.clear()
-            await self._catch_up()
 
     async def _catch_up(self) -> None:
-        """After a reconnection: the hands bet on whose settlement was missed."""
-        waiting = self.bet_on - self.settled
-        if not waiting:
+        """Once connected again (the server is up): the hands bet on whose settlement was
+        missed while the connection was down."""
+        if not self.bet_on - self.settled:
             return
         answer = await request(
             self.http, "GET", "/api/me/bets", headers={"Authorization": f"Bearer {self.token}"}
         )
         if answer.status_code == 200:
             for record in answer.json().get("records", []):
-                if record.get("game") in waiting:  # a record: the hand is over
-                    self.settled.add(record["game"])
+                game = record.get("game")
+                if game in self.bet_on and game not in self.settled:  # a record: it is over
+                    self.settled.add(game)
                     net = record.get("net") or 0  # (none: the hand was voided, refunded)
-                    print(f"hand {record['game']}: net {net} (caught up)", file=sys.stderr)
+                    print(f"hand {game}: net {net} (caught up)", file=sys.stderr)
+        if len(self.settled) >= self.args.hands:
+            self._done.set()
 
     async def _play(self) -> None:
         snapshot = json.loads(await self.ws.recv())
@@ -209,6 +218,7 @@ class Bot:
         self._done = asyncio.Event()
         reader = asyncio.create_task(self._read())
         try:
+            await self._catch_up()
             await self._seat(snapshot)
             state = snapshot["state"]
             if state["phase"] == "betting_open":
@@ -235,7 +245,7 @@ class Bot:
         tier = table["limits"][0]
         chip = min((c for c in table["chips"] if c >= tier["min_bet"]), default=table["chips"][-1])
         if not you["at_table"]:
-            await self._must(await self.request({"type": "join"}), "join")
+            await self._join()
         if you.get("place") not in ("seated", "watching"):  # (a drop between join and sit)
             taken = {s["seat"] for s in snapshot["state"]["seats"]}
             free = [s for s in range(1, table["seats"] + 1) if s not in taken]
@@ -251,6 +261,18 @@ class Bot:
                 )
         await self._must(await self.request({"type": "choose_chip", "chip": chip}), "chip")
         self.chip = chip
+
+    async def _join(self) -> None:
+        """Join; a join refused because the player's money is being moved is tried again
+        (after a server's crash, a move it had under way holds the player's turn until the
+        turn goes stale)."""
+        for tries in range(1, JOIN_TRIES + 1):
+            answer = await self.request({"type": "join"})
+            if answer["type"] == "ok" or answer["error"] != "conflict" or tries == JOIN_TRIES:
+                break
+            print(f"bot: join: {answer['message']}; trying again", file=sys.stderr)
+            await asyncio.sleep(1.0)
+        await self._must(answer, "join")
 
     async def _must(self, answer: dict[str, Any], what: str) -> None:
         if answer["type"] == "error" and answer["error"] not in _BENIGN:
@@ -306,7 +328,7 @@ class Bot:
             if kind != "event":
                 continue
             event = message["event"]
-            if event["kind"] == "betting_opened":
+            if event["kind"] == "betting_opened" and len(self.settled) < self.args.hands:
                 task = asyncio.create_task(self._bet(str(event["game"])))
                 self._betting.add(task)
                 task.add_done_callback(self._bet_done)

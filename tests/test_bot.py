@@ -1,6 +1,7 @@
 """The load client ``examples/bot.py`` against a real server: many bots started at the same
 moment at one table all finish (a seat taken first is watched from instead), a bot whose
-socket is dropped reconnects and carries on, and a real failure exits non-zero saying why."""
+socket is dropped reconnects and carries on, a join refused while the player's money is
+being moved is tried again, and a real failure exits non-zero saying why."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from types import ModuleType
 
 import pytest
 
+from punto.errors import ConflictError
 from punto.server.auth import Actor
 from punto.server.protocol import Command
 from punto.table.events import Event
@@ -83,6 +85,39 @@ async def test_a_bot_whose_socket_is_dropped_reconnects_and_finishes(tmp_path: P
         assert dropped == ["join", "confirm"]
         assert code == 0
         assert out.getvalue().split()[-1].isdigit()
+
+
+@pytest.mark.slow
+async def test_a_bot_refused_a_join_while_its_money_moves_tries_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A server killed during a join leaves the player's turn held (until it goes stale,
+    30 s): the bot's join after the restart is refused as a conflict, and the bot tries
+    again instead of failing (it did, in the kill test)."""
+    async with server_on("sqlite", tmp_path) as server:
+        store = server.node.store
+        assert await store.take_turn("ann", "held-by-a-dead-process")
+        runner = server.node.runners["macau-1"]
+        execute = runner.execute
+        refused: list[str] = []
+
+        async def refusing(actor: Actor, command: Command) -> tuple[Event, ...]:
+            """The turn is given back once the bot's join was refused (twice)."""
+            try:
+                return await execute(actor, command)
+            except ConflictError as exc:
+                refused.append(str(exc))
+                if len(refused) == 2:
+                    await store.end_turn("ann", "held-by-a-dead-process")
+                raise
+
+        runner.execute = refusing  # type: ignore[method-assign]
+        args = ["--url", server.url, "--hands", "1", "--table", "macau-1", "--user", "ann"]
+        code = await BOT.main([*args, "--timeout", "120"])
+    assert code == 0, capsys.readouterr().err
+    assert len(refused) == 2
+    assert "ann's money is being moved right now" in refused[0]
+    assert capsys.readouterr().err.count("bot: join: ") == 2
 
 
 async def test_a_real_failure_exits_non_zero_saying_why(
