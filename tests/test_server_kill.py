@@ -1,13 +1,19 @@
-"""A server on the operator's wallet killed while players bet, twice, and started again:
-nothing is lost or created. ``punto serve`` (PostgreSQL) with the reference operator's
-wallet, four ``examples/bot.py`` players betting every hand at ``macau-1``; the server is
-killed with SIGKILL in the middle of play and started again; the bots reconnect and play
-their hands to the end. Then ``punto ledger check --operator`` passes, and each player's
-money at the operator moved by exactly the sum of the nets their bot saw, which is also
-what the ledger's entries for them on the operator's account say.
+"""A server killed while players bet, twice, and started again: nothing is lost or
+created. ``punto serve`` with four ``examples/bot.py`` players betting every hand at
+``macau-1``; the server is killed with SIGKILL in the middle of play and started again; the
+bots reconnect and play their hands to the end. Then ``punto ledger check`` passes and each
+player's money moved by exactly the sum of the nets their bot saw.
 
-Wherever the kills fall (a confirm's debit made and its stake not written, a settlement
-committed and its credits not written down, a round open), the books must agree."""
+The money counted:
+
+- on the operator's wallet (PostgreSQL), their money at the reference operator, which is
+  also what the ledger's entries for them on the operator's account say
+  (``check --operator``);
+- on the transfer wallet (the embedded SQLite default, and PostgreSQL), their balance in
+  the ledger.
+
+Wherever the kills fall (a group commit of confirms half sent, a settlement committed and
+its credits not written down, a round open), the books must agree."""
 
 from __future__ import annotations
 
@@ -48,7 +54,6 @@ ENV = {
     "PUNTO_LEASE_SECONDS": "3",
     "PUNTO_OUTBOX_SECONDS": "0.2",
     "PUNTO_OUTBOX_HOLD": "2",
-    "PUNTO_WALLET": "seamless",
 }
 
 
@@ -82,8 +87,12 @@ def start_bot(url: str, player: str) -> subprocess.Popen[str]:
     )
 
 
+def _async(url: str) -> str:
+    return url.replace("postgresql://", "postgresql+asyncpg://")
+
+
 async def _settled_rounds(url: str) -> int:
-    engine = create_async_engine(url.replace("postgresql://", "postgresql+asyncpg://"))
+    engine = create_async_engine(_async(url))
     try:
         async with engine.connect() as conn:
             found = await conn.execute(
@@ -94,34 +103,50 @@ async def _settled_rounds(url: str) -> int:
         await engine.dispose()
 
 
-async def _ledger_moved(url: str) -> dict[str, int]:
-    """What the ledger's entries on the operator's account moved, by player."""
-    engine = create_async_engine(url.replace("postgresql://", "postgresql+asyncpg://"))
+async def _ledger_moved(url: str, wallet: str) -> dict[str, int]:
+    """What the ledger says each player's money moved: on the operator's wallet, the
+    entries for them on the operator's account; on the transfer wallet, their balance
+    against the demo's opening balance."""
+    engine = create_async_engine(_async(url))
+    if wallet == "seamless":
+        query = (
+            "SELECT t.player_id, sum(e.amount) FROM ledger_transactions t "
+            "JOIN ledger_entries e ON e.transaction_id = t.id "
+            "WHERE e.account_code LIKE 'operator:%' AND t.player_id IS NOT NULL "
+            "GROUP BY t.player_id"
+        )
+    else:
+        query = (
+            "SELECT substr(code, 8), balance - :opening FROM ledger_accounts "
+            "WHERE code LIKE 'player:%'"
+        )
     try:
         async with engine.connect() as conn:
-            rows = await conn.execute(
-                text(
-                    "SELECT t.player_id, sum(e.amount) FROM ledger_transactions t "
-                    "JOIN ledger_entries e ON e.transaction_id = t.id "
-                    "WHERE e.account_code LIKE 'operator:%' AND t.player_id IS NOT NULL "
-                    "GROUP BY t.player_id"
-                )
-            )
-            return {str(player): int(amount) for player, amount in rows}
+            rows = await conn.execute(text(query), {"opening": OPENING})
+            return {str(p): int(amount) for p, amount in rows if str(p) in PLAYERS}
     finally:
         await engine.dispose()
 
 
+CASES = [
+    pytest.param("postgresql", "seamless", id="postgresql-seamless", marks=BACKENDS[1].marks),
+    pytest.param("postgresql", "internal", id="postgresql-transfer", marks=BACKENDS[1].marks),
+    pytest.param("sqlite", "internal", id="sqlite-transfer"),
+]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", [p for p in BACKENDS if p.id == "postgresql"])
-async def test_a_seamless_server_killed_twice_under_play_loses_and_creates_nothing(
-    backend: str, tmp_path: Path
+@pytest.mark.parametrize(("backend", "wallet"), CASES)
+async def test_a_server_killed_twice_under_play_loses_and_creates_nothing(
+    backend: str, wallet: str, tmp_path: Path
 ) -> None:
     operator = ReferenceOperator(dict.fromkeys(PLAYERS, OPENING))
     with reference_operator(operator) as wallet_url:
         async with ledger_database(backend, tmp_path) as url:
             plain = url.replace("postgresql+asyncpg://", "postgresql://")
-            env = {**ENV, "PUNTO_WALLET_URL": str(wallet_url)}
+            env = {**ENV, "PUNTO_WALLET": wallet, "PUNTO_DEMO_BALANCE": str(OPENING)}
+            if wallet == "seamless":
+                env["PUNTO_WALLET_URL"] = wallet_url
             port = free_port()
 
             def serve(n: int) -> Process:
@@ -156,11 +181,11 @@ async def test_a_seamless_server_killed_twice_under_play_loses_and_creates_nothi
                 seen = [int(n) for n in re.findall(r"net (-?\d+)", err)]
                 assert len(seen) == HANDS, err[-2000:]
                 nets[player] = sum(seen)
-            check = subprocess.run(
-                [sys.executable, "-m", "punto", "ledger", "check", "--operator",
-                 "--database-url", plain, "--wallet-url", str(wallet_url)],
-                capture_output=True, text=True, check=False, cwd=ROOT,
-            )  # fmt: skip
+            command = [sys.executable, "-m", "punto", "ledger", "check", "--database-url", plain]
+            if wallet == "seamless":
+                command += ["--operator", "--wallet-url", wallet_url]
+            check = subprocess.run(command, capture_output=True, text=True, check=False, cwd=ROOT)
             assert check.returncode == 0, check.stdout + check.stderr
-            assert {p: operator.balances[p] - OPENING for p in PLAYERS} == nets
-            assert await _ledger_moved(plain) == nets
+            if wallet == "seamless":
+                assert {p: operator.balances[p] - OPENING for p in PLAYERS} == nets
+            assert await _ledger_moved(plain, wallet) == nets
