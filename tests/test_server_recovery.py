@@ -33,6 +33,13 @@ async def _confirm_a_bet(client: TableClient, bet: str, chips: int) -> str:
             return game
 
 
+async def _seated(client: TableClient) -> None:
+    """Join, take seat 1 at the low tier, and bet with chips of 1,000."""
+    await client.ok({"type": "join"})
+    await client.ok({"type": "sit", "seat": 1, "tier": "low"})
+    await client.ok({"type": "choose_chip", "chip": 1000})
+
+
 async def _read_until_closed(client: TableClient) -> None:
     while True:
         await client.ws.recv()
@@ -49,9 +56,7 @@ async def test_restart_closes_rounds_a_crash_left_open(
             token = await server.token("ann")
             wallet = await server.node.bank.balance("ann")
             async with TableClient.connect(server, "macau-1", token) as client:
-                await client.ok({"type": "join"})
-                await client.ok({"type": "sit", "seat": 1, "tier": "low"})
-                await client.ok({"type": "choose_chip", "chip": 1000})
+                await _seated(client)
                 game = await _confirm_a_bet(client, "player", 5)
                 assert await server.node.bank.balance("ann") == wallet - 5000
                 await crash(server.node)
@@ -132,9 +137,7 @@ async def test_a_record_lost_between_the_settlement_and_its_save_is_rebuilt(
             token = await server.token("ann")
             wallet = await server.node.bank.balance("ann")
             async with TableClient.connect(server, "macau-1", token) as client:
-                await client.ok({"type": "join"})
-                await client.ok({"type": "sit", "seat": 1, "tier": "low"})
-                await client.ok({"type": "choose_chip", "chip": 1000})
+                await _seated(client)
                 while True:  # a bet and its confirm in one message: all or nothing
                     game = await client.betting_open()
                     answer = await client.request({"type": "confirm", "bets": {"banker": 2000}})
