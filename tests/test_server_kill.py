@@ -9,8 +9,9 @@ The money counted:
 - on the operator's wallet (PostgreSQL), their money at the reference operator, which is
   also what the ledger's entries for them on the operator's account say
   (``check --operator``);
-- on the transfer wallet (the embedded SQLite default, and PostgreSQL), their balance in
-  the ledger.
+- on the transfer wallet (the embedded SQLite default), their balance in the ledger (the
+  same on PostgreSQL was run by hand when this set-up was added; the suite keeps two
+  set-ups for its time).
 
 Wherever the kills fall (a group commit of confirms half sent, a settlement committed and
 its credits not written down, a round open), the books must agree."""
@@ -130,7 +131,6 @@ async def _ledger_moved(url: str, wallet: str) -> dict[str, int]:
 
 CASES = [
     pytest.param("postgresql", "seamless", id="postgresql-seamless", marks=BACKENDS[1].marks),
-    pytest.param("postgresql", "internal", id="postgresql-transfer", marks=BACKENDS[1].marks),
     pytest.param("sqlite", "internal", id="sqlite-transfer"),
 ]
 
