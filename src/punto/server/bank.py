@@ -293,9 +293,8 @@ class Bank:
         def resume(
             info: RoundInfo, bets: Mapping[str, Mapping[Bet, int]]
         ) -> Mapping[str, Settlement] | None:
-            if not info.result or "outcome" not in info.result:
-                return None
-            return settle_players(rules, outcome_from_json(info.result["outcome"]), bets)
+            outcome = _recorded_outcome(info)
+            return None if outcome is None else settle_players(rules, outcome, bets)
 
         recovery = await self.ledger.recover(resume=resume, table_id=table_id)
         if self.seamless:  # what the recovery posted; a call owed before it is the sweep's
@@ -320,9 +319,7 @@ class Bank:
         for info in closed:
             if info.id in saved:
                 continue
-            outcome = None
-            if info.result and "outcome" in info.result:
-                outcome = outcome_from_json(info.result["outcome"])
+            outcome = _recorded_outcome(info)
             bets = await self.round_bets(info.id)
             settlements = None
             if info.status is RoundStatus.SETTLED:
@@ -382,3 +379,10 @@ class Bank:
         """The round's status in the ledger."""
         info = await self.round(round_id)
         return None if info is None else info.status
+
+
+def _recorded_outcome(info: RoundInfo) -> Outcome | None:
+    """The coup's outcome the ledger recorded for the round, if any."""
+    if not info.result or "outcome" not in info.result:
+        return None
+    return outcome_from_json(info.result["outcome"])
