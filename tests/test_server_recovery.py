@@ -6,9 +6,11 @@ did not save it), so a player's history and a complaint by game number find it."
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from websockets.exceptions import ConnectionClosed
 
@@ -117,18 +119,22 @@ async def test_a_record_lost_between_the_settlement_and_its_save_is_rebuilt(
     """The process stops after the ledger settled a hand and before the hand's record is
     committed (a kill: the record's transaction dies with it). The restart finds the
     settled round with no record and saves one from the ledger: the hand is in the
-    player's history with its result and net, once (it was not on the code before)."""
+    player's history with its result and net, once (it was not on the code before).
+    The table's own record, should it come after the look-up (an owner still alive, a
+    lease taken over), is never replaced by the rebuilt one."""
     async with ledger_database(backend, tmp_path) as url:
         settings = server_settings(url, betting_seconds=2.0)
         async with running_server(settings) as server:
             store = server.node.store
             save_hand = store.save_hand
             stuck = asyncio.Event()
+            unsaved: list[dict[str, Any]] = []
 
             async def never_saved(**kwargs: Any) -> bool:
                 """The settled hand's record is not written (the books as a kill between
                 the ledger's commit and the record's leaves them; the table goes on)."""
                 if kwargs["status"] == "settled" or kwargs.get("after") is not None:
+                    unsaved.append(kwargs)
                     stuck.set()
                     return True
                 return await save_hand(**kwargs)
@@ -166,6 +172,20 @@ async def test_a_record_lost_between_the_settlement_and_its_save_is_rebuilt(
             assert record["result"]["returned"] == settlement.total_returned
             report = await again.node.ledger.check()
             assert report.ok, report.problems
+            # The old owner's full record arrives (it replaces the rebuilt one); a rebuild
+            # that looked before it came then saves: the full record stays.
+            full = next(k for k in unsaved if k["game"] == game)
+            await again.node.store.save_hand(**{**full, "after": None})
+            assert "recovered" not in (await _my_record(again, game))
+            table_saved = {**orjson.loads(orjson.dumps(full["record"])), "status": "settled"}
+            assert await again.node.store.hand(game) == table_saved
+
+            async def looked_before(games: Sequence[str]) -> set[str]:
+                return set()
+
+            again.node.store.saved_hands = looked_before  # type: ignore[method-assign]
+            await again.node._save_lost_records(again.node.runners["macau-1"].config)
+            assert await again.node.store.hand(game) == table_saved
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

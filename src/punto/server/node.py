@@ -462,7 +462,7 @@ class Node:
             data = hand_record_json(record)
             data["rules_version"] = settings.rules_version
             data["recovered"] = True
-            await self.store.save_hand(
+            saved = await self.store.save_hand(
                 game=info.id,
                 table_id=config.id,
                 shoe=record.game.shoe,
@@ -472,11 +472,13 @@ class Node:
                 status=info.status.value,
                 record=data,
                 players=sorted(set(record.bets) | set(record.results)),
+                replace=False,  # the table's own record, if it came meanwhile, stays
             )
-            _LOG.warning(
-                "hand record rebuilt from the ledger",
-                extra={"table": config.id, "game": info.id, "status": info.status.value},
-            )
+            if saved:
+                _LOG.warning(
+                    "hand record rebuilt from the ledger",
+                    extra={"table": config.id, "game": info.id, "status": info.status.value},
+                )
 
     async def _lease_loop(self) -> None:
         interval = self.settings.lease_seconds / 3

@@ -499,8 +499,12 @@ class ServerStore:
         record: Mapping[str, Any],
         players: Sequence[str],
         after: Awaitable[bool] | None = None,
+        replace: bool = True,
     ) -> bool:
         """Store (or replace) a hand's record and who bet on it; whether it was stored.
+
+        ``replace=False``: stored only if the hand has no record yet (a record rebuilt
+        from the ledger never takes the place of the one the table saved).
 
         ``after``: stored only if it comes true — a settlement's ledger transaction, so
         that no record says *settled* of money that did not move. On PostgreSQL the
@@ -522,14 +526,21 @@ class ServerStore:
         # the transaction waits for ``after`` on PostgreSQL; SQLite's one writer first
         held = after if self._engine.dialect.name == "postgresql" else None
 
-        async def unit(conn: AsyncConnection) -> None:
+        async def unit(conn: AsyncConnection) -> bool:
             # An upsert, not delete-then-insert: two saves of one hand at once (the table's
             # and a supervisor's amendment) never collide on the key or deadlock.
             # The update takes the inserted row's values (``excluded``): the record (megabytes
             # at a table of thousands) is sent and parsed once, not a second time for it.
             stmt = _insert(conn, _H).values(game=game, **values)
-            again = {name: stmt.excluded[name] for name in values}
-            await conn.execute(stmt.on_conflict_do_update(index_elements=[_H.c.game], set_=again))
+            if not replace:
+                done = await conn.execute(stmt.on_conflict_do_nothing(index_elements=[_H.c.game]))
+                if not done.rowcount:
+                    return False  # the hand has its record: left as it is
+            else:
+                again = {name: stmt.excluded[name] for name in values}
+                await conn.execute(
+                    stmt.on_conflict_do_update(index_elements=[_H.c.game], set_=again)
+                )
             # Who bet is written once: a hand saved again (an amendment) changes the
             # list rarely, so only the difference is written, and a first save of a
             # hand of thousands of players is one bulk insert.
@@ -551,14 +562,14 @@ class ServerStore:
                 await conn.execute(_insert(conn, _HP).on_conflict_do_nothing(), rows)
             if held is not None and not await held:
                 raise _WithdrawnError  # rolls the transaction back
+            return True
 
         if after is not None and held is None and not await after:
             return False
         try:
-            await self._run(unit)
+            return await self._run(unit)
         except _WithdrawnError:
             return False
-        return True
 
     async def hand(self, game: str) -> dict[str, Any] | None:
         """A hand's stored record (with ``status``), if any."""
