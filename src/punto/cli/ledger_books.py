@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from punto.cli.output import write_json
 from punto.ledger import migrate
-from punto.ledger.store import CheckReport, LedgerStore, database_url
+from punto.ledger.store import CheckReport, LedgerStore, database_url, reach
 
 if TYPE_CHECKING:
     from punto.server.outbox import Reconciliation
@@ -21,6 +21,7 @@ __all__ = ["run"]
 def run(args: argparse.Namespace) -> int:
     """Run the chosen action."""
     url = database_url(args.database_url)
+    asyncio.run(reach(url))  # a database that cannot be opened: one line, exit 2
     if args.action == "migrate":
         migrate.upgrade(url)
         print(f"ledger schema at revision {migrate.head()}")

@@ -14,6 +14,7 @@ from types import FrameType
 
 import uvicorn
 
+from punto.ledger.store import reach
 from punto.server import collector
 from punto.server.config import Settings
 from punto.server.node import DEMO_USERS, Node
@@ -73,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"punto: refusing to start in production mode: {problem}", file=sys.stderr)
         print("punto: for a local demo run `punto serve --demo` (make run)", file=sys.stderr)
         return 2
+    # A database that cannot be opened is said in one line (exit 2), before uvicorn starts.
+    asyncio.run(reach(settings.database_url))
     node = Node(settings)
     app = create_app(settings, node=node, logs=True)
     url = f"http://{args.host}:{args.port}/"

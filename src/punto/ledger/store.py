@@ -13,6 +13,7 @@ deadlock. The schema comes from :func:`punto.ledger.migrate.upgrade`.
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import json
 import os
@@ -38,8 +39,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import make_url
 from sqlalchemy.engine.interfaces import DBAPIConnection
-from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -50,6 +52,7 @@ from punto.errors import (
     LedgerError,
     PuntoError,
     RoundStateError,
+    UnavailableError,
 )
 from punto.ledger import model
 from punto.ledger.model import Account, AccountKind, Line, Transaction, TransactionKind
@@ -70,6 +73,7 @@ __all__ = [
     "RoundStatus",
     "create_engine",
     "database_url",
+    "reach",
 ]
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///punto.sqlite3"
@@ -251,6 +255,37 @@ def create_engine(url: str | None = None, *, pool: int = DEFAULT_POOL) -> AsyncE
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
+
+
+async def reach(url: str | None = None, *, timeout: float = 15.0) -> None:
+    """Open one connection to :func:`database_url` ``(url)`` and close it again, or raise
+    :class:`~punto.errors.UnavailableError` saying which database and why (a SQLite file
+    in a folder that does not exist or cannot be written, a PostgreSQL server that
+    refuses, does not answer within ``timeout`` seconds, or has no such database or
+    user): the one line an operator needs, where the driver's traceback said it in forty.
+
+    >>> asyncio.run(reach("sqlite:////no/x.db"))
+    Traceback (most recent call last):
+    ...
+    punto.errors.UnavailableError: cannot open the database sqlite+aiosqlite:////no/x.db: ...
+    """
+    resolved = database_url(url)
+    shown = make_url(resolved).render_as_string(hide_password=True)
+    engine = create_engine(resolved, pool=1)
+    try:
+        async with asyncio.timeout(timeout):
+            async with engine.connect():
+                pass
+    except TimeoutError:
+        raise UnavailableError(
+            f"cannot open the database {shown}: no answer within {timeout:g} s"
+        ) from None
+    except (SQLAlchemyError, OSError) as exc:
+        cause = getattr(exc, "orig", None) or exc
+        reason = str(cause).strip().splitlines()[0] if str(cause).strip() else type(cause).__name__
+        raise UnavailableError(f"cannot open the database {shown}: {reason}") from None
+    finally:
+        await engine.dispose()
 
 
 class LedgerStore:
