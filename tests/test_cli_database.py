@@ -1,11 +1,14 @@
-"""A database that cannot be opened: ``punto serve`` and ``punto ledger check|migrate``
-say which and why in one line and exit 2 — never a driver's traceback, never a server
-that starts and dies in its start-up (``punto.ledger.store.reach``)."""
+"""A database (or a Redis) that cannot be opened: ``punto serve`` and ``punto ledger
+check|migrate`` say which and why in one line and exit 2 — never a driver's traceback,
+never a server that starts and dies in its start-up (``punto.ledger.store.reach``,
+``punto.server.bus.reach_redis``)."""
 
 from __future__ import annotations
 
 import socket
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -14,6 +17,8 @@ import punto.cli
 from ledger_support import BACKENDS, POSTGRES_ADMIN_URL, ledger_database
 from punto.errors import UnavailableError
 from punto.ledger.store import reach
+from punto.server import bus
+from punto.server.hub import Hub
 
 
 def _closed_port() -> int:
@@ -70,3 +75,32 @@ async def test_reach_hides_the_password_and_names_the_missing_database(backend: 
 async def test_reach_opens_a_database_that_answers(backend: str, tmp_path: Path) -> None:
     async with ledger_database(backend, tmp_path) as url:
         await reach(url)
+
+
+def test_a_redis_that_does_not_answer_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = f"sqlite:///{tmp_path / 'punto.sqlite3'}"
+    redis = f"redis://:hunter2-secret@127.0.0.1:{_closed_port()}/0"
+    argv = ["serve", "--demo", "--database-url", database, "--redis-url", redis]
+    assert punto.cli.main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1, err
+    assert err.startswith("punto: error: cannot reach Redis at redis://:***@127.0.0.1:")
+    assert "hunter2" not in err
+
+
+@pytest.mark.asyncio
+async def test_a_process_whose_redis_never_answers_stops_its_start_with_a_typed_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bus, "_START_PATIENCE", 0.5)
+    redis = bus.RedisBus(f"redis://127.0.0.1:{_closed_port()}/0", Hub(queue_size=4), process_id="p")
+
+    async def handler(request: Mapping[str, Any]) -> dict[str, Any]:
+        return {}
+
+    with pytest.raises(UnavailableError, match=r"not subscribed within 0\.5 s"):
+        await redis.start(handler)
+    await redis.close()

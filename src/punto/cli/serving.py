@@ -16,6 +16,7 @@ import uvicorn
 
 from punto.ledger.store import reach
 from punto.server import collector
+from punto.server.bus import reach_redis
 from punto.server.config import Settings
 from punto.server.node import DEMO_USERS, Node
 from punto.server.protocol import MAX_MESSAGE
@@ -74,8 +75,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"punto: refusing to start in production mode: {problem}", file=sys.stderr)
         print("punto: for a local demo run `punto serve --demo` (make run)", file=sys.stderr)
         return 2
-    # A database that cannot be opened is said in one line (exit 2), before uvicorn starts.
+    # A database that cannot be opened is said in one line (exit 2), before uvicorn starts,
     asyncio.run(reach(settings.database_url))
+    if settings.redis_url:  # and a Redis that does not answer
+        asyncio.run(reach_redis(settings.redis_url))
     node = Node(settings)
     app = create_app(settings, node=node, logs=True)
     url = f"http://{args.host}:{args.port}/"

@@ -21,7 +21,7 @@ import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import redis.asyncio as aioredis
 
@@ -30,10 +30,12 @@ from punto.server.envelopes import Envelope, envelope_from_json
 from punto.server.hub import Hub
 from punto.server.protocol import error_message
 
-__all__ = ["Bus", "LocalBus", "RedisBus", "RequestHandler"]
+__all__ = ["Bus", "LocalBus", "RedisBus", "RequestHandler", "reach_redis"]
 
 _LOG = logging.getLogger("punto.server.bus")
 
+_START_PATIENCE = 10.0
+"""Seconds a starting process waits for its Redis subscription."""
 _RETRY_FIRST = 0.1
 _RETRY_MAX = 2.0
 """Pauses between tries to reach Redis again (seconds, doubling)."""
@@ -89,12 +91,41 @@ class LocalBus:
         """Nothing to close."""
 
 
+def _shown(url: str) -> str:
+    """A Redis URL with its password hidden."""
+    scheme, sep, rest = url.partition("://")
+    auth, at, host = rest.rpartition("@")
+    if not at or ":" not in auth:
+        return url
+    return f"{scheme}{sep}{auth.partition(':')[0]}:***@{host}"
+
+
+async def reach_redis(url: str, *, timeout: float = 10.0) -> None:
+    """Ask Redis at ``url`` for a ``PING``, or raise :class:`UnavailableError` saying which
+    Redis (its password hidden) and why: a process starting without its Redis stops with
+    one line (``punto serve``: exit 2). Once started, a Redis that goes away is waited
+    for (:class:`RedisBus` subscribes again)."""
+    client: aioredis.Redis = aioredis.from_url(url, socket_connect_timeout=timeout)
+    try:
+        async with asyncio.timeout(timeout):
+            await cast(Awaitable[bool], client.ping())
+    except TimeoutError:
+        raise UnavailableError(
+            f"cannot reach Redis at {_shown(url)}: no answer within {timeout:g} s"
+        ) from None
+    except (aioredis.RedisError, OSError) as exc:
+        raise UnavailableError(f"cannot reach Redis at {_shown(url)}: {exc}") from None
+    finally:
+        await client.aclose()
+
+
 class RedisBus:
     """Several processes sharing one Redis (pub/sub)."""
 
     def __init__(self, url: str, hub: Hub, *, process_id: str, prefix: str = "punto") -> None:
         # named, so that an operator (or a test) can tell this process's connections apart
         self._redis: aioredis.Redis = aioredis.from_url(url, client_name=f"punto-{process_id}")
+        self._url = url
         self._prefix = prefix
         self._hub = hub
         self._me = process_id
@@ -110,7 +141,15 @@ class RedisBus:
         """Subscribe to every table and to this process's channel."""
         self._handler = handler
         self._task = asyncio.create_task(self._listen(), name="punto-redis-bus")
-        await asyncio.wait_for(self._ready.wait(), timeout=10)
+        try:
+            await asyncio.wait_for(self._ready.wait(), timeout=_START_PATIENCE)
+        except TimeoutError:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            raise UnavailableError(
+                f"cannot reach Redis at {_shown(self._url)}: not subscribed within "
+                f"{_START_PATIENCE:g} s"
+            ) from None
 
     async def _listen(self) -> None:
         """Deliver what arrives; when Redis goes away (a restart), subscribe again with a
