@@ -16,7 +16,7 @@ from websockets.uri import parse_uri
 
 from punto.server.auth import ANONYMOUS, Actor, Role
 from punto.server.frames import text_frame
-from punto.server.hub import Connection, Hub
+from punto.server.hub import OUTBOX_TURNS, Connection, Hub
 
 pytestmark = pytest.mark.asyncio
 
@@ -60,8 +60,8 @@ class Socket:
 
 
 async def turn() -> None:
-    """Let the event loop run the hub's writes (one turn, then one more)."""
-    for _ in range(2):
+    """Let the event loop run the hub's writes (the turns it waits, then one more)."""
+    for _ in range(OUTBOX_TURNS + 1):
         await asyncio.sleep(0)
 
 
@@ -179,3 +179,27 @@ async def test_without_a_socket_the_writer_task_gets_the_texts() -> None:
         "snapshot",
         '{"type":"countdown"}',
     ]
+
+
+async def test_a_confirms_events_and_its_answer_go_in_one_write() -> None:
+    """The group commit publishes a batch's events, then sets each confirm's future; the
+    player's task, awaiting it through ``asyncio.shield`` (``ConfirmBatcher.submit``),
+    sends the answer two turns of the loop later: it joins the events' write."""
+    hub = Hub(queue_size=100)
+    conn, socket = connect(hub)
+    await turn()
+    socket.writes.clear()
+    durable: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    async def player() -> None:
+        await asyncio.shield(durable)
+        conn.send('{"type":"ok"}')
+
+    task = asyncio.create_task(player())
+    await asyncio.sleep(0)  # the player waits for the batch
+    hub.deliver({"table": "t1", "message": {"type": "balance"}})  # the batch's messages
+    durable.set_result(None)  # then its answers
+    await task
+    await turn()
+    assert socket.texts() == ['{"type":"balance"}', '{"type":"ok"}']
+    assert len(socket.writes) == 1

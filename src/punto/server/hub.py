@@ -44,7 +44,7 @@ from punto.server.envelopes import VIEW_KINDS, Envelope, EventEnvelope, LegalEnv
 from punto.server.frames import Sink, text_frame
 from punto.table.views import Viewer
 
-__all__ = ["Connection", "Hub", "Outbox", "dumps", "event_texts"]
+__all__ = ["OUTBOX_TURNS", "Connection", "Hub", "Outbox", "dumps", "event_texts"]
 
 
 def dumps(message: Mapping[str, Any]) -> str:
@@ -213,10 +213,19 @@ class Connection:
                 self.queue.get_nowait()
 
 
+OUTBOX_TURNS = 3
+"""Turns of the event loop the :class:`Outbox` lets run between a first message waiting
+and its write. A confirm's events are published when its batch is durable, and its
+answer (``ok``) is sent by the player's task, woken two turns later (the confirm's
+future, then the task awaiting it): waiting three turns puts the player's events, balance,
+what they may do next and the answer in one write — 1.4 writes a confirm instead of 2.3
+in the bets benchmark. A turn costs nothing but the callbacks already due."""
+
+
 class Outbox:
-    """Writes the waiting frames of every connection that has some, once per turn of the
-    event loop: a text sent to thousands is framed once, and a connection that got
-    several messages in one turn gets them in one write."""
+    """Writes the waiting frames of every connection that has some, a few turns of the
+    event loop after the first (:data:`OUTBOX_TURNS`): a text sent to thousands is framed
+    once, and a connection that got several messages meanwhile gets them in one write."""
 
     def __init__(self, sent: Callable[[int], None] | None = None) -> None:
         self._dirty: list[Connection] = []
@@ -226,11 +235,17 @@ class Outbox:
         """Writes made so far (tests)."""
 
     def add(self, conn: Connection) -> None:
-        """``conn`` has frames to write: at the end of this turn of the loop."""
+        """``conn`` has frames to write: :data:`OUTBOX_TURNS` turns of the loop from now."""
         self._dirty.append(conn)
         if not self._scheduled:
             self._scheduled = True
-            asyncio.get_running_loop().call_soon(self.flush)
+            asyncio.get_running_loop().call_soon(self._wait, OUTBOX_TURNS - 1)
+
+    def _wait(self, turns: int) -> None:
+        if turns:
+            asyncio.get_running_loop().call_soon(self._wait, turns - 1)
+        else:
+            self.flush()
 
     def flush(self) -> None:
         """Write every waiting connection's frames now."""
