@@ -95,5 +95,22 @@ async def test_logout_and_renewal_revoke_the_token(backend: str, tmp_path: Path)
         assert (await http.post("/api/auth/logout")).status_code == 401
 
 
+async def test_a_session_that_expires_on_an_open_socket_is_told_and_closed(
+    tmp_path: Path,
+) -> None:
+    """The socket of a session whose token expires, idle or not, gets the typed error and
+    is closed with 4401; what it sent before the expiry was answered."""
+    async with server_on("sqlite", tmp_path, token_ttl=2.0) as server:
+        token = await server.token("ann")
+        async with TableClient.connect(server, "macau-1", token) as client:
+            assert (await client.request({"type": "join"}))["type"] == "ok"
+            with pytest.raises(ConnectionClosed):
+                await client.next_of("never", timeout=30)
+            assert client.ws.close_code == 4401
+            told = [m for m in client.received if m.get("type") == "error"]
+            assert [m["error"] for m in told] == ["unauthorized"]
+            assert told[0]["message"] == "the session token has expired"
+
+
 async def test_the_default_token_lifetime_is_one_hour() -> None:
     assert Settings(secret="s" * 32).token_ttl == 3600.0

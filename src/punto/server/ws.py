@@ -211,11 +211,16 @@ async def _read(
     while not conn.closed:
         timeout = None if actor.expires_at is None else actor.expires_at - time.time()
         if timeout is not None and timeout <= 0:
+            # told, then closed with 4401 by the writer once the error is written (a close
+            # sent from here went before it: the client never learnt why)
             conn.send(_dumps(error_message(AuthError("the session token has expired"))))
-            await websocket.close(code=CLOSE_EXPIRED, reason="token expired")
+            node.ended.add(conn)
+            conn.close()
             return
         try:
-            frame = await asyncio.wait_for(websocket.receive(), timeout)
+            # a timer, not ``wait_for``'s task for every message (Python 3.11)
+            async with asyncio.timeout(timeout):
+                frame = await websocket.receive()
         except TimeoutError:
             continue  # the expiry check above closes it
         except (WebSocketDisconnect, RuntimeError):
