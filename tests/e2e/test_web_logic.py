@@ -548,3 +548,35 @@ def test_the_statistics_show_percentages_next_to_the_counts(page: Page) -> None:
         "hands": "8",
         "none": "null",
     }
+
+
+def test_a_table_of_thousands_shows_a_few_watchers_and_how_many_more(page: Page) -> None:
+    """The players betting without a seat: all of them at a small table; at a table of
+    thousands the first few (yourself first) and how many more, counted in the language."""
+    got = cast(
+        dict[str, str],
+        page.evaluate(
+            """async () => {
+                 const i18n = await import('/app/js/i18n.js');
+                 const { watcherList, WATCHERS_SHOWN } = await import('/app/js/seats.js');
+                 const name = (n) => `p${String(n).padStart(4, '0')}`;
+                 const many = Array.from({ length: 2500 }, (_, n) => name(n));
+                 const out = {};
+                 out.few = watcherList({ watchers: ['bob', 'cleo'], you: {} }).textContent;
+                 out.none = watcherList({ watchers: [], you: {} }).textContent;
+                 out.many = watcherList({ watchers: many, you: { user_id: 'p2000' } }).textContent;
+                 i18n.setLang('zh');
+                 out.zh = watcherList({ watchers: many, you: {} }).textContent;
+                 i18n.setLang('en');
+                 out.shown = String(WATCHERS_SHOWN);
+                 return out;
+               }"""
+        ),
+    )
+    shown = int(got["shown"])
+    assert got["few"] == "Watching (2): bob, cleo"
+    assert got["none"] == "Nobody is watching."
+    names = ", ".join(["p2000"] + [f"p{n:04d}" for n in range(shown - 1)])
+    assert got["many"] == f"Watching (2,500): {names} and {2500 - shown:,} more"
+    first = ", ".join(f"p{n:04d}" for n in range(shown))
+    assert got["zh"] == f"旁观（2,500）: {first} 等另外 {2500 - shown:,} 人"

@@ -17,6 +17,11 @@ export function signed(amount, digits = 2) {
   return amount > 0 ? `+${money(amount, digits)}` : money(amount, digits);
 }
 
+/** A count of people or things, grouped as the current language groups: 2480 → "2,480". */
+export function count(n) {
+  return Number(n).toLocaleString(locale() === "en-GB" ? "en-US" : locale());
+}
+
 /** "12.50" → 1250 minor units (null when it is not an amount). */
 export function parseMoney(text, digits = 2) {
   const clean = String(text).trim().replace(/,/g, "");

@@ -2,7 +2,7 @@
 // VIP owner's settings [O].
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { money } from "./format.js";
+import { count, money } from "./format.js";
 
 function tierOptions(state) {
   const table = state.table;
@@ -119,9 +119,21 @@ export function seatControls(state, ctx) {
   return h("div", { class: "seat-controls" }, parts);
 }
 
+/** Names shown of the players betting without a seat; a table of thousands shows these
+ * and how many more (the whole list would fill a phone's screen). */
+export const WATCHERS_SHOWN = 12;
+
 export function watcherList(state) {
-  if (!state.watchers.length) return h("p", { class: "hint" }, t("seat.no_watchers"));
-  return h("p", { class: "watchers" }, h("b", {}, `${t("seat.watchers")}: `), state.watchers.join(", "));
+  const all = state.watchers;
+  if (!all.length) return h("p", { class: "hint" }, t("seat.no_watchers"));
+  const you = (state.you || {}).user_id;
+  // yourself first, then the others in the server's order
+  const names = all.includes(you) ? [you, ...all.filter((w) => w !== you)] : all;
+  const more = names.length - WATCHERS_SHOWN;
+  return h("p", { class: "watchers" },
+    h("b", {}, `${t("seat.watchers_count", { n: count(all.length) })}: `),
+    names.slice(0, WATCHERS_SHOWN).join(", "),
+    more > 0 ? ` ${t("seat.watchers_more", { n: count(more) })}` : "");
 }
 
 /** The VIP owner's controls [O]: squeeze on/off, vertical squeeze, password, dealer, shoe. */
