@@ -14,9 +14,11 @@ deadlock. The schema comes from :func:`punto.ledger.migrate.upgrade`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import json
 import os
+import sqlite3
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -270,7 +272,18 @@ async def reach(url: str | None = None, *, timeout: float = 15.0) -> None:
     punto.errors.UnavailableError: cannot open the database sqlite+aiosqlite:////no/x.db: ...
     """
     resolved = database_url(url)
-    shown = make_url(resolved).render_as_string(hide_password=True)
+    parsed = make_url(resolved)
+    shown = parsed.render_as_string(hide_password=True)
+    if parsed.get_backend_name() == "sqlite":
+        # the standard library's driver, in this thread: the async driver's thread
+        # outlives a failed connect and answers into a closed event loop
+        path = parsed.database or ":memory:"
+        try:
+            with contextlib.closing(sqlite3.connect(path)) as conn:
+                conn.execute("PRAGMA user_version")
+        except sqlite3.Error as exc:
+            raise UnavailableError(f"cannot open the database {shown}: {exc}") from None
+        return
     engine = create_engine(resolved, pool=1)
     try:
         async with asyncio.timeout(timeout):
