@@ -28,7 +28,7 @@ from websockets.http11 import Request
 
 from punto.server.frames import EXTENSION
 
-__all__ = ["DirectProtocol"]
+__all__ = ["READ_AHEAD", "DirectProtocol"]
 
 
 class _SocketSink:
@@ -59,10 +59,31 @@ class _SocketSink:
         return True
 
 
+READ_AHEAD = 8
+"""Messages a connection may have received and not yet read before its socket stops
+being read (TCP then holds the client back). uvicorn stops reading after every message
+and starts again when the application reads it: two system calls and about 10 µs a
+message, for every bet."""
+
+
 class DirectProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's ``websockets-sansio`` protocol plus the ``punto.frames`` extension."""
+    """uvicorn's ``websockets-sansio`` protocol plus the ``punto.frames`` extension, and
+    reading paused only once :data:`READ_AHEAD` messages wait unread."""
 
     _sink: _SocketSink | None = None
+
+    def send_receive_event_to_app(self) -> None:
+        """uvicorn's, without its pause after each message: paused at
+        :data:`READ_AHEAD` waiting (uvicorn's ``receive`` resumes once they are read)."""
+        paused = self.read_paused
+        self.read_paused = True  # uvicorn pauses only a socket not paused yet
+        try:
+            super().send_receive_event_to_app()
+        finally:
+            self.read_paused = paused
+        if not paused and self.queue.qsize() >= READ_AHEAD and not self.close_sent:
+            self.read_paused = True
+            self.transport.pause_reading()
 
     def handle_connect(self, event: Request) -> None:
         """The handshake as uvicorn does it; then the sink in the scope."""
