@@ -178,7 +178,12 @@ class Bot:
                     self.ws = ws
                     await self._play()
                     return
-            except (OSError, websockets.ConnectionClosed, websockets.InvalidHandshake) as exc:
+            except (
+                OSError,
+                websockets.ConnectionClosed,
+                websockets.InvalidHandshake,
+                httpx.TransportError,  # the server went again while we caught up: the same
+            ) as exc:
                 code = getattr(getattr(exc, "rcvd", None), "code", None)
                 if code in (4401, 4404):
                     raise BotError(f"the server closed the table socket ({code})") from exc

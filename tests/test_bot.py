@@ -12,7 +12,9 @@ import io
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
+import httpx
 import pytest
 
 from punto.errors import ConflictError
@@ -85,6 +87,48 @@ async def test_a_bot_whose_socket_is_dropped_reconnects_and_finishes(tmp_path: P
         assert dropped == ["join", "confirm"]
         assert code == 0
         assert out.getvalue().split()[-1].isdigit()
+
+
+@pytest.mark.slow
+async def test_a_bot_whose_catch_up_finds_the_server_gone_again_reconnects_and_finishes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server is killed again just as the bot, connected once more, asks what it missed
+    (the bet history over HTTP, every try refused): that is a lost connection like any
+    other, not a failure (it exited 1, a kill test saw it)."""
+    async with server_on("sqlite", tmp_path) as server:
+        hub = server.node.hub
+        deliver = hub.deliver
+        dropped: list[str] = []
+
+        def dropping(envelope: Any) -> None:
+            """The bot's socket dropped just before its first hand's settlement reaches it."""
+            texts = envelope.get("texts") or {}
+            if not dropped and '"hand_settled"' in (texts.get("watcher") or ""):
+                for conn in list(hub._tables.get("macau-1", ())):
+                    if conn.actor.user_id is not None and conn.actor.user_id.startswith("bot"):
+                        dropped.append("settled")
+                        conn.slow = True
+                        conn.close()
+            deliver(envelope)
+
+        request = BOT.request
+        refused: list[str] = []
+
+        async def gone_once(http: httpx.AsyncClient, method: str, url: str, **kw: Any) -> Any:
+            if url == "/api/me/bets" and not refused:
+                refused.append(url)
+                raise httpx.ConnectError("All connection attempts failed")
+            return await request(http, method, url, **kw)
+
+        hub.deliver = dropping  # type: ignore[method-assign]
+        monkeypatch.setattr(BOT, "request", gone_once)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            (code,) = await _bots(server, 1, hands=2)
+        assert dropped == ["settled"]
+        assert refused == ["/api/me/bets"]
+        assert code == 0
 
 
 @pytest.mark.slow
