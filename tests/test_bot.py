@@ -102,12 +102,13 @@ async def test_a_bot_whose_catch_up_finds_the_server_gone_again_reconnects_and_f
         dropped: list[str] = []
 
         def dropping(envelope: Any) -> None:
-            """The bot's socket dropped just before its first hand's settlement reaches it."""
-            texts = envelope.get("texts") or {}
-            if not dropped and '"hand_settled"' in (texts.get("watcher") or ""):
+            """The bot's socket dropped just before the settlement of the first hand it bet
+            on reaches it (a settled hand's envelope has each bettor's own text)."""
+            bettors = [p for p in envelope.get("own") or {} if p.startswith("bot")]
+            if not dropped and bettors:
+                dropped.append("settled")
                 for conn in list(hub._tables.get("macau-1", ())):
-                    if conn.actor.user_id is not None and conn.actor.user_id.startswith("bot"):
-                        dropped.append("settled")
+                    if conn.actor.user_id == bettors[0]:
                         conn.slow = True
                         conn.close()
             deliver(envelope)
