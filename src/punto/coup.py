@@ -48,9 +48,14 @@ class Position(enum.Enum):
         return Side.PLAYER if self.value[0] == "P" else Side.BANKER
 
     @property
+    def number(self) -> int:
+        """Which card of its hand this position holds: 1, 2 or 3."""
+        return int(self.value[1])
+
+    @property
     def label(self) -> str:
         """A human name: ``Player's first card``."""
-        ordinal = {"1": "first", "2": "second", "3": "third"}[self.value[1]]
+        ordinal = ("first", "second", "third")[self.number - 1]
         return f"{self.side.value.capitalize()}'s {ordinal} card"
 
 

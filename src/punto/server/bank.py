@@ -314,7 +314,7 @@ class Bank:
         and settlement, or the void and its refunds [L]."""
         rounds = await self.ledger.rounds(table_id=table_id, latest=latest)
         closed = [r for r in rounds if r.status is not RoundStatus.OPEN]
-        saved = await self._store.saved_hands([r.id for r in closed]) if closed else set()
+        saved = await self._store.saved_hands([r.id for r in closed])
         lost: list[tuple[RoundInfo, HandRecord]] = []
         for info in closed:
             if info.id in saved:

@@ -126,17 +126,6 @@ class HandRecord:
         return self.closed_at is not None
 
 
-_DEALT = (
-    (Position.PLAYER_1, Side.PLAYER, 0),
-    (Position.BANKER_1, Side.BANKER, 0),
-    (Position.PLAYER_2, Side.PLAYER, 1),
-    (Position.BANKER_2, Side.BANKER, 1),
-    (Position.PLAYER_3, Side.PLAYER, 2),
-    (Position.BANKER_3, Side.BANKER, 2),
-)
-"""Each position and the card of its hand it holds, in dealing order [M7]."""
-
-
 def recovered_record(
     game: GameNumber,
     *,
@@ -166,7 +155,9 @@ def recovered_record(
     cards: tuple[tuple[Position, Card], ...] = ()
     if outcome is not None:
         hands = {Side.PLAYER: outcome.player, Side.BANKER: outcome.banker}
-        cards = tuple((p, hands[side][n]) for p, side, n in _DEALT if n < len(hands[side]))
+        cards = tuple(  # the positions in dealing order [M7], as far as each hand goes
+            (p, hands[p.side][p.number - 1]) for p in Position if p.number <= len(hands[p.side])
+        )
     results = {
         player: PlayerResult(player, settlement, settlement.total_returned)
         for player, settlement in (settlements or {}).items()
