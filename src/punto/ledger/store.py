@@ -1073,7 +1073,8 @@ async def _by_keys(conn: AsyncConnection, keys: Sequence[str]) -> dict[str, Tran
 
 _KEYS_PG = text("idempotency_key = ANY(CAST(:keys AS varchar[]))")
 _ROUNDS_PG = text(
-    "SELECT * FROM ledger_rounds WHERE id = ANY(CAST(:ids AS varchar[])) ORDER BY id FOR UPDATE"
+    "SELECT r.* FROM unnest(CAST(:ids AS varchar[])) AS v(id) "
+    "JOIN ledger_rounds AS r ON r.id = v.id ORDER BY r.id FOR UPDATE OF r"
 )
 _KEYS_AND_FUNDING_PG = text(
     "SELECT idempotency_key, NULL, NULL, NULL FROM ledger_transactions "
@@ -1331,9 +1332,15 @@ async def _insert(
 
 
 _LOCK_PG = text(
-    "SELECT code, balance FROM ledger_accounts "
-    "WHERE code = ANY(CAST(:codes AS varchar[])) ORDER BY code FOR UPDATE"
+    "SELECT a.code, a.balance FROM unnest(CAST(:codes AS varchar[])) AS v(code) "
+    "JOIN ledger_accounts AS a ON a.code = v.code ORDER BY a.code FOR UPDATE OF a"
 )
+"""The accounts of many codes (distinct), locked in the order of their codes. A join
+with the array's elements, not ``code = ANY(…)``: once a prepared statement runs on
+PostgreSQL's generic plan (from its sixth run on a connection), ``= ANY`` of a parameter
+is no longer hashed, and a scan of the accounts compared every row with every code — 2,500
+codes took 50–60 ms in the server, 4 ms on a plan made for the values; the join probes
+the accounts' key once per code on either plan (5–7 ms)."""
 _LOCK_SQLITE = text(
     "SELECT code, balance FROM ledger_accounts WHERE code IN :codes ORDER BY code"
 ).bindparams(bindparam("codes", expanding=True))

@@ -1208,10 +1208,13 @@ class _WithdrawnError(Exception):
 
 
 _PRESENCE_PG = text(
-    "SELECT player_id, table_id FROM server_presence "
-    "WHERE player_id = ANY(CAST(:ids AS varchar[])) ORDER BY player_id, since, table_id"
+    "SELECT s.player_id, s.table_id FROM unnest(CAST(:ids AS varchar[])) AS v(id) "
+    "JOIN server_presence AS s ON s.player_id = v.id ORDER BY s.player_id, s.since, s.table_id"
 )
-"""Where each of many players is (:meth:`ServerStore.tables_of_many`), on PostgreSQL."""
+"""Where each of many players (distinct) is (:meth:`ServerStore.tables_of_many`), on
+PostgreSQL: a join with the array's elements, which a generic plan runs as fast as one
+made for the values (``player_id = ANY(…)`` on a generic plan compares every row with
+every id: ``punto.ledger.store._LOCK_PG``)."""
 _ADD_HAND_PLAYERS = text(
     "INSERT INTO server_hand_players (game, player_id, closed_at) "
     "SELECT CAST(:g AS varchar), p, CAST(:c AS double precision) "
