@@ -31,17 +31,26 @@ def _nodes(plan: dict[str, Any]) -> list[dict[str, Any]]:
     return [plan, *(n for child in plan.get("Plans", ()) for n in _nodes(child))]
 
 
-async def _generic_plan(url: str, statement: TextClause, values: list[str]) -> list[dict[str, Any]]:
-    """The nodes of ``statement``'s generic plan (its one parameter an array of ``values``)."""
-    (name,) = statement.compile().params  # the one bound parameter, a varchar array
-    sql = str(statement).replace(f":{name}", "$1")
+async def _generic_plan(
+    url: str, statement: TextClause, values: dict[str, list[str]]
+) -> list[dict[str, Any]]:
+    """The nodes of ``statement``'s generic plan, its parameters varchar arrays of
+    ``values`` (by name)."""
+    sql = str(statement)
+    names = sorted(statement.compile().params, key=sql.index)
+    for n, name in enumerate(names, 1):
+        sql = sql.replace(f":{name}", f"${n}")
     engine = create_engine(url)
     try:
         async with engine.begin() as conn:
             await conn.exec_driver_sql("SET LOCAL plan_cache_mode = force_generic_plan")
-            await conn.exec_driver_sql(f"PREPARE probe(varchar[]) AS {sql}")
-            literal = "ARRAY[" + ", ".join(f"'{v}'" for v in values) + "]::varchar[]"
-            rows = await conn.exec_driver_sql(f"EXPLAIN (FORMAT JSON) EXECUTE probe({literal})")
+            types = ", ".join("varchar[]" for _ in names)
+            await conn.exec_driver_sql(f"PREPARE probe({types}) AS {sql}")
+            literals = ", ".join(
+                "ARRAY[" + ", ".join(f"'{v}'" for v in values[name]) + "]::varchar[]"
+                for name in names
+            )
+            rows = await conn.exec_driver_sql(f"EXPLAIN (FORMAT JSON) EXECUTE probe({literals})")
             (document,) = rows.one()
             await conn.exec_driver_sql("DEALLOCATE probe")
     finally:
@@ -75,6 +84,13 @@ async def _fill(url: str) -> None:
             )
             await conn.execute(
                 text(
+                    "INSERT INTO ledger_transactions (id, idempotency_key, kind, lines, "
+                    "fingerprint) SELECT 'x' || n, 'stake:c' || n, 'stake', '[]', '' "
+                    "FROM generate_series(1, 3000) n"
+                )
+            )
+            await conn.execute(
+                text(
                     "INSERT INTO server_presence (player_id, table_id, since) "
                     "SELECT 'p' || n, 't', 0 FROM generate_series(1, 3000) n"
                 )
@@ -88,11 +104,27 @@ async def test_many_keys_probe_the_index_on_a_generic_plan(backend: str, tmp_pat
     async with ledger_database(backend, tmp_path) as url:
         await upgrade_async(url)  # the server's tables too (presence)
         await _fill(url)
+        players = [f"p{n}" for n in range(1, 2501)]
+        keys = [f"stake:c{n}" for n in range(1, 2501)]
         cases = {
-            "the accounts a posting locks": (store._LOCK_PG, "player:p"),
-            "the rounds a batch of confirms locks": (store._ROUNDS_PG, "t:1-"),
-            "where many players are": (storage._PRESENCE_PG, "p"),
+            "the accounts a posting locks": (
+                store._LOCK_PG,
+                {"codes": [f"player:{p}" for p in players]},
+            ),
+            "the rounds a batch of confirms locks": (
+                store._ROUNDS_PG,
+                {"ids": [f"t:1-{n}" for n in range(1, 2501)]},
+            ),
+            "the keys already posted": (
+                text(f"SELECT id FROM ledger_transactions WHERE {store._KEYS_PG.text}"),
+                {"keys": keys},
+            ),
+            "a batch's keys and funding": (
+                store._KEYS_AND_FUNDING_PG,
+                {"keys": keys, "rounds": ["t:1-1"], "players": players},
+            ),
+            "where many players are": (storage._PRESENCE_PG, {"ids": players}),
         }
-        for what, (statement, prefix) in cases.items():
-            nodes = await _generic_plan(url, statement, [f"{prefix}{n}" for n in range(1, 2501)])
+        for what, (statement, values) in cases.items():
+            nodes = await _generic_plan(url, statement, values)
             assert not _compared_with_every_key(nodes), (what, nodes)

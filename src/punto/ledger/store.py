@@ -1071,14 +1071,17 @@ async def _by_keys(conn: AsyncConnection, keys: Sequence[str]) -> dict[str, Tran
     return found
 
 
-_KEYS_PG = text("idempotency_key = ANY(CAST(:keys AS varchar[]))")
+_KEYS_PG = text("idempotency_key IN (SELECT k FROM unnest(CAST(:keys AS varchar[])) AS k)")
+"""Posted under one of many keys: a join with the array's elements (as :data:`_LOCK_PG`),
+never a scan comparing every transaction with every key."""
 _ROUNDS_PG = text(
     "SELECT r.* FROM unnest(CAST(:ids AS varchar[])) AS v(id) "
     "JOIN ledger_rounds AS r ON r.id = v.id ORDER BY r.id FOR UPDATE OF r"
 )
 _KEYS_AND_FUNDING_PG = text(
     "SELECT idempotency_key, NULL, NULL, NULL FROM ledger_transactions "
-    "WHERE idempotency_key = ANY(CAST(:keys AS varchar[])) UNION ALL "
+    "WHERE idempotency_key IN (SELECT k FROM unnest(CAST(:keys AS varchar[])) AS k) "
+    "UNION ALL "
     "SELECT NULL, r.id, p.id, f.funding FROM unnest(CAST(:rounds AS varchar[])) AS r(id) "
     "CROSS JOIN unnest(CAST(:players AS varchar[])) AS p(id) "
     "CROSS JOIN LATERAL (SELECT b.funding FROM ledger_round_bets AS b "
