@@ -128,3 +128,7 @@ async def test_many_keys_probe_the_index_on_a_generic_plan(backend: str, tmp_pat
         for what, (statement, values) in cases.items():
             nodes = await _generic_plan(url, statement, values)
             assert not _compared_with_every_key(nodes), (what, nodes)
+            if statement in (store._LOCK_PG, store._ROUNDS_PG):
+                # the lock is the plan's last step, above the ordering: rows are locked
+                # in key order, as every posting locks them (no two wait for each other)
+                assert nodes[0]["Node Type"] == "LockRows", (what, nodes)
