@@ -7,7 +7,7 @@ export function money(amount, digits = 2) {
   const negative = amount < 0;
   const abs = Math.abs(Math.trunc(amount));
   const scale = 10 ** digits;
-  const whole = Math.floor(abs / scale).toLocaleString(locale() === "en-GB" ? "en-US" : locale());
+  const whole = count(Math.floor(abs / scale));
   const frac = digits > 0 ? `.${String(abs % scale).padStart(digits, "0")}` : "";
   return `${negative ? "−" : ""}${whole}${frac}`;
 }
