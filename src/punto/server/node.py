@@ -334,8 +334,13 @@ class Node:
                 actor.token_id, user_id=actor.user_id, expires_at=actor.expires_at or time.time()
             )
             for conn in self.sessions.pop(actor.token_id, set()) if close else ():
-                self.ended.add(conn)
-                conn.close()
+                self.end_session(conn)
+
+    def end_session(self, conn: Connection) -> None:
+        """Close ``conn`` because its session ended (logout, expiry): its writer writes
+        what waits (the error saying why) and closes with 4401."""
+        self.ended.add(conn)
+        conn.close()
 
     async def create_user(self, user_id: str, password: str, *, role: Role, name: str) -> None:
         """A new user (:class:`ProtocolError` for a bad name); a new player gets the demo

@@ -214,8 +214,7 @@ async def _read(
             # told, then closed with 4401 by the writer once the error is written (a close
             # sent from here went before it: the client never learnt why)
             conn.send(_dumps(error_message(AuthError("the session token has expired"))))
-            node.ended.add(conn)
-            conn.close()
+            node.end_session(conn)
             return
         try:
             # a timer, not ``wait_for``'s task for every message (Python 3.11)
