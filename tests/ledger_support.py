@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from punto.ledger.migrate import upgrade_async
 from punto.ledger.store import LedgerStore
 
-__all__ = ["BACKENDS", "POSTGRES_ADMIN_URL", "ledger_database", "ledger_store"]
+__all__ = ["BACKENDS", "POSTGRESQL", "POSTGRES_ADMIN_URL", "ledger_database", "ledger_store"]
 
 POSTGRES_ADMIN_URL = os.environ.get(
     "PUNTO_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"
@@ -49,6 +49,10 @@ BACKENDS = [
     pytest.param("postgresql", id="postgresql", marks=_NO_POSTGRES),
 ]
 """Parametrize a test with ``backend`` over SQLite and PostgreSQL."""
+
+POSTGRESQL = [p for p in BACKENDS if p.id == "postgresql"]
+"""Parametrize a test with ``backend`` on PostgreSQL alone (skipped, saying why, when no
+server answers)."""
 
 
 @asynccontextmanager

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 
 import punto.cli
-from ledger_support import BACKENDS, POSTGRES_ADMIN_URL, ledger_database
+from ledger_support import BACKENDS, POSTGRES_ADMIN_URL, POSTGRESQL, ledger_database
 from punto.errors import UnavailableError
 from punto.ledger.store import reach
 from punto.server import bus
@@ -54,11 +54,8 @@ def test_a_database_that_cannot_be_opened_is_one_line_and_exit_2(
     assert not (tmp_path / "no").exists()  # nothing was created on the way
 
 
-_POSTGRES = [p for p in BACKENDS if p.id == "postgresql"]
-
-
 @pytest.mark.asyncio
-@pytest.mark.parametrize("backend", _POSTGRES)
+@pytest.mark.parametrize("backend", POSTGRESQL)
 async def test_reach_hides_the_password_and_names_the_missing_database(backend: str) -> None:
     parts = urlsplit(POSTGRES_ADMIN_URL)
     user = parts.username or "postgres"

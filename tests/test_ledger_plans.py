@@ -15,15 +15,13 @@ from typing import Any
 import pytest
 from sqlalchemy import TextClause, text
 
-from ledger_support import BACKENDS, ledger_database
+from ledger_support import POSTGRESQL, ledger_database
 from punto.ledger import store
 from punto.ledger.store import create_engine
 from punto.server import storage
 from punto.server.migrate import upgrade_async
 
 pytestmark = [pytest.mark.asyncio]
-
-POSTGRESQL = [p for p in BACKENDS if p.values == ("postgresql",)]
 
 
 def _nodes(plan: dict[str, Any]) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from ledger_support import BACKENDS, ledger_database
+from ledger_support import POSTGRESQL, ledger_database
 from server_support import Process, RunningServer, TableClient, login, redis_answers
 
 pytestmark = pytest.mark.asyncio
@@ -29,7 +29,7 @@ REDIS_URL = os.environ.get("PUNTO_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 ROOT = Path(__file__).resolve().parent.parent
 
 
-_POSTGRES = next(p for p in BACKENDS if p.id == "postgresql")
+(_POSTGRES,) = POSTGRESQL
 needs_services = [
     *_POSTGRES.marks,
     pytest.mark.skipif(not redis_answers(), reason="no Redis server answers at 127.0.0.1:6379"),
