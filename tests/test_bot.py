@@ -136,9 +136,9 @@ async def test_a_bot_whose_catch_up_finds_the_server_gone_again_reconnects_and_f
 async def test_a_bot_refused_a_join_while_its_money_moves_tries_again(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A server killed during a join leaves the player's turn held (until it goes stale,
-    30 s): the bot's join after the restart is refused as a conflict, and the bot tries
-    again instead of failing (it did, in the kill test)."""
+    """A server killed during a join leaves the player's turn held (with several
+    processes, until it goes stale, 30 s): a join meanwhile is refused as a conflict, and
+    the bot tries again instead of failing (it did, in the kill test)."""
     async with server_on("sqlite", tmp_path) as server:
         store = server.node.store
         assert await store.take_turn("ann", "held-by-a-dead-process")

@@ -99,6 +99,29 @@ async def test_restart_closes_rounds_a_crash_left_open(
                 assert record["net"] is None  # refunded: no result
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_turn_a_killed_process_held_is_given_back_when_it_starts_again(
+    backend: str, tmp_path: Path
+) -> None:
+    """A process killed during a player's join (or deposit, or withdrawal) leaves their
+    turn held; alone on its database, the restarted process gives it back as it starts,
+    so the player joins at once instead of after ``TURN_STALE`` seconds."""
+    async with ledger_database(backend, tmp_path) as url:
+        settings = server_settings(url)
+        async with running_server(settings) as server:
+            assert await server.node.store.take_turn("ann", "held-by-the-killed-process")
+            async with TableClient.connect(server, "macau-1", await server.token("ann")) as c:
+                answer = await c.request({"type": "join"})
+                assert answer["type"] == "error", answer
+                assert "money is being moved right now" in answer["message"]
+        async with running_server(settings.replace(process_id="p-restarted")) as again:
+            async with TableClient.connect(again, "macau-1", await again.token("ann")) as c:
+                await c.ok({"type": "join"})
+            # a turn taken now is this process's own, and held as before
+            assert await again.node.store.take_turn("bob", "a-move-of-bob")
+            assert not await again.node.store.take_turn("bob", "another-move")
+
+
 async def _my_record(server: RunningServer, game: str) -> dict[str, Any]:
     """``ann``'s record of ``game`` in her bet history (``/api/me/bets``), with the stored
     record's ``status``."""

@@ -236,6 +236,13 @@ class Node:
         if self.settings.demo:
             await self._demo_data()
         await self._load_roster()
+        if self.settings.redis_url is None:
+            # one process (no Redis): a turn held now was its stopped predecessor's
+            released = await self.store.release_turns()
+            if released:
+                _LOG.warning(
+                    "players' turns left by a stopped process given back", extra={"turns": released}
+                )
         await self.bus.start(self._answer)
         await self._acquire_tables()
         self._tasks.append(asyncio.create_task(self._lease_loop(), name="punto-leases"))

@@ -88,7 +88,9 @@ _R = cast(Table, TableRulesRow.__table__)
 _AL = cast(Table, AlarmRow.__table__)
 
 TURN_STALE = 30.0
-"""Seconds after which a player's turn left by a stopped process is taken over."""
+"""Seconds after which a player's turn left by a stopped process is taken over (with
+several processes; a single process gives back at its start every turn its predecessor
+left: :meth:`ServerStore.release_turns`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -838,6 +840,18 @@ class ServerStore:
             return await self._run(unit)
         except IntegrityError:
             raise ConflictError(f"{player_id} is joining table {entering} already") from None
+
+    async def release_turns(self) -> int:
+        """Give back every player's turn; how many were held. For a process that is the
+        only one on its database, at its start: a turn held then was its stopped
+        predecessor's (killed during a join, a deposit or a withdrawal), and the player
+        need not wait ``TURN_STALE`` seconds to join again. What that move did to the
+        money is the ledger's, which a restart recovers (its rounds, the wallet outbox)."""
+
+        async def unit(conn: AsyncConnection) -> int:
+            return (await conn.execute(delete(_PT))).rowcount
+
+        return await self._run(unit)
 
     async def end_turn(self, player_id: str, token: str) -> None:
         """Give the turn back."""
