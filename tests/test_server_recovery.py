@@ -193,6 +193,18 @@ async def test_a_record_lost_between_the_settlement_and_its_save_is_rebuilt(
             )
             assert record["net"] == settlement.total_net == paid
             assert record["result"]["returned"] == settlement.total_returned
+            # what the ledger does not hold came with the result: the dealer for a
+            # complaint, the card times that place the hand in the video, the holders
+            rebuilt = await again.node.store.hand(game)
+            assert rebuilt is not None
+            table_record = next(k for k in unsaved if k["game"] == game)["record"]
+            assert rebuilt["dealer"] == table_record["dealer"] != ""
+            assert rebuilt["opened_at"] == table_record["opened_at"]
+            assert rebuilt["holders"] == table_record["holders"]
+            cards = rebuilt["times"]["cards"]
+            assert [p for p, _ in cards] == [p for p, _ in rebuilt["cards"]]
+            assert cards == table_record["times"]["cards"]
+            assert rebuilt["times"]["start"] == table_record["times"]["start"]
             report = await again.node.ledger.check()
             assert report.ok, report.problems
             # The old owner's full record arrives (it replaces the rebuilt one); a rebuild

@@ -31,7 +31,7 @@ from punto.bets import Bet
 from punto.cards import Card
 from punto.coup import Position
 from punto.errors import ProtocolError
-from punto.outcome import Outcome
+from punto.outcome import Outcome, Side
 from punto.roads import RoadStreak
 from punto.settlement import BetResult, Settlement
 from punto.shoe import ShoeReveal
@@ -39,7 +39,7 @@ from punto.table import events as _events
 from punto.table.events import Event
 from punto.table.legal import Action, Guidance, GuideReason, LegalActions
 from punto.table.reasons import Reason, Why, from_legacy
-from punto.table.records import Bets, GameNumber, HandRecord, PlayerResult
+from punto.table.records import Bets, GameNumber, HandFacts, HandRecord, PlayerResult
 from punto.tiers import LimitTier
 
 __all__ = [
@@ -51,6 +51,8 @@ __all__ = [
     "event_from_json",
     "event_json",
     "event_kind",
+    "hand_facts_from_json",
+    "hand_facts_json",
     "hand_record_json",
     "jsonable",
     "legal_actions_from_json",
@@ -442,6 +444,31 @@ def hand_record_json(
             "end": record.closed_at,
         },
     }
+
+
+def hand_facts_json(facts: HandFacts) -> dict[str, Any]:
+    """:class:`HandFacts` as JSON, kept with a round's result in the ledger."""
+    return {
+        "dealer": facts.dealer,
+        "opened_at": facts.opened_at,
+        "card_times": [[p.value, at] for p, at in facts.card_times.items()],
+        "holders": {s.value: p for s, p in facts.holders.items()},
+    }
+
+
+def hand_facts_from_json(data: Mapping[str, Any]) -> HandFacts:
+    """The :class:`HandFacts` kept with a round's result (:func:`hand_facts_json`); a
+    result recorded before they were kept has none (empty facts)."""
+    try:
+        opened = data.get("opened_at")
+        return HandFacts(
+            dealer=str(data.get("dealer") or ""),
+            opened_at=None if opened is None else float(opened),
+            card_times={Position(p): float(at) for p, at in data.get("card_times") or ()},
+            holders={Side(s): str(p) for s, p in (data.get("holders") or {}).items()},
+        )
+    except (TypeError, ValueError) as exc:
+        raise ProtocolError(f"hand facts: {exc}") from None
 
 
 # -- decoding by the fields' types ------------------------------------------------------

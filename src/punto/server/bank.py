@@ -11,12 +11,14 @@ through the ledger, and through the operator's wallet in seamless mode.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import Table, select
 
 from punto.bets import Bet
+from punto.codec import hand_facts_from_json, hand_facts_json
 from punto.errors import PuntoError
 from punto.ledger.model import (
     WALLET_CALL_KINDS,
@@ -42,9 +44,11 @@ from punto.server.protocol import outcome_from_json, outcome_json
 from punto.server.storage import ServerStore
 from punto.settlement import Settlement
 from punto.table.reasons import Reason
-from punto.table.records import GameNumber, HandRecord, recovered_record
+from punto.table.records import GameNumber, HandFacts, HandRecord, recovered_record
 
 __all__ = ["LOST_RECORDS", "Bank", "Stake"]
+
+_LOG = logging.getLogger("punto.server.bank")
 
 LOST_RECORDS = 50
 """How many of a table's latest rounds a process starting the table looks at for hand
@@ -200,12 +204,17 @@ class Bank:
         it had been posted before."""
         return await self.ledger.cancel_confirmation(confirmation_id, reason=reason)
 
-    async def record_result(self, round_id: str, outcome: Outcome, *, rules: str) -> None:
-        """Keep the round's outcome so a restart can settle it."""
+    async def record_result(
+        self, round_id: str, outcome: Outcome, *, rules: str, facts: HandFacts | None = None
+    ) -> None:
+        """Keep the round's outcome so a restart can settle it, and the ``facts`` of its
+        record that the ledger does not hold (the dealer, the card times, who held the
+        cards), so a record rebuilt after a crash has them (:meth:`lost_records`)."""
         if round_id in self._open:
-            await self.ledger.record_result(
-                round_id, {"outcome": outcome_json(outcome), "rules": rules}
-            )
+            kept = {"outcome": outcome_json(outcome), "rules": rules}
+            if facts is not None:
+                kept.update(hand_facts_json(facts))
+            await self.ledger.record_result(round_id, kept)
 
     async def settle(
         self,
@@ -311,7 +320,8 @@ class Bank:
         round the ledger closed (settled before the stop, or closed by :meth:`recover`)
         with no saved record, its record rebuilt from the ledger
         (:func:`~punto.table.records.recovered_record`): the result, every player's bets
-        and settlement, or the void and its refunds [L]."""
+        and settlement, or the void and its refunds, and the dealer, the card times and
+        who held the cards as kept with the result (:meth:`record_result`) [L]."""
         rounds = await self.ledger.rounds(table_id=table_id, latest=latest)
         closed = [r for r in rounds if r.status is not RoundStatus.OPEN]
         saved = await self._store.saved_hands([r.id for r in closed])
@@ -335,6 +345,7 @@ class Bank:
                 outcome=outcome,
                 bets=bets,
                 settlements=settlements,
+                facts=_kept_facts(info),
             )
             lost.append((info, record))
         return lost
@@ -379,6 +390,19 @@ class Bank:
         """The round's status in the ledger."""
         info = await self.round(round_id)
         return None if info is None else info.status
+
+
+def _kept_facts(info: RoundInfo) -> HandFacts | None:
+    """The record's facts kept with the round's result (:meth:`Bank.record_result`), if
+    any; facts that cannot be read are left out (the record has its money without
+    them), never a reason not to open the table."""
+    if not info.result:
+        return None
+    try:
+        return hand_facts_from_json(info.result)
+    except PuntoError:
+        _LOG.warning("hand facts kept with the result unreadable", extra={"round": info.id})
+        return None
 
 
 def _recorded_outcome(info: RoundInfo) -> Outcome | None:

@@ -88,12 +88,13 @@ from punto.server.snapshot import Snapshot, snapshot_state, table_json, you_json
 from punto.server.storage import record_piece
 from punto.server.tables import TableConfig
 from punto.server.truth import carry_amendments, roads_of
-from punto.table import Fault, Phase, Table, Viewer, hand_records
+from punto.table import Fault, HandFacts, Phase, Table, Viewer, hand_facts, hand_records
 from punto.table.automation import Automation
 from punto.table.clock import Clock, HeldClock
 from punto.table.events import (
     BetsConfirmed,
     BetsRefunded,
+    BettingClosed,
     BettingOpened,
     CardPlaced,
     Event,
@@ -629,7 +630,12 @@ class TableRunner(TableCommands):
             case Stake():
                 await self._stake_standing(effect)
             case RecordResult():
-                await s.bank.record_result(effect.game, effect.outcome, rules=self.table.rules.name)
+                await s.bank.record_result(
+                    effect.game,
+                    effect.outcome,
+                    rules=self.table.rules.name,
+                    facts=self._facts(effect.game),
+                )
                 self._outcome = effect.outcome
             case Settle():
                 await self._settle(effect)
@@ -758,6 +764,26 @@ class TableRunner(TableCommands):
         settled.set_result(True)
         self._payouts.append((posted, effect.game))
         s.metrics.settle_seconds.observe(time.perf_counter() - started)
+
+    def _facts(self, game: str) -> HandFacts | None:
+        """What the hand ``game``'s record holds that the ledger does not (the dealer,
+        when betting opened, the cards' times and holders), read from its events since
+        its betting closed (a few, however many bets the hand holds)."""
+        start = max(self._hand_start, self.table.events_forgotten)
+        if start >= self._done:
+            return None
+        opened = self._event_at(start)
+        if not isinstance(opened, BettingOpened) or str(opened.game) != game:
+            return None
+        index = self._done - 1
+        while index > start and not isinstance(self._event_at(index), BettingClosed):
+            index -= 1
+        return hand_facts(
+            opened.game,
+            (self._event_at(i) for i in range(index, self._done)),
+            dealer=self.table.dealer,
+            opened_at=opened.at,
+        )
 
     def _record_after(self, effect: Settle) -> SaveRecord | None:
         """The first save of the settled hand's record among the effects to run after

@@ -26,11 +26,11 @@ from punto.table.fault_catalogue import FAULTS, Effect, Fault, FaultSpec
 from punto.table.kinds import Dealing, TableKind, TableSettings, VipSettings
 from punto.table.legal import Action, Guidance, GuideReason, LegalActions
 from punto.table.phases import TRANSITIONS, Phase, Step
-from punto.table.records import GameNumber, HandRecord, PlayerResult
+from punto.table.records import GameNumber, HandFacts, HandRecord, PlayerResult
 from punto.table.seat_plan import Place
 from punto.table.squeeze import ReadCall, Reading
 from punto.table.table import Table
-from punto.table.views import Viewer, bet_records, hand_records, project
+from punto.table.views import Viewer, bet_records, hand_facts, hand_records, project
 
 __all__ = [
     "FAULTS",
@@ -46,6 +46,7 @@ __all__ = [
     "GameNumber",
     "Guidance",
     "GuideReason",
+    "HandFacts",
     "HandRecord",
     "LegalActions",
     "ManualClock",
@@ -63,6 +64,7 @@ __all__ = [
     "Viewer",
     "VipSettings",
     "bet_records",
+    "hand_facts",
     "hand_records",
     "project",
 ]

@@ -29,6 +29,7 @@ from punto.table.reasons import Reason, Why
 __all__ = [
     "Bets",
     "GameNumber",
+    "HandFacts",
     "HandRecord",
     "PlayerId",
     "PlayerResult",
@@ -126,6 +127,20 @@ class HandRecord:
         return self.closed_at is not None
 
 
+@dataclass(frozen=True, slots=True)
+class HandFacts:
+    """What a hand's record holds that the ledger does not: who dealt, when betting
+    opened, when each card was placed, who held the cards. Kept with the round's result
+    in the ledger when the coup is complete [L], so that a record rebuilt after a crash
+    (:func:`recovered_record`) still names the dealer for a complaint and places the
+    hand in the table's video."""
+
+    dealer: str = ""
+    opened_at: float | None = None
+    card_times: Mapping[Position, float] = field(default_factory=dict)
+    holders: Mapping[Side, PlayerId] = field(default_factory=dict)
+
+
 def recovered_record(
     game: GameNumber,
     *,
@@ -134,13 +149,15 @@ def recovered_record(
     outcome: Outcome | None,
     bets: Mapping[PlayerId, Mapping[Bet, int]],
     settlements: Mapping[PlayerId, Settlement] | None,
+    facts: HandFacts | None = None,
 ) -> HandRecord:
     """The record of a hand whose table's process stopped before it saved one [L]: the
     money of the hand was settled (``settlements``: each player's, as the ledger paid
     them) or, without them, the hand was void and every bet returned
     (:attr:`Reason.STOPPED`). Built from what outlives the process — the result, the
-    bets, the settlements; the dealer's name, the card times and who held the cards
-    died with it.
+    bets, the settlements, and the ``facts`` kept with the result (the dealer, the card
+    times, who held the cards; ``opened_at`` is theirs when they have it). Without them
+    (a round stopped before its coup was complete) those stay empty.
 
     >>> from punto.cards import parse_cards
     >>> coup = Outcome.from_hands(parse_cards("9S KH"), parse_cards("7H 8C"))
@@ -162,19 +179,21 @@ def recovered_record(
         player: PlayerResult(player, settlement, settlement.total_returned)
         for player, settlement in (settlements or {}).items()
     }
+    facts = facts or HandFacts()
     return HandRecord(
         game=game,
-        dealer="",
-        opened_at=opened_at,
+        dealer=facts.dealer,
+        opened_at=opened_at if facts.opened_at is None else facts.opened_at,
         closed_at=closed_at,
         cards=cards,
         outcome=outcome if settlements is not None else None,
         bets={player: freeze_bets(placed) for player, placed in bets.items()},
         results=results,
-        holders={},
+        holders=dict(facts.holders),
         faults=(),
         blank=False,
         void=settlements is None,
         void_reason=Why(Reason.STOPPED) if settlements is None else None,
         corrections={},
+        card_times={p: facts.card_times[p] for p in Position if p in facts.card_times},
     )

@@ -70,13 +70,21 @@ from punto.table.events import (
 )
 from punto.table.fault_catalogue import Effect, Fault
 from punto.table.reasons import Why
-from punto.table.records import Bets, GameNumber, HandRecord, PlayerId, PlayerResult
+from punto.table.records import (
+    Bets,
+    GameNumber,
+    HandFacts,
+    HandRecord,
+    PlayerId,
+    PlayerResult,
+)
 
 __all__ = [
     "RefundedSummary",
     "SettledSummary",
     "Viewer",
     "bet_records",
+    "hand_facts",
     "hand_records",
     "project",
     "refunded_summary",
@@ -348,6 +356,27 @@ def hand_records(events: Iterable[Event]) -> tuple[HandRecord, ...]:
             hands[event.game] = _Builder(event.game, dealer, event.at, blank=True)
             last = (None, None)
     return tuple(hand.freeze() for hand in hands.values())
+
+
+def hand_facts(
+    game: GameNumber, tail: Iterable[Event], *, dealer: str, opened_at: float
+) -> HandFacts:
+    """What ``game``'s record will hold that the ledger does not (:class:`HandFacts`),
+    read as its record reads it (:func:`hand_records`) from ``tail``, the hand's events
+    from its betting's close on: its cards, their times and who held them all come
+    after it, so a hand of thousands of bets is not read again for them."""
+    hand = _Builder(game, dealer, opened_at)
+    for event in tail:
+        apply = _APPLY.get(type(event))
+        if apply is not None and getattr(event, "game", None) == game:
+            apply(event, hand)
+    record = hand.freeze()
+    return HandFacts(
+        dealer=record.dealer,
+        opened_at=record.opened_at,
+        card_times=record.card_times,
+        holders=record.holders,
+    )
 
 
 def bet_records(events: Iterable[Event], player: PlayerId) -> tuple[HandRecord, ...]:
