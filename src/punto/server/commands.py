@@ -130,7 +130,7 @@ class TableCommands:
 
     table: Table
     _s: Services
-    _confirmations: dict[str, list[tuple[str, int]]]
+    _confirmations: dict[str, dict[str, int]]
     _confirms: ConfirmBatcher[Confirming, tuple[Event, ...]]
     _stopping: bool
     _wallets: dict[str, int]
@@ -339,9 +339,9 @@ class TableCommands:
     def _staked(self, p: str, confirmation_id: str, amount: int, wallet: int | None) -> None:
         """Note a stake ``p`` made on this round (once: a retried one is the same) and the
         wallet balance it left, when known."""
-        mine = self._confirmations.setdefault(p, [])
-        if (confirmation_id, amount) not in mine:
-            mine.append((confirmation_id, amount))
+        # by confirmation id, in the order staked: a player confirming many times in a
+        # round is not looked through once per confirm
+        self._confirmations.setdefault(p, {}).setdefault(confirmation_id, amount)
         if wallet is not None:
             self._wallets[p] = wallet
 
@@ -477,7 +477,7 @@ class TableCommands:
         cancels, wallet = await bank.change_stakes(
             game,
             table_id=table.settings.table_id,
-            cancel=[confirmation_id for confirmation_id, _ in self._confirmations.get(p, [])],
+            cancel=list(self._confirmations.get(p, {})),
             stake=stake,
         )
         self._s.metrics.confirm_seconds.observe(time.perf_counter() - started)

@@ -147,7 +147,7 @@ class TableRunner(TableCommands):
         self._outcome: Outcome | None = None
         self._commitment: str | None = None
         self._chips: dict[str, int] = {}
-        self._confirmations: dict[str, list[tuple[str, int]]] = {}
+        self._confirmations: dict[str, dict[str, int]] = {}
         self._holders: dict[tuple[GameNumber, Side], str] = {}
         self._resnap: set[str] = set()
         self._pending_money: _PendingMoney | None = None
@@ -966,7 +966,7 @@ class TableRunner(TableCommands):
         other players' staying (idempotent: a retry after a failure cancels nothing
         twice). The seamless wallet's credits are made outside the lock, with the balance
         messages (:meth:`_send_balances`)."""
-        for confirmation_id, _amount in self._confirmations.get(player, []):
+        for confirmation_id in self._confirmations.get(player, {}):
             posted = await self._s.bank.cancel_stake(confirmation_id, reason=reason)
             if not posted.replayed:
                 self._payouts.append(((posted.transaction,), game))
