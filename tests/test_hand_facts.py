@@ -12,7 +12,9 @@ from punto.cards import Card, parse_cards
 from punto.codec import hand_facts_from_json, hand_facts_json, hand_record_json
 from punto.coup import Position
 from punto.errors import ProtocolError
+from punto.ledger.store import RoundInfo, RoundStatus
 from punto.outcome import Outcome, Side
+from punto.server.bank import _kept_facts
 from punto.table import Fault, HandFacts, Phase, Reading, hand_facts, hand_records
 from punto.table.events import BettingClosed, BettingOpened, Event
 from punto.table.records import GameNumber, recovered_record
@@ -84,13 +86,18 @@ def test_the_facts_survive_their_json_and_refuse_a_bad_one() -> None:
         holders={Side.PLAYER: "ann"},
     )
     assert hand_facts_from_json(hand_facts_json(facts)) == facts
-    # a result kept before the facts were: none
-    assert hand_facts_from_json({"outcome": {}, "rules": "macau"}) == HandFacts()
+    assert hand_facts_from_json({}) == HandFacts()
     for bad in (
         {"card_times": [["Z9", 1.0]]},
         {"card_times": [["P1", "soon"]]},
+        {"card_times": [["P1"]]},
+        {"card_times": {"P1": 1.0}},
         {"holders": {"middle": "ann"}},
+        {"holders": ["ann"]},
+        {"holders": {"player": None}},
         {"opened_at": "yesterday"},
+        {"opened_at": True},
+        {"dealer": {"name": "Dana"}},
     ):
         with pytest.raises(ProtocolError):
             hand_facts_from_json(bad)
@@ -121,3 +128,21 @@ def test_a_rebuilt_record_carries_the_facts() -> None:
         game, opened_at=9.0, closed_at=20.0, outcome=coup, bets={}, settlements=None
     )
     assert (bare.dealer, bare.opened_at, bare.card_times, bare.holders) == ("", 9.0, {}, {})
+
+
+def test_facts_that_cannot_be_read_are_left_out_of_a_rebuilt_record(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The facts are what a record shows, never the money: a result whose facts cannot
+    be read still rebuilds its record (without them), and a warning says so."""
+    facts = HandFacts(dealer="Dana", opened_at=1.0, card_times={Position.PLAYER_1: 2.0})
+
+    def kept(result: dict[str, object] | None) -> HandFacts | None:
+        return _kept_facts(RoundInfo("T1-001-001", "T1", RoundStatus.SETTLED, result))
+
+    assert kept({"outcome": {}, "facts": hand_facts_json(facts)}) == facts
+    assert kept({"outcome": {}}) is None  # kept before the facts were
+    assert kept(None) is None
+    for bad in ({"holders": ["ann"]}, "Dana", ["P1", 1.0]):
+        assert kept({"outcome": {}, "facts": bad}) is None
+    assert caplog.text.count("hand facts kept with the result unreadable") == 3

@@ -457,18 +457,31 @@ def hand_facts_json(facts: HandFacts) -> dict[str, Any]:
 
 
 def hand_facts_from_json(data: Mapping[str, Any]) -> HandFacts:
-    """The :class:`HandFacts` kept with a round's result (:func:`hand_facts_json`); a
-    result recorded before they were kept has none (empty facts)."""
+    """The :class:`HandFacts` kept with a round's result (:func:`hand_facts_json`);
+    :class:`ProtocolError` for anything of another shape."""
     try:
-        opened = data.get("opened_at")
+        dealer, opened = data.get("dealer", ""), data.get("opened_at")
+        times, holders = data.get("card_times", []), data.get("holders", {})
+        if not isinstance(dealer, str) or not isinstance(times, list):
+            raise TypeError("a dealer's name and a list of card times")
+        if not isinstance(holders, Mapping) or not all(
+            isinstance(p, str) for p in holders.values()
+        ):
+            raise TypeError("holders by side")
         return HandFacts(
-            dealer=str(data.get("dealer") or ""),
-            opened_at=None if opened is None else float(opened),
-            card_times={Position(p): float(at) for p, at in data.get("card_times") or ()},
-            holders={Side(s): str(p) for s, p in (data.get("holders") or {}).items()},
+            dealer=dealer,
+            opened_at=None if opened is None else _number(opened),
+            card_times={Position(p): _number(at) for p, at in times},
+            holders={Side(s): p for s, p in holders.items()},
         )
     except (TypeError, ValueError) as exc:
         raise ProtocolError(f"hand facts: {exc}") from None
+
+
+def _number(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"expected a number, not {value!r}")
+    return float(value)
 
 
 # -- decoding by the fields' types ------------------------------------------------------

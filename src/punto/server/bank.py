@@ -19,7 +19,7 @@ from sqlalchemy import Table, select
 
 from punto.bets import Bet
 from punto.codec import hand_facts_from_json, hand_facts_json
-from punto.errors import PuntoError
+from punto.errors import ProtocolError, PuntoError
 from punto.ledger.model import (
     WALLET_CALL_KINDS,
     Account,
@@ -211,9 +211,9 @@ class Bank:
         record that the ledger does not hold (the dealer, the card times, who held the
         cards), so a record rebuilt after a crash has them (:meth:`lost_records`)."""
         if round_id in self._open:
-            kept = {"outcome": outcome_json(outcome), "rules": rules}
+            kept: dict[str, object] = {"outcome": outcome_json(outcome), "rules": rules}
             if facts is not None:
-                kept.update(hand_facts_json(facts))
+                kept["facts"] = hand_facts_json(facts)
             await self.ledger.record_result(round_id, kept)
 
     async def settle(
@@ -396,10 +396,13 @@ def _kept_facts(info: RoundInfo) -> HandFacts | None:
     """The record's facts kept with the round's result (:meth:`Bank.record_result`), if
     any; facts that cannot be read are left out (the record has its money without
     them), never a reason not to open the table."""
-    if not info.result:
+    kept = (info.result or {}).get("facts")
+    if kept is None:
         return None
     try:
-        return hand_facts_from_json(info.result)
+        if not isinstance(kept, Mapping):
+            raise ProtocolError("hand facts: not an object")
+        return hand_facts_from_json(kept)
     except PuntoError:
         _LOG.warning("hand facts kept with the result unreadable", extra={"round": info.id})
         return None

@@ -130,7 +130,7 @@ class TableCommands:
 
     table: Table
     _s: Services
-    _confirmations: dict[str, dict[str, int]]
+    _confirmations: dict[str, dict[str, None]]
     _confirms: ConfirmBatcher[Confirming, tuple[Event, ...]]
     _stopping: bool
     _wallets: dict[str, int]
@@ -336,12 +336,12 @@ class TableCommands:
             raise UnavailableError("no hand in progress")
         return str(game)
 
-    def _staked(self, p: str, confirmation_id: str, amount: int, wallet: int | None) -> None:
+    def _staked(self, p: str, confirmation_id: str, wallet: int | None) -> None:
         """Note a stake ``p`` made on this round (once: a retried one is the same) and the
         wallet balance it left, when known."""
-        # by confirmation id, in the order staked: a player confirming many times in a
+        # the ids in the order staked (a dict's keys): a player confirming many times in a
         # round is not looked through once per confirm
-        self._confirmations.setdefault(p, {}).setdefault(confirmation_id, amount)
+        self._confirmations.setdefault(p, {})[confirmation_id] = None
         if wallet is not None:
             self._wallets[p] = wallet
 
@@ -435,7 +435,6 @@ class TableCommands:
             if isinstance(answer, PuntoError):
                 pending.future.set_exception(answer)
                 continue
-            amount = sum(c.stake.bets.values())
             try:
                 event = table.stake_standing(p) if c.standing else table.confirm(p, c.bets_placed)
             except PuntoError as exc:  # pragma: no cover - checked above, same lock and instant
@@ -444,7 +443,7 @@ class TableCommands:
                 await self._s.bank.cancel(c.stake.confirmation_id)
                 pending.future.set_exception(exc)
                 continue
-            self._staked(p, c.stake.confirmation_id, amount, c.wallet if answer is None else answer)
+            self._staked(p, c.stake.confirmation_id, c.wallet if answer is None else answer)
             if not c.standing:
                 self._s.metrics.bets_confirmed.inc(len(c.stake.bets))
             done.append((pending, event))
@@ -483,7 +482,7 @@ class TableCommands:
         self._s.metrics.confirm_seconds.observe(time.perf_counter() - started)
         self._confirmations.pop(p, None)
         if stake is not None:
-            self._staked(p, stake.confirmation_id, sum(new.values()), wallet)
+            self._staked(p, stake.confirmation_id, wallet)
         table.change_tie_bets(p, bets)
         if bank.seamless:
             credits = tuple(posted.transaction for posted in cancels if not posted.replayed)

@@ -147,7 +147,7 @@ class TableRunner(TableCommands):
         self._outcome: Outcome | None = None
         self._commitment: str | None = None
         self._chips: dict[str, int] = {}
-        self._confirmations: dict[str, dict[str, int]] = {}
+        self._confirmations: dict[str, dict[str, None]] = {}
         self._holders: dict[tuple[GameNumber, Side], str] = {}
         self._resnap: set[str] = set()
         self._pending_money: _PendingMoney | None = None
@@ -630,11 +630,13 @@ class TableRunner(TableCommands):
             case Stake():
                 await self._stake_standing(effect)
             case RecordResult():
+                try:
+                    facts = self._facts(effect.game)
+                except Exception:  # what a rebuilt record would show, never the money's
+                    _LOG.exception("hand facts not read", extra={"table": self.id})
+                    facts = None
                 await s.bank.record_result(
-                    effect.game,
-                    effect.outcome,
-                    rules=self.table.rules.name,
-                    facts=self._facts(effect.game),
+                    effect.game, effect.outcome, rules=self.table.rules.name, facts=facts
                 )
                 self._outcome = effect.outcome
             case Settle():
@@ -1004,11 +1006,11 @@ class TableRunner(TableCommands):
                 for player, bets in stake.stakes
             ],
         )
-        for (player, bets), answer in zip(stake.stakes, answers, strict=True):
+        for (player, _bets), answer in zip(stake.stakes, answers, strict=True):
             if isinstance(answer, PuntoError):
                 self._standing_refused(player, answer)
                 continue
-            self._staked(player, stake.confirmation_id(player), sum(bets.values()), answer)
+            self._staked(player, stake.confirmation_id(player), answer)
 
     def _standing_refused(self, player: str, exc: BaseException) -> None:
         """The standing bets of ``player`` could not be staked again: they go back to
