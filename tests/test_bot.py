@@ -137,7 +137,7 @@ async def test_a_bot_refused_a_join_while_its_money_moves_tries_again(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A server killed during a join leaves the player's turn held (with several
-    processes, until it goes stale, 30 s): a join meanwhile is refused as a conflict, and
+    processes, until it goes stale, 10 s): a join meanwhile is refused as a conflict, and
     the bot tries again instead of failing (it did, in the kill test)."""
     async with server_on("sqlite", tmp_path) as server:
         store = server.node.store

@@ -4,17 +4,19 @@ follow their balance)."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event, insert
+from sqlalchemy import event, insert, select
 
 from ledger_support import BACKENDS, ledger_database
 from punto.errors import ConflictError, TooManyTablesError
 from punto.ledger.store import create_engine
+from punto.server import storage
 from punto.server.migrate import upgrade_async
-from punto.server.schema import PresenceRow
+from punto.server.schema import PlayerTurnRow, PresenceRow
 from punto.server.storage import ServerStore
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.parametrize("backend", BACKENDS)]
@@ -109,5 +111,46 @@ async def test_a_join_takes_the_turn_and_the_place_in_one_commit(
             assert await store.tables_of("ann") == ["macau-1", "bid-1"]
             async with store.turn("ann"):  # nothing was left held by the refusal
                 pass
+        finally:
+            await engine.dispose()
+
+
+async def test_a_held_turn_stays_held_and_a_stopped_holders_goes_stale(
+    backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A turn's holder notes every ``TURN_REFRESH`` seconds that it is alive, so a move
+    that takes long (an operator slow to answer a deposit) keeps its turn; a holder that
+    stopped (a killed process) notes nothing, and its turn is taken over once
+    ``TURN_STALE`` seconds old — with several processes, where no start gives it back."""
+    monkeypatch.setattr(storage, "TURN_REFRESH", 0.01)
+    async with ledger_database(backend, tmp_path) as url:
+        await upgrade_async(url)
+        engine = create_engine(url)
+        try:
+            store = ServerStore(engine)
+
+            async def since(player: str) -> float:
+                async with engine.connect() as conn:
+                    found = await conn.scalar(
+                        select(PlayerTurnRow.since).where(PlayerTurnRow.player_id == player)
+                    )
+                assert found is not None
+                return float(found)
+
+            # a holder that stopped: taken over only once its turn is stale
+            assert await store.take_turn("bob", "killed", now=1_000.0)
+            assert not await store.take_turn("bob", "next", now=1_000.0 + storage.TURN_STALE - 1)
+            assert await store.take_turn("bob", "next", now=1_000.0 + storage.TURN_STALE + 1)
+            # a holder that is alive: its turn noted again while held, never stale
+            async with store.turn("ann"):
+                taken = await since("ann")
+                async with asyncio.timeout(30):  # (never noted again before: it failed)
+                    while (noted := await since("ann")) <= taken + 0.005:
+                        await asyncio.sleep(0.01)
+                # stale by the time it was taken, not by the time it was last noted
+                later = noted + storage.TURN_STALE - 0.001
+                assert taken < later - storage.TURN_STALE
+                assert not await store.take_turn("ann", "another", now=later)
+            assert await store.take_turn("ann", "after")  # given back at the end
         finally:
             await engine.dispose()

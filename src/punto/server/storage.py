@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
@@ -71,6 +72,8 @@ __all__ = [
     "User",
 ]
 
+_LOG = logging.getLogger("punto.server.storage")
+
 _T = TypeVar("_T")
 _U = cast(Table, UserRow.__table__)
 _TB = cast(Table, TableRow.__table__)
@@ -87,10 +90,13 @@ _RT = cast(Table, RevokedTokenRow.__table__)
 _R = cast(Table, TableRulesRow.__table__)
 _AL = cast(Table, AlarmRow.__table__)
 
-TURN_STALE = 30.0
-"""Seconds after which a player's turn left by a stopped process is taken over (with
-several processes; a single process gives back at its start every turn its predecessor
-left: :meth:`ServerStore.release_turns`)."""
+TURN_REFRESH = 2.0
+"""Seconds between a held turn's notes that its holder is alive (:meth:`ServerStore.turn`)."""
+
+TURN_STALE = 10.0
+"""Seconds without such a note after which a player's turn is taken over: its holder
+stopped (a process killed during a join, a deposit or a withdrawal). A single process
+gives back at its start every turn its predecessor left (:meth:`ServerStore.release_turns`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -853,6 +859,37 @@ class ServerStore:
 
         return await self._run(unit)
 
+    async def refresh_turn(self, player_id: str, token: str, *, now: float | None = None) -> bool:
+        """Note that the holder of ``player_id``'s turn ``token`` is alive (its ``since``
+        set to ``now``); ``False`` when that turn is not held (anymore)."""
+        now = time.time() if now is None else now
+
+        async def unit(conn: AsyncConnection) -> bool:
+            done = await conn.execute(
+                update(_PT)
+                .where(_PT.c.player_id == player_id, _PT.c.token == token)
+                .values(since=now)
+            )
+            return bool(done.rowcount == 1)
+
+        return await self._run(unit)
+
+    async def _keep_turn(self, player_id: str, token: str) -> None:
+        """While a turn is held: note every ``TURN_REFRESH`` seconds that its holder is
+        alive, so that only a stopped holder's turn goes stale (``TURN_STALE``)."""
+        while True:
+            await asyncio.sleep(TURN_REFRESH)
+            try:
+                if not await self.refresh_turn(player_id, token):
+                    _LOG.warning(
+                        "a player's turn was taken over while held", extra={"player": player_id}
+                    )
+                    return
+            except Exception:  # the database is away: tried again at the next interval
+                _LOG.warning(
+                    "a player's turn not refreshed", extra={"player": player_id}, exc_info=True
+                )
+
     async def end_turn(self, player_id: str, token: str) -> None:
         """Give the turn back."""
 
@@ -881,9 +918,13 @@ class ServerStore:
                     "withdrawal): try again"
                 )
             await asyncio.sleep(0.02)
+        keeper = asyncio.create_task(self._keep_turn(player_id, token), name="punto-turn")
         try:
             yield
         finally:
+            keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await keeper
             await self.end_turn(player_id, token)
 
     # -- wallet outbox ----------------------------------------------------------------
