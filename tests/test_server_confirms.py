@@ -256,6 +256,15 @@ async def test_one_player_five_connections_never_confirms_more_than_the_balance(
                     answers.append(await client.request({"type": "confirm"}))
                 return answers
 
+            # one confirm alone first, so that something is staked whatever the schedule:
+            # with chips, five connections adding to one slip may each see it change before
+            # their confirm lands ("the bets changed … confirm again") until the slip is
+            # more than the balance, and then no confirm of it can be accepted
+            if placed:
+                await clients[0].ok({"type": "confirm", "bets": {"player": 1000}})
+            else:
+                await clients[0].ok({"type": "add_chip", "bet": "player"})
+                await clients[0].ok({"type": "confirm"})
             answers = [a for each in await asyncio.gather(*map(bettor, clients)) for a in each]
             assert len(answers) == 100
             errors = {a["error"] for a in answers if a["type"] == "error"}
@@ -268,7 +277,7 @@ async def test_one_player_five_connections_never_confirms_more_than_the_balance(
                     await ledger.round_bets(str(server.node.runners["live-1"].table.game))
                 ).values()
             )
-            assert 0 < staked <= balance
+            assert 1000 <= staked <= balance, sorted(errors)
             assert await ledger.balance(Account.player("greedy")) == balance - staked
             table = server.node.runners["live-1"].table
             assert table.balance("greedy") == balance - staked
