@@ -197,7 +197,8 @@ async def test_a_record_lost_between_the_settlement_and_its_save_is_rebuilt(
             # complaint, the card times that place the hand in the video, the holders
             rebuilt = await again.node.store.hand(game)
             assert rebuilt is not None
-            table_record = next(k for k in unsaved if k["game"] == game)["record"]
+            full = next(k for k in unsaved if k["game"] == game)
+            table_record = full["record"]
             assert rebuilt["dealer"] == table_record["dealer"] != ""
             assert rebuilt["opened_at"] == table_record["opened_at"]
             assert rebuilt["holders"] == table_record["holders"]
@@ -209,7 +210,6 @@ async def test_a_record_lost_between_the_settlement_and_its_save_is_rebuilt(
             assert report.ok, report.problems
             # The old owner's full record arrives (it replaces the rebuilt one); a rebuild
             # that looked before it came then saves: the full record stays.
-            full = next(k for k in unsaved if k["game"] == game)
             await again.node.store.save_hand(**{**full, "after": None})
             assert "recovered" not in (await _my_record(again, game))
             table_saved = {**orjson.loads(orjson.dumps(full["record"])), "status": "settled"}

@@ -456,10 +456,12 @@ def hand_facts_json(facts: HandFacts) -> dict[str, Any]:
     }
 
 
-def hand_facts_from_json(data: Mapping[str, Any]) -> HandFacts:
+def hand_facts_from_json(data: object) -> HandFacts:
     """The :class:`HandFacts` kept with a round's result (:func:`hand_facts_json`);
     :class:`ProtocolError` for anything of another shape."""
     try:
+        if not isinstance(data, Mapping):
+            raise TypeError("not an object")
         dealer, opened = data.get("dealer", ""), data.get("opened_at")
         times, holders = data.get("card_times", []), data.get("holders", {})
         if not isinstance(dealer, str) or not isinstance(times, list):

@@ -19,7 +19,7 @@ from sqlalchemy import Table, select
 
 from punto.bets import Bet
 from punto.codec import hand_facts_from_json, hand_facts_json
-from punto.errors import ProtocolError, PuntoError
+from punto.errors import PuntoError
 from punto.ledger.model import (
     WALLET_CALL_KINDS,
     Account,
@@ -400,8 +400,6 @@ def _kept_facts(info: RoundInfo) -> HandFacts | None:
     if kept is None:
         return None
     try:
-        if not isinstance(kept, Mapping):
-            raise ProtocolError("hand facts: not an object")
         return hand_facts_from_json(kept)
     except PuntoError:
         _LOG.warning("hand facts kept with the result unreadable", extra={"round": info.id})

@@ -224,6 +224,13 @@ class Node:
         """This process's id."""
         return self.settings.process_id
 
+    @property
+    def alone(self) -> bool:
+        """Whether this process is the only one on its database (no Redis): what a
+        crashed predecessor left — table leases, players' turns — is its own to take
+        back at once."""
+        return self.settings.redis_url is None
+
     # -- life cycle --------------------------------------------------------------------
 
     async def start(self) -> None:
@@ -236,8 +243,7 @@ class Node:
         if self.settings.demo:
             await self._demo_data()
         await self._load_roster()
-        if self.settings.redis_url is None:
-            # one process (no Redis): a turn held now was its stopped predecessor's
+        if self.alone:  # a turn held now was its stopped predecessor's
             released = await self.store.release_turns()
             if released:
                 _LOG.warning(
@@ -424,11 +430,8 @@ class Node:
         for config in await self.store.tables(enabled_only=True):
             if config.id in self.runners:
                 continue
-            # Without Redis there is one process: a lease left by its crashed predecessor
-            # is its own to take back at once.
-            alone = self.settings.redis_url is None
             if not await self.store.acquire_lease(
-                config.id, self.id, ttl=self.settings.lease_seconds, force=alone
+                config.id, self.id, ttl=self.settings.lease_seconds, force=self.alone
             ):
                 continue
             try:

@@ -870,7 +870,7 @@ class ServerStore:
                 .where(_PT.c.player_id == player_id, _PT.c.token == token)
                 .values(since=now)
             )
-            return bool(done.rowcount == 1)
+            return done.rowcount == 1
 
         return await self._run(unit)
 
