@@ -284,6 +284,28 @@ async def test_recovery_voids_and_refunds_open_rounds(backend: str, tmp_path: Pa
         assert report.open_rounds == 0
 
 
+async def test_what_a_round_keeps_from_its_opening_until_its_result(
+    backend: str, tmp_path: Path
+) -> None:
+    """The server keeps its record's facts with a round as it opens (``result`` without
+    an outcome): read back as kept, left as they are when the round is opened again,
+    replaced by the recorded result, and no outcome for a restart to settle."""
+    async with ledger_store(backend, tmp_path) as store:
+        kept = {"facts": {"dealer": "Dana", "opened_at": 12.5}}
+        info = await store.open_round("r1", table_id="t1", result=kept)
+        assert info.result == kept
+        assert (await store.round("r1")).result == kept
+        assert (await store.open_round("r1", table_id="t1")).result == kept  # once
+        await store.open_round("r2", table_id="t1", result=kept)
+        await store.record_result("r2", {"cards": "9S 8D KH 7C"})
+        assert (await store.round("r2")).result == {"cards": "9S 8D KH 7C"}
+        recovery = await store.recover(
+            resume=lambda info, bets: {} if "cards" in (info.result or {}) else None
+        )
+        assert recovery == type(recovery)(settled=("r2",), voided=("r1",))
+        assert (await store.round("r1")).result == kept  # the void keeps them
+
+
 async def test_corrections_post_only_the_difference(backend: str, tmp_path: Path) -> None:
     async with ledger_store(backend, tmp_path) as store:
         await open_round_with_bets(store)

@@ -21,6 +21,7 @@ from punto.ledger.store import RoundStatus
 from punto.outcome import Outcome
 from punto.server.protocol import outcome_from_json, outcome_json
 from punto.settlement import settle
+from punto.table.events import BettingOpened
 from server_support import RunningServer, TableClient, crash, running_server, server_settings
 
 pytestmark = pytest.mark.asyncio
@@ -61,6 +62,13 @@ async def test_restart_closes_rounds_a_crash_left_open(
                 await _seated(client)
                 game = await _confirm_a_bet(client, "player", 5)
                 assert await server.node.bank.balance("ann") == wallet - 5000
+                table = server.node.runners["macau-1"].table
+                dealer = table.dealer
+                opened_at = next(
+                    e.at
+                    for e in table.events
+                    if isinstance(e, BettingOpened) and str(e.game) == game
+                )
                 await crash(server.node)
             rules = server.node.runners.get("macau-1")
             assert rules is None
@@ -97,6 +105,12 @@ async def test_restart_closes_rounds_a_crash_left_open(
                 assert record["status"] == "voided"
                 assert (record["void"], record["void_reason"]) == (True, "stopped")
                 assert record["net"] is None  # refunded: no result
+                # stopped before its coup: the dealer and when betting opened were kept
+                # with the round when its first stake opened it in the ledger
+                rebuilt = await again.node.store.hand(game)
+                assert rebuilt is not None
+                assert rebuilt["dealer"] == dealer != ""
+                assert rebuilt["opened_at"] == rebuilt["times"]["start"] == opened_at
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

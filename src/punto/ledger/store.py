@@ -104,7 +104,8 @@ class RoundStatus(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class RoundInfo:
-    """A round as the ledger knows it; ``result`` is the outcome recorded for it, if any."""
+    """A round as the ledger knows it; ``result`` is what the server kept with it (the
+    outcome recorded for it, if any, and its record's facts)."""
 
     id: str
     table_id: str
@@ -415,14 +416,26 @@ class LedgerStore:
 
     # -- rounds ---------------------------------------------------------------------------
 
-    async def open_round(self, round_id: str, *, table_id: str) -> RoundInfo:
-        """Open a round for bets (idempotent: an existing round is returned as it is)."""
+    async def open_round(
+        self, round_id: str, *, table_id: str, result: Mapping[str, Any] | None = None
+    ) -> RoundInfo:
+        """Open a round for bets (idempotent: an existing round is returned as it is).
+        ``result``: what the round keeps from its opening until :meth:`record_result`
+        replaces it (JSON-able; without an ``outcome`` a restart voids the round)."""
+        kept = None if result is None else json.dumps(dict(result), sort_keys=True)
 
         async def unit(conn: AsyncConnection) -> RoundInfo:
             found = await _round(conn, round_id)
             if found is None:
-                await conn.execute(insert(_R).values(id=round_id, table_id=table_id, status="open"))
-                return RoundInfo(round_id, table_id, RoundStatus.OPEN)
+                await conn.execute(
+                    insert(_R).values(id=round_id, table_id=table_id, status="open", result=kept)
+                )
+                return RoundInfo(
+                    round_id,
+                    table_id,
+                    RoundStatus.OPEN,
+                    result=None if result is None else dict(result),
+                )
             if found.table_id != table_id:
                 raise RoundStateError(f"round {round_id} belongs to table {found.table_id}")
             return found

@@ -88,6 +88,9 @@ class Bank:
         self.seamless = seamless
         self._operator = Account.operator(operator_id)
         self._open: set[str] = set()
+        self._opening: dict[str, tuple[str, HandFacts]] = {}
+        """Each table's latest hand and what its record knows from the opening of its
+        betting (:meth:`opening`), until its first stake opens it in the ledger."""
 
     @property
     def funding(self) -> Account | None:
@@ -134,6 +137,25 @@ class Bank:
         outbox retries the rollback until the operator answers)."""
         await self.outbox.roll_back(confirmation_id, error=error)
 
+    def opening(self, table_id: str, round_id: str, facts: HandFacts) -> None:
+        """Betting opened on the table's hand ``round_id``: what its record knows then (the
+        dealer, the time) is kept with the round when its first stake opens it in the
+        ledger, so that a record rebuilt after a crash before the coup was complete
+        (:meth:`lost_records`) still names the dealer and places the hand in the table's
+        video. :meth:`record_result` replaces them with the full facts."""
+        self._opening[table_id] = (round_id, facts)
+
+    async def _open_round(self, round_id: str, table_id: str) -> None:
+        """The round opened in the ledger (once), with its opening's facts if known."""
+        if round_id in self._open:
+            return
+        noted = self._opening.get(table_id)
+        kept = None
+        if noted is not None and noted[0] == round_id:
+            kept = {"facts": hand_facts_json(noted[1])}
+        await self.ledger.open_round(round_id, table_id=table_id, result=kept)
+        self._open.add(round_id)
+
     async def stake_many(
         self, round_id: str, *, table_id: str, stakes: Sequence[Stake]
     ) -> list[int | PuntoError | None]:
@@ -141,9 +163,7 @@ class Bank:
         the round's escrow in one ledger transaction. Each answer, in order, is the
         player's wallet balance after it (``None``: not known here) or the typed error
         that refused it alone. A database failure raises for the whole batch."""
-        if round_id not in self._open:
-            await self.ledger.open_round(round_id, table_id=table_id)
-            self._open.add(round_id)
+        await self._open_round(round_id, table_id)
         requests = [
             ConfirmRequest(round_id, s.player, s.bets, s.confirmation_id, self.funding)
             for s in stakes
@@ -175,9 +195,8 @@ class Bank:
         wallet's credits of the cancels are the caller's to make (:meth:`pay_out`)."""
         if stake is not None and self.seamless:
             raise ValueError("a seamless stake needs its operator debit first: stake_many")
-        if stake is not None and round_id not in self._open:
-            await self.ledger.open_round(round_id, table_id=table_id)
-            self._open.add(round_id)
+        if stake is not None:
+            await self._open_round(round_id, table_id)
         request = (
             None
             if stake is None

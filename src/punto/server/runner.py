@@ -677,6 +677,13 @@ class TableRunner(TableCommands):
             case StartHand():
                 self._hand_start = effect.index
                 self._blank = effect.blank
+                opened = self._event_at(effect.index)
+                if isinstance(opened, BettingOpened):  # kept with the round in the ledger
+                    s.bank.opening(
+                        self.table.settings.table_id,
+                        str(opened.game),
+                        HandFacts(dealer=self.table.dealer, opened_at=opened.at),
+                    )
                 self._json = {}
                 self._pieces = {}
                 self._holders.clear()

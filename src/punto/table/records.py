@@ -130,10 +130,11 @@ class HandRecord:
 @dataclass(frozen=True, slots=True)
 class HandFacts:
     """What a hand's record holds that the ledger does not: who dealt, when betting
-    opened, when each card was placed, who held the cards. Kept with the round's result
-    in the ledger when the coup is complete [L], so that a record rebuilt after a crash
-    (:func:`recovered_record`) still names the dealer for a complaint and places the
-    hand in the table's video."""
+    opened, when each card was placed, who held the cards. Kept with the round in the
+    ledger — the dealer and the opening time as its first stake opens it, all of them
+    with its result when the coup is complete [L] — so that a record rebuilt after a
+    crash (:func:`recovered_record`) still names the dealer for a complaint and places
+    the hand in the table's video."""
 
     dealer: str = ""
     opened_at: float | None = None
@@ -155,9 +156,10 @@ def recovered_record(
     money of the hand was settled (``settlements``: each player's, as the ledger paid
     them) or, without them, the hand was void and every bet returned
     (:attr:`Reason.STOPPED`). Built from what outlives the process — the result, the
-    bets, the settlements, and the ``facts`` kept with the result (the dealer, the card
-    times, who held the cards; ``opened_at`` is theirs when they have it). Without them
-    (a round stopped before its coup was complete) those stay empty.
+    bets, the settlements, and the ``facts`` kept with the round (the dealer, the card
+    times, who held the cards; ``opened_at`` is theirs when they have it). A round
+    stopped before its coup was complete has only those of its opening (the dealer and
+    the time); without any, those stay empty.
 
     >>> from punto.cards import parse_cards
     >>> coup = Outcome.from_hands(parse_cards("9S KH"), parse_cards("7H 8C"))
