@@ -228,8 +228,11 @@ class Bank:
     ) -> None:
         """Keep the round's outcome so a restart can settle it, and the ``facts`` of its
         record that the ledger does not hold (the dealer, the card times, who held the
-        cards), so a record rebuilt after a crash has them (:meth:`lost_records`)."""
+        cards), so a record rebuilt after a crash has them (:meth:`lost_records`);
+        without them (they could not be read), those of its opening (:meth:`opening`)."""
         if round_id in self._open:
+            if facts is None:
+                facts = next((f for r, f in self._opening.values() if r == round_id), None)
             kept: dict[str, object] = {"outcome": outcome_json(outcome), "rules": rules}
             if facts is not None:
                 kept["facts"] = hand_facts_json(facts)
