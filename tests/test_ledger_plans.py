@@ -30,14 +30,18 @@ def _nodes(plan: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 async def _generic_plan(
-    url: str, statement: TextClause, values: dict[str, list[str]]
+    url: str, statement: TextClause | str, values: dict[str, list[str]]
 ) -> list[dict[str, Any]]:
     """The nodes of ``statement``'s generic plan, its parameters varchar arrays of
-    ``values`` (by name)."""
-    sql = str(statement)
-    names = sorted(statement.compile().params, key=sql.index)
-    for n, name in enumerate(names, 1):
-        sql = sql.replace(f":{name}", f"${n}")
+    ``values`` (by name; a statement in the driver's own form, ``$1``…, takes them in
+    the order of ``values``)."""
+    if isinstance(statement, str):
+        sql, names = statement, list(values)
+    else:
+        sql = str(statement)
+        names = sorted(statement.compile().params, key=sql.index)
+        for n, name in enumerate(names, 1):
+            sql = sql.replace(f":{name}", f"${n}")
     engine = create_engine(url)
     try:
         async with engine.begin() as conn:
@@ -104,29 +108,43 @@ async def test_many_keys_probe_the_index_on_a_generic_plan(backend: str, tmp_pat
         await _fill(url)
         players = [f"p{n}" for n in range(1, 2501)]
         keys = [f"stake:c{n}" for n in range(1, 2501)]
-        cases = {
+        cases: dict[str, tuple[TextClause | str, dict[str, list[str]]]] = {
             "the accounts a posting locks": (
                 store._LOCK_PG,
                 {"codes": [f"player:{p}" for p in players]},
-            ),
-            "the rounds a batch of confirms locks": (
-                store._ROUNDS_PG,
-                {"ids": [f"t:1-{n}" for n in range(1, 2501)]},
             ),
             "the keys already posted": (
                 text(f"SELECT id FROM ledger_transactions WHERE {store._KEYS_PG.text}"),
                 {"keys": keys},
             ),
-            "a batch's keys and funding": (
-                store._KEYS_AND_FUNDING_PG,
-                {"keys": keys, "rounds": ["t:1-1"], "players": players},
+            "what a batch of confirms is checked against": (
+                store._BATCH_PG,
+                {
+                    "rounds": [f"t:1-{n}" for n in range(1, 2501)],
+                    "keys": keys,
+                    "players": players,
+                    "codes": [f"player:{p}" for p in players],
+                },
             ),
             "where many players are": (storage._PRESENCE_PG, {"ids": players}),
         }
         for what, (statement, values) in cases.items():
             nodes = await _generic_plan(url, statement, values)
             assert not _compared_with_every_key(nodes), (what, nodes)
-            if statement in (store._LOCK_PG, store._ROUNDS_PG):
-                # the lock is the plan's last step, above the ordering: rows are locked
-                # in key order, as every posting locks them (no two wait for each other)
+            # each lock is its part's last step, above the ordering: rows are locked in
+            # key order, as every posting locks them (no two wait for each other)
+            if statement is store._LOCK_PG:
                 assert nodes[0]["Node Type"] == "LockRows", (what, nodes)
+            if statement is store._BATCH_PG:
+                locks = [n for n in nodes if n["Node Type"] == "LockRows"]
+                assert len(locks) == 2, (what, nodes)
+                assert all(n["Plans"][0]["Node Type"] == "Sort" for n in locks), (what, nodes)
+                # the rounds' part runs first, the accounts' last (rounds, then accounts,
+                # as every posting locks them)
+                (append,) = [n for n in nodes if n["Node Type"] == "Append"]
+                parts = [
+                    part.get("CTE Name")
+                    for part in append["Plans"]
+                    if part.get("Parent Relationship") == "Member"
+                ]
+                assert (parts[0], parts[-1]) == ("r", "a"), (what, parts)

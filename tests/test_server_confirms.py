@@ -119,9 +119,9 @@ async def test_a_batch_looks_up_only_its_own_players_bets(backend: str, tmp_path
         players = await _round_of_bettors(ledger, 300, stake=100)
         async with ledger.engine.connect() as conn:
             plan = (
-                await conn.execute(
-                    text("EXPLAIN (ANALYZE, FORMAT JSON) " + str(store._KEYS_AND_FUNDING_PG)),
-                    {"keys": ["k1", "k2"], "rounds": ["g1"], "players": players[:2]},
+                await conn.exec_driver_sql(
+                    "EXPLAIN (ANALYZE, FORMAT JSON) " + store._BATCH_PG,
+                    (["g1"], ["k1", "k2"], players[:2], [f"player:{p}" for p in players[:2]]),
                 )
             ).scalar_one()
         read = _rows_read(plan[0]["Plan"], "ledger_round_bets")
