@@ -128,3 +128,30 @@ def test_a_refused_release_changes_nothing() -> None:
     assert not table.can_release("ann", grace=GRACE)
     assert state_of(table) == before
     assert table.seats.get("ann").place is Place.SEATED
+
+
+def test_s13_only_players_who_have_gone_are_tried_for_release(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The server tries the releases after every command and batch of confirms: at a
+    table of thousands, every connected player was asked (and refused) each time. Only
+    those who have gone are asked now; the released are the same."""
+    table, clock = make_table()
+    for n in range(1, 301):
+        table.join(f"p{n:03}", balance=1_000)
+    table.disconnect("p007")
+    table.disconnect("p123")
+    clock.advance(GRACE)
+    table.reconnect("p123")  # back in time: not released
+    asked: list[str] = []
+    verify = type(table).verify_release
+
+    def counted(self: object, player: str, *, grace: float) -> None:
+        asked.append(player)
+        verify(table, player, grace=grace)
+
+    monkeypatch.setattr(type(table), "verify_release", counted)
+    (left,) = table.release_due(grace=GRACE)
+    assert left.player == "p007"
+    assert sorted(set(asked)) == ["p007"]
+    assert table.release_due(grace=GRACE) == ()

@@ -393,11 +393,18 @@ class Seating(TableCore):
 
     def release_due(self, *, grace: float) -> tuple[PlayerLeft, ...]:
         """Release every player whose grace is over and who may go now (see
-        :meth:`release`); the others are tried again later."""
+        :meth:`release`); the others are tried again later. Only players who have gone
+        are tried (the server asks after every command: at a table of thousands, each
+        connected player's refusal cost more than the rest of a confirm's checks)."""
         if self.phase is Phase.CLOSED:
             return ()
+        gone = sorted(
+            player
+            for player, who in self.seats.participants.items()
+            if not who.connected and who.gone_at is not None
+        )
         released: list[PlayerLeft] = []
-        for player in sorted(self.seats.participants):
+        for player in gone:
             if player in self.seats.participants and self.can_release(player, grace=grace):
                 released.append(self.release(player, grace=grace))
         return tuple(released)
