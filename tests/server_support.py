@@ -28,13 +28,25 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from ledger_support import ledger_database
-from punto.ledger.wallet import RetryPolicy, SeamlessWallet, Wallet
+from punto.ledger.store import LedgerStore, create_engine
+from punto.ledger.wallet import InternalWallet, RetryPolicy, SeamlessWallet, Wallet
 from punto.server.app import create_app
+from punto.server.auth import Actor, Role
+from punto.server.bank import Bank
+from punto.server.bus import LocalBus
 from punto.server.config import Settings
+from punto.server.hub import Hub
+from punto.server.metrics import Metrics
+from punto.server.migrate import upgrade_async
 from punto.server.node import Node
-from punto.server.protocol import MAX_MESSAGE
+from punto.server.protocol import MAX_MESSAGE, parse_command
+from punto.server.runner import TableRunner
+from punto.server.services import Services
+from punto.server.storage import ServerStore
+from punto.server.tables import TableConfig
 from punto.server.wsprotocol import DirectProtocol
 from punto.table.clock import Clock
+from punto.table.kinds import Dealing
 
 __all__ = [
     "FAST",
@@ -45,6 +57,7 @@ __all__ = [
     "TableClient",
     "free_port",
     "login",
+    "lone_table",
     "running_server",
     "seamless_live_table",
     "server_on",
@@ -477,3 +490,48 @@ async def seamless_live_table(
             assert report.ok, report.problems
     finally:
         await client.aclose()
+
+
+@asynccontextmanager
+async def lone_table(
+    url: str,
+) -> AsyncIterator[tuple[TableRunner, Bank, LedgerStore, Callable[..., Any]]]:
+    """A live ``online_8deck`` table alone in this process on a fresh database at
+    ``url`` (no server, no sockets: its runner driven directly), whose dealer Dana opened
+    betting; cleo confirmed 10.00 on Player. The runner, the bank, the ledger and the
+    dealer's command."""
+    await upgrade_async(url)
+    engine = create_engine(url)
+    try:
+        ledger = LedgerStore(engine)
+        store = ServerStore(engine)
+        wallet = InternalWallet(ledger)
+        bank = Bank(ledger, wallet, store, seamless=False, operator_id="default")
+        services = Services(
+            settings=Settings(database_url=url, password_cost=1024, betting_seconds=3600),
+            store=store,
+            bank=bank,
+            bus=LocalBus(Hub(queue_size=10)),
+            metrics=Metrics(),
+        )
+        config = TableConfig(id="t", name="t", rules="online_8deck", dealing=Dealing.LIVE)
+        await store.create_table(config)
+        runner = TableRunner(config, services)
+        dealer = Actor("dana", Role.DEALER, "Dana")
+        cleo = Actor("cleo", Role.PLAYER, "Cleo")
+
+        async def deal(message: dict[str, Any]) -> None:
+            await runner.execute(dealer, parse_command(message))
+
+        await wallet.credit("cleo", 100_000, transaction_id="cleo:1")
+        await deal({"type": "start_shoe"})
+        await deal({"type": "open_betting"})
+        for step in ({"type": "join"}, {"type": "watch", "tier": "low"}):
+            await runner.execute(cleo, parse_command(step))
+        await runner.execute(cleo, parse_command({"type": "confirm", "bets": {"player": 1000}}))
+        try:
+            yield runner, bank, ledger, deal
+        finally:
+            await runner.abandon()
+    finally:
+        await engine.dispose()

@@ -14,22 +14,11 @@ import pytest
 
 from ledger_support import ledger_database
 from punto.errors import UnavailableError
-from punto.ledger.store import LedgerStore, create_engine
-from punto.ledger.wallet import InternalWallet
 from punto.server import collector
 from punto.server.auth import Actor, Role
 from punto.server.bank import Bank
-from punto.server.bus import LocalBus
-from punto.server.config import Settings
-from punto.server.hub import Hub
-from punto.server.metrics import Metrics
-from punto.server.migrate import upgrade_async
-from punto.server.protocol import parse_command
 from punto.server.runner import TableRunner
-from punto.server.services import Services
-from punto.server.storage import ServerStore
-from punto.server.tables import TableConfig
-from punto.table.kinds import Dealing
+from server_support import lone_table
 
 
 def test_blocks_that_overlap_give_the_collector_back_when_the_last_ends() -> None:
@@ -91,45 +80,14 @@ async def _one_table(tmp_path: Path) -> AsyncIterator[tuple[TableRunner, Bank, C
     """A live table alone in its process (no other table's settlement holds the
     collector meanwhile), cleo with 10.00 on Player, three cards dealt; the dealer's
     command."""
-    async with ledger_database("sqlite", tmp_path) as url:
-        await upgrade_async(url)
-        engine = create_engine(url)
-        try:
-            ledger = LedgerStore(engine)
-            store = ServerStore(engine)
-            wallet = InternalWallet(ledger)
-            bank = Bank(ledger, wallet, store, seamless=False, operator_id="default")
-            services = Services(
-                settings=Settings(database_url=url, password_cost=1024, betting_seconds=3600),
-                store=store,
-                bank=bank,
-                bus=LocalBus(Hub(queue_size=10)),
-                metrics=Metrics(),
-            )
-            config = TableConfig(id="t", name="t", rules="online_8deck", dealing=Dealing.LIVE)
-            await store.create_table(config)
-            runner = TableRunner(config, services)
-            dealer = Actor("dana", Role.DEALER, "Dana")
-            cleo = Actor("cleo", Role.PLAYER, "Cleo")
-
-            async def deal(message: dict[str, Any]) -> None:
-                await runner.execute(dealer, parse_command(message))
-
-            await wallet.credit("cleo", 100_000, transaction_id="cleo:1")
-            await deal({"type": "start_shoe"})
-            await deal({"type": "open_betting"})
-            for step in ({"type": "join"}, {"type": "watch", "tier": "low"}):
-                await runner.execute(cleo, parse_command(step))
-            await runner.execute(cleo, parse_command({"type": "confirm", "bets": {"player": 1000}}))
-            await deal({"type": "close_betting"})
-            for card in ("9S", "8D", "KH"):
-                await deal({"type": "deal_card", "card": card})
-            try:
-                yield runner, bank, deal
-            finally:
-                await runner.abandon()
-        finally:
-            await engine.dispose()
+    async with (
+        ledger_database("sqlite", tmp_path) as url,
+        lone_table(url) as (runner, bank, _ledger, deal),
+    ):
+        await deal({"type": "close_betting"})
+        for card in ("9S", "8D", "KH"):
+            await deal({"type": "deal_card", "card": card})
+        yield runner, bank, deal
 
 
 @pytest.mark.asyncio
