@@ -1130,22 +1130,22 @@ _BATCH_PG = (
     "UNION ALL "
     "SELECT 'a', code, NULL, NULL, balance FROM a"
 )
-"""What a batch of confirms is checked against, in one round trip instead of three (at
-1,000 bets/s offered a batch holds a confirm or two, and the statements' round trips were
-most of the server's time): ``r`` its rounds, locked; ``k`` its keys posted already; ``f``
-how its players funded their earlier bets of its rounds; ``a`` the balances of the
+"""What a batch of confirms is checked against, in one round trip instead of three (at 1,000
+bets/s offered a batch holds a confirm or two, and the socket writes of its statements were
+a third of the server's samples): ``r`` its rounds, locked; ``k`` its keys posted already;
+``f`` how its players funded their earlier bets of its rounds; ``a`` the balances of the
 accounts it moves, locked. The parts run in that order (an ``Append`` runs its parts one
 after the other; each locking part is a materialized ``WITH``, run when it is first read),
 so the rounds are locked before the accounts, as by every posting. A locked row is read as
 last committed; the other parts read as the statement began, so a key a writer committed
-while the batch waited for a round's lock is found by its unique index when the batch
-posts it (the unit then runs again and sees it as a replay). The keys are a join with the
-array's elements, never a scan comparing every transaction with every key; the funding is
-one look-up of the round-and-player index per player of the batch: the plain ``round_id =
+while the batch waited for a round's lock is found by its unique index when the batch posts
+it (the unit then runs again and sees it as a replay). The keys are a join with the array's
+elements, never a scan comparing every transaction with every key; the funding is one
+look-up of the round-and-player index per player of the batch: the plain ``round_id =
 ANY(…) AND player_id = ANY(…)`` was planned, whenever the round's rows were newer than the
 table's statistics (a round being bet on, that is), as a scan of every bet of the round
-filtered by player — each batch read the whole round so far (700 rows a batch on average
-in the benchmark at 1,000 bets/s; 10,000 at the end of a round of 10,000 bets)."""
+filtered by player — each batch read the whole round so far (700 rows a batch on average in
+the benchmark at 1,000 bets/s; 10,000 at the end of a round of 10,000 bets)."""
 # SQLite's: made once, an IN list of as many parameters as values (an ``in_()`` built
 # for each batch cost more than the queries)
 _KEYS_SQLITE = text("idempotency_key IN :keys").bindparams(bindparam("keys", expanding=True))
