@@ -20,7 +20,7 @@ import json
 import os
 import sqlite3
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
@@ -998,7 +998,7 @@ async def _batch_pg(
     round_ids: Sequence[str],
     keys: Sequence[str],
     players: Sequence[str],
-    accounts: Iterable[Account],
+    accounts: Collection[Account],
     rounds: dict[str, RoundInfo],
     funded: dict[tuple[str, str], str],
 ) -> tuple[dict[str, int], dict[str, Transaction]]:
@@ -1008,10 +1008,9 @@ async def _batch_pg(
     Fills ``rounds`` and ``funded``; returns the balances and the transactions already
     posted under the keys. Accounts never used before (a player's first bet, a round's
     first escrow) are created and locked after it."""
-    by_code = {a.code: a for a in accounts}
-    codes = sorted(by_code)
     held: dict[str, int] = {}
     posted: list[str] = []
+    codes = sorted({a.code for a in accounts})
     rows: Iterable[Any] = await conn.exec_driver_sql(
         _BATCH_PG, (list(round_ids), sorted(set(keys)), list(players), codes)
     )
@@ -1024,9 +1023,7 @@ async def _batch_pg(
             funded[(first, second)] = third
         else:
             held[first] = int(balance)
-    if len(held) < len(codes):
-        await _ensure_accounts(conn, (by_code[c] for c in codes if c not in held))
-        held.update(await _lock_balances(conn, [c for c in codes if c not in held]))
+    held = await _hold(conn, accounts, locked=held)  # the accounts never used before
     return held, (await _by_keys(conn, posted) if posted else {})
 
 
@@ -1197,12 +1194,16 @@ def _transaction(row: Row[Any], entries: Iterable[model.Entry]) -> Transaction:
     )
 
 
-async def _hold(conn: AsyncConnection, accounts: Iterable[Account]) -> dict[str, int]:
+async def _hold(
+    conn: AsyncConnection, accounts: Iterable[Account], *, locked: Mapping[str, int] | None = None
+) -> dict[str, int]:
     """The accounts' balances, their rows locked in the order of their codes; accounts
-    never used before (a player's first bet, a round's escrow …) are created first."""
+    never used before (a player's first bet, a round's escrow …) are created first.
+    ``locked``: the balances of those a statement of the caller's has locked already
+    (:func:`_batch_pg`); only the missing ones are created and locked here."""
     by_code = {a.code: a for a in accounts}
     codes = sorted(by_code)
-    held = await _lock_balances(conn, codes)
+    held = dict(locked) if locked is not None else await _lock_balances(conn, codes)
     if len(held) < len(codes):
         await _ensure_accounts(conn, (by_code[c] for c in codes if c not in held))
         held.update(await _lock_balances(conn, [c for c in codes if c not in held]))
