@@ -398,13 +398,8 @@ class Seating(TableCore):
         connected player's refusal cost more than the rest of a confirm's checks)."""
         if self.phase is Phase.CLOSED:
             return ()
-        gone = sorted(
-            player
-            for player, who in self.seats.participants.items()
-            if not who.connected and who.gone_at is not None
-        )
         released: list[PlayerLeft] = []
-        for player in gone:
+        for player in sorted(self._gone()):
             if player in self.seats.participants and self.can_release(player, grace=grace):
                 released.append(self.release(player, grace=grace))
         return tuple(released)
@@ -412,9 +407,13 @@ class Seating(TableCore):
     def next_release_at(self, *, grace: float) -> float | None:
         """When the first grace of a gone player ends (table clock; ``None``: nobody has
         gone). A player whose bets are still in play is due again after the hand."""
-        ends = [
-            who.gone_at + grace
-            for who in self.seats.participants.values()
+        return min((at + grace for at in self._gone().values()), default=None)
+
+    def _gone(self) -> dict[PlayerId, float]:
+        """The participants who have gone, with when their connection went (their grace
+        runs, or has ended): the only players a release may take."""
+        return {
+            player: who.gone_at
+            for player, who in self.seats.participants.items()
             if not who.connected and who.gone_at is not None
-        ]
-        return min(ends, default=None)
+        }
