@@ -8,8 +8,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import event
 
 from ledger_support import BACKENDS
 from server_support import RunningServer, SkewClock, TableClient, server_on
@@ -95,6 +97,48 @@ async def test_confirms_at_two_tables_never_stake_more_than_the_wallet(
             # Each table's balance follows the play at the other: both show the wallet.
             runners = [node.runners["macau-1"], node.runners["nocomm-1"]]
             await _until(lambda: all(r.table.balance("ann") == 10_000 for r in runners))
+            report = await node.ledger.check()
+            assert report.ok, report.problems
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_process_alone_follows_a_players_other_table_from_its_own_tables(
+    backend: str, tmp_path: Path
+) -> None:
+    # ann at two tables, then bob at one: each confirm moves the other table's balance of
+    # ann's (and nothing of bob's). The process is alone on its database (no Redis) and
+    # owns every table, so its tables say where the players are: no batch of confirms
+    # asks the database (a round trip each batch; the code before made one).
+    async with server_on(backend, tmp_path, betting_seconds=600, demo_balance=30_000) as server:
+        node = server.node
+        assert node.alone
+        asked: list[str] = []
+
+        @event.listens_for(node.engine.sync_engine, "before_cursor_execute")
+        def _seen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            if "server_presence" in statement and statement.lstrip().startswith("SELECT"):
+                asked.append(statement)
+
+        ann, bob = await server.token("ann"), await server.token("bob")
+        async with (
+            TableClient.connect(server, "macau-1", ann) as a,
+            TableClient.connect(server, "nocomm-1", ann) as b,
+            TableClient.connect(server, "nocomm-1", bob) as c,
+        ):
+            for client in (a, b, c):
+                await client.ok({"type": "join"})
+                await client.ok({"type": "watch", "tier": "low"})
+                await client.betting_open()
+            before = len(asked)
+            runners = [node.runners["macau-1"], node.runners["nocomm-1"]]
+            await a.ok({"type": "confirm", "bets": {"banker": 10_000}})
+            await _until(lambda: all(r.table.balance("ann") == 20_000 for r in runners))
+            await b.ok({"type": "confirm", "bets": {"player": 5_000}})
+            await c.ok({"type": "confirm", "bets": {"player": 5_000}})
+            await _until(lambda: all(r.table.balance("ann") == 15_000 for r in runners))
+            assert runners[1].table.balance("bob") == 25_000
+            assert not runners[0].at_table("bob")
+            assert asked[before:] == []
             report = await node.ledger.check()
             assert report.ok, report.problems
 

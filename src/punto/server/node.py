@@ -19,7 +19,7 @@ import re
 import secrets
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from punto.errors import (
@@ -393,9 +393,11 @@ class Node:
         """Play at ``table_id`` moved ``amount`` of ``player``'s wallet (a stake, a
         settlement, a refund): their other tables move their table balance the same way,
         so each shows what the player has. Queued for one task of the process, never run
-        under a table's lock: it looks up in one query where all the players whose money
-        moved meanwhile are (a settlement's thousands of players, a batch of confirms),
-        then follows each move in the order it happened."""
+        under a table's lock: it looks up at once where all the players whose money moved
+        meanwhile are (a settlement's thousands of players, a batch of confirms), then
+        follows each move in the order it happened. A process alone on its database owns
+        every table there is, so its own tables say where players are; with others
+        (Redis), one query of the database's presence does."""
         if self.shutting_down or not amount:
             return
         self._moves.append((player, amount, table_id))
@@ -406,7 +408,12 @@ class Node:
         while self._moves:
             moves, self._moves = self._moves, []
             try:
-                where = await self.store.tables_of_many(player for player, _, _ in moves)
+                players = [player for player, _, _ in moves]
+                where = (
+                    self._tables_here(players)
+                    if self.alone
+                    else await self.store.tables_of_many(players)
+                )
             except Exception:  # a display figure: the ledger holds the money
                 _LOG.exception("table balances not followed", extra={"moves": len(moves)})
                 continue
@@ -418,6 +425,19 @@ class Node:
                     await self._transfer_at(tables, player, amount, reason=Why(Reason.OTHER_TABLE))
                 except Exception:
                     _LOG.exception("table balance not followed", extra={"player": player})
+
+    def _tables_here(self, players: Iterable[str]) -> dict[str, list[str]]:
+        """The tables of this process each of ``players`` is at (as
+        :meth:`ServerStore.tables_of_many`, from the tables' own seats: no query for a
+        process alone on its database, which owns every table; players at none are left
+        out)."""
+        wanted = set(players)
+        found: dict[str, list[str]] = {}
+        for table_id, runner in self.runners.items():
+            for player in wanted:  # the few who moved, not the table's thousands
+                if runner.at_table(player):
+                    found.setdefault(player, []).append(table_id)
+        return found
 
     async def _acquire_tables(self) -> None:
         """Take every enabled table no live process owns (one caller at a time)."""
