@@ -129,7 +129,8 @@ def calibrate(rounds: int = 5) -> float:
     median of ``rounds`` runs of a fixed single-threaded workload like the server's own
     (dictionaries, small objects, strings, JSON). On this machine the same code's figures
     move with the hour by up to three times, and every figure here is the server's on one
-    core: this says how fast that core was when they were measured."""
+    core: this says how fast a core ran Python at that moment — no more (the other core's
+    load moves it within seconds; compare code by alternated runs, docs/server.md)."""
 
     def work() -> int:
         made = 0
