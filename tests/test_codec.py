@@ -26,6 +26,7 @@ from punto.codec import (
     EVENT_CLASSES,
     event_from_json,
     event_json,
+    jsonable,
     outcome_from_json,
     outcome_json,
 )
@@ -453,3 +454,25 @@ def test_m12_a_tie_change_stored_before_its_reason_reads_as_the_players_own() ->
     assert event_from_json(event_json(staked)) == staked
     with pytest.raises(ProtocolError, match="debited: missing"):
         event_from_json({k: v for k, v in stored.items() if k != "debited"})
+
+
+def test_jsonable_encodes_by_type_and_refuses_what_it_does_not_know_every_time() -> None:
+    """Each type's encoding is looked up once and kept: a subclass gets its base's (a
+    ``dict`` subclass is a mapping, an ``IntEnum`` stays the number it is), a mapping
+    proxy and a frozenset are encoded like a dict and a list, and an unknown type is
+    refused on every call, not only the first."""
+
+    class Counts(dict[str, int]):
+        pass
+
+    class Level(enum.IntEnum):
+        HIGH = 3
+
+    assert jsonable(Counts(a=1)) == {"a": 1}
+    assert jsonable(MappingProxyType({Bet.TIE: 5})) == {"tie": 5}
+    assert jsonable(frozenset({Bet.PLAYER})) == ["player"]
+    assert jsonable(Level.HIGH) == 3
+    assert jsonable(Fraction(1, 2)) == "1/2"
+    for _ in range(2):
+        with pytest.raises(TypeError, match="cannot serialize object"):
+            jsonable(object())

@@ -294,32 +294,64 @@ def reveal_from_json(data: Mapping[str, Any]) -> ShoeReveal:
 
 
 def jsonable(value: object) -> Any:
-    """Any value of an event as JSON data."""
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, Card):
-        return value.code
-    if isinstance(value, GameNumber):
-        return str(value)
-    if isinstance(value, Outcome):
-        return outcome_json(value)
-    if isinstance(value, PlayerResult):
-        return result_json(value)
-    if isinstance(value, Settlement):
-        return settlement_json(value)
-    if isinstance(value, LimitTier):
-        return tier_json(value)
-    if isinstance(value, ShoeReveal):
-        return reveal_json(value)
-    if isinstance(value, Fraction):
-        return str(value)
-    if isinstance(value, Mapping):
-        return {jsonable(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, tuple | list | frozenset | set):
-        return [jsonable(v) for v in value]
+    """Any value of an event as JSON data.
+
+    How a value is encoded depends on its type alone, so each type is looked up once
+    (:func:`_encoder`) and its encoder kept: an event's fields cost a dictionary lookup
+    each, not a row of ``isinstance`` checks (an abstract class's among them).
+
+    >>> jsonable({Bet.PLAYER: 10, Bet.TIE: 5})
+    {'player': 10, 'tie': 5}
+    >>> jsonable((Card.parse("9S"), None, 1.5))
+    ['9S', None, 1.5]
+    """
+    kind = type(value)
+    encode = _ENCODERS.get(kind)
+    if encode is None:
+        encode = _ENCODERS[kind] = _encoder(kind)
+    return encode(value)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _mapping_json(value: Any) -> dict[Any, Any]:
+    return {jsonable(k): jsonable(v) for k, v in value.items()}
+
+
+def _sequence_json(value: Any) -> list[Any]:
+    return [jsonable(v) for v in value]
+
+
+def _unserializable(value: Any) -> Any:
     raise TypeError(f"cannot serialize {type(value).__name__}")
+
+
+def _encoder(kind: type) -> Callable[[Any], Any]:
+    """How :func:`jsonable` encodes a value of type ``kind`` (the first that applies)."""
+    table: tuple[tuple[type | tuple[type, ...], Callable[[Any], Any]], ...] = (
+        ((type(None), bool, int, float, str), _same),
+        (enum.Enum, lambda v: v.value),
+        (Card, lambda v: v.code),
+        (GameNumber, str),
+        (Outcome, outcome_json),
+        (PlayerResult, result_json),
+        (Settlement, settlement_json),
+        (LimitTier, tier_json),
+        (ShoeReveal, reveal_json),
+        (Fraction, str),
+        (Mapping, _mapping_json),
+        ((tuple, list, frozenset, set), _sequence_json),
+    )
+    for types_, encode in table:
+        if issubclass(kind, types_):
+            return encode
+    return _unserializable
+
+
+_ENCODERS: dict[type, Callable[[Any], Any]] = {}
+""":func:`jsonable`'s encoder of each type met so far."""
 
 
 # -- events ----------------------------------------------------------------------------
@@ -356,17 +388,25 @@ def event_json(event: Event) -> dict[str, Any]:
     ('burn_mid_shoe', {})
     """
     out: dict[str, Any] = {"kind": event.kind}
-    for f in dataclasses.fields(event):
-        value = getattr(event, f.name)
-        if f.name in _WHY_FIELDS:
-            out[f.name] = None if value is None else value.code.value
-            out[f"{f.name}_params"] = {} if value is None else dict(value.params)
+    names = _FIELDS.get(type(event))
+    if names is None:
+        names = _FIELDS[type(event)] = tuple(
+            (f.name, f.name in _WHY_FIELDS) for f in dataclasses.fields(event)
+        )
+    for name, why in names:
+        value = getattr(event, name)
+        if why:
+            out[name] = None if value is None else value.code.value
+            out[f"{name}_params"] = {} if value is None else dict(value.params)
         else:
-            out[f.name] = jsonable(value)
+            out[name] = jsonable(value)
     return out
 
 
 _WHY_FIELDS = frozenset({"reason", "void_reason"})
+
+_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+"""Each event class's fields, in order, and whether each is a reason (:func:`event_json`)."""
 
 
 def why_from_json(code: object, params: object) -> Why | None:

@@ -74,7 +74,7 @@ from punto.table.events import (
 from punto.table.fault_catalogue import Fault
 from punto.table.records import PlayerResult
 from punto.table.squeeze import ReadCall
-from punto.table.views import Viewer, project, refunded_summary, settled_summary
+from punto.table.views import Viewer, project_one, refunded_summary, settled_summary
 
 __all__ = [
     "CHAT_MAX_LENGTH",
@@ -714,14 +714,14 @@ def event_views(
     cache: list[tuple[Event, dict[str, Any]]] = []  # keeps each projection alive
 
     def view(viewer: Viewer, player: str | None = None) -> dict[str, Any] | None:
-        shown = project([event], viewer, player)
-        if not shown:
+        shown = project_one(event, viewer, player)
+        if shown is None:
             return None
         for seen, data in cache:
-            if seen is shown[0]:
+            if seen is shown:
                 return data
-        data = event_json(shown[0])
-        cache.append((shown[0], data))
+        data = event_json(shown)
+        cache.append((shown, data))
         return data
 
     out: dict[str, Any] = {

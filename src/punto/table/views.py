@@ -87,6 +87,7 @@ __all__ = [
     "hand_facts",
     "hand_records",
     "project",
+    "project_one",
     "refunded_summary",
     "settled_summary",
 ]
@@ -210,6 +211,16 @@ def project(
         if seen is not None:
             shown.append(seen)
     return tuple(shown)
+
+
+def project_one(event: Event, viewer: Viewer, player: PlayerId | None = None) -> Event | None:
+    """One event as ``viewer`` may see it, ``None`` if not at all: :func:`project` of
+    that event alone (a card dealt face down is turned for everyone then; who holds a
+    side's cards is known from the events before it). A server's fan-out asks it of
+    every event for each kind of viewer."""
+    if viewer is Viewer.PLAYER and player is None:
+        raise TableError("a player's view needs the player's id")
+    return _project_one(event, viewer, player)
 
 
 @dataclass(slots=True)
