@@ -27,7 +27,7 @@ from punto.table import (
 )
 from punto.table.kinds import TableKind
 from punto.table.legal import HOUSE_AUTOMATED, STAFF_ACTIONS
-from table_support import close, make_table, open_round, place, seat
+from table_support import close, make_table, open_round, place, play, seat
 
 A = Action
 P, B = Bet.PLAYER, Bet.BANKER
@@ -292,10 +292,11 @@ def _verified(verify: Callable[[str], object], player: str) -> bool:
 def test_quick_answers_agree_with_the_verifications_in_every_phase(
     kind: TableKind, reading: Reading | None, stake: int
 ) -> None:
-    """``can_stand``, ``can_leave`` and ``can_request_open_cards`` answer most players at a
-    busy table without building an error, and ``awaiting_squeeze`` is empty without
-    face-down cards: each answer is still exactly what the verification says [M12], [M16],
-    [O]."""
+    """``can_stand``, ``can_leave``, ``can_request_open_cards`` and — for a player with
+    no unconfirmed chips, or no bets last hand — ``can_undo``, ``can_clear``,
+    ``can_double``, ``can_confirm`` and ``can_rebet`` answer most players at a busy table
+    without building an error, and ``awaiting_squeeze`` is empty without face-down cards:
+    each answer is still exactly what the verification says [L], [M12], [M16], [O]."""
     table, clock = make_table("online_8deck", kind=kind, reading=reading)
     for n, player in enumerate(("ann", "bob"), start=1):
         seat(table, player, n, balance=5_000_000)
@@ -311,6 +312,9 @@ def test_quick_answers_agree_with_the_verifications_in_every_phase(
             assert table.can_request_open_cards(p) == _verified(
                 table.verify_request_open_cards, p
             ), p
+            for chips in ("undo", "clear", "double", "confirm", "rebet"):
+                can = getattr(table, f"can_{chips}")(p)
+                assert can == _verified(getattr(table, f"verify_{chips}"), p), (chips, p)
         game = table._game  # the property's answer against the open hand's own facts
         down = set() if game is None else {pos.side for pos in game.face_down}
         assert set(table.awaiting_squeeze) == down
@@ -318,6 +322,9 @@ def test_quick_answers_agree_with_the_verifications_in_every_phase(
     agree()  # between hands
     open_round(table, {"ann": {P: 2 * stake}, "bob": {B: stake}, "cy": {P: 1_000}})
     agree()  # betting open
+    place(table, "cy", {P: 1_000}, confirm=False)
+    agree()  # unconfirmed chips: each of the player's chip actions asks the whole check
+    table.clear("cy")
     close(table, clock)
     agree()  # betting closed
     for code in ["4S", "7H", "KD", "8C"]:
@@ -326,6 +333,30 @@ def test_quick_answers_agree_with_the_verifications_in_every_phase(
     assert table.phase is Phase.SQUEEZE
     table.squeeze("ann", Side.PLAYER)
     agree()
+
+
+def test_l_quick_chip_answers_agree_with_the_verifications_the_hand_after() -> None:
+    """[L] The hand after a settled one: who bet last hand may rebet (and then undo,
+    clear, double and confirm those chips, or rebet again), who did not may not; each
+    quick answer is the verification's."""
+    table, clock = make_table("online_8deck")
+    seat(table, "ann", 1, balance=5_000_000)
+    seat(table, "bob", 2, balance=5_000_000)
+    play(table, clock, "9S 8D KH 7C", {"ann": {P: 20_000}})
+    table.open_betting()
+    actions = ("undo", "clear", "double", "confirm", "rebet")
+
+    def answers(p: str) -> dict[str, bool]:
+        got = {a: getattr(table, f"can_{a}")(p) for a in actions}
+        assert got == {a: _verified(getattr(table, f"verify_{a}"), p) for a in actions}
+        return got
+
+    assert answers("ann") == dict.fromkeys(actions, False) | {"rebet": True}
+    assert answers("bob") == dict.fromkeys(actions, False)
+    table.rebet("ann")
+    assert answers("ann") == dict.fromkeys(actions, True)  # the bets may go down again
+    table.confirm("ann")
+    assert answers("ann") == dict.fromkeys(actions, False) | {"rebet": True}
 
 
 @pytest.mark.parametrize(

@@ -350,6 +350,17 @@ def _entries(amounts: Mapping[Account, int]) -> tuple[Entry, ...]:
     return tuple(Entry(account, amount) for account, amount in amounts.items() if amount)
 
 
+def _stakes_total(bets: Mapping[Bet, int]) -> int:
+    """The sum of a confirm's stakes, each a positive whole number of minor units (the
+    bet's name is written only into the error)."""
+    total = 0
+    for bet, amount in bets.items():
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+            _positive(amount, f"{bet.label} stake")
+        total += amount
+    return total
+
+
 def _positive(amount: int, what: str) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise LedgerError(f"{what} must be a positive whole number of minor units")
@@ -414,7 +425,7 @@ def stake(
     escrow. Keyed ``stake:<confirmation_id>``."""
     if not bets:
         raise LedgerError("a confirm needs at least one bet")
-    total = sum(_positive(amount, f"{bet.label} stake") for bet, amount in bets.items())
+    total = _stakes_total(bets)
     source = funding or Account.player(player_id)
     return Transaction(
         TransactionKind.STAKE,
@@ -644,7 +655,7 @@ def refund(
 ) -> Transaction:
     """A void round before settlement: every stake back from escrow to ``payee``
     [M10], [S5], [L]. Keyed ``refund:<round>:<player>``."""
-    total = sum(_positive(amount, f"{bet.label} stake") for bet, amount in bets.items())
+    total = _stakes_total(bets)
     return Transaction(
         TransactionKind.REFUND,
         f"refund:{round_id}:{player_id}",

@@ -542,6 +542,13 @@ class TableCore:
     def _slip_or_empty(self, player: PlayerId) -> BetSlip:
         return self._slips.get(player) or BetSlip(player)
 
+    def _has_chips(self, player: PlayerId) -> bool:
+        """Whether ``player`` has unconfirmed chips down: what undoing, clearing, doubling
+        and confirming them need first, answered without building an error (a player
+        between two bets has none, and their ``can_*`` are asked after every change)."""
+        slip = self._slips.get(player)
+        return slip is not None and bool(slip.steps)
+
     def _new_shoe(self) -> TableShoe:
         if self.settings.dealing is Dealing.RNG:
             return RngShoe(self.rules, self._rng)

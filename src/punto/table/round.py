@@ -121,7 +121,11 @@ class BettingRound(TableCore):
 
     def can_undo(self, player: PlayerId) -> bool:
         """Whether :meth:`undo` would succeed."""
-        return self._betting_open(player) and self._can(lambda: self.verify_undo(player))
+        return (
+            self._betting_open(player)
+            and self._has_chips(player)
+            and self._can(lambda: self.verify_undo(player))
+        )
 
     def undo(self, player: PlayerId) -> ChipsUndone:
         """Take back the last unconfirmed chip (or doubling, or rebet) [L]."""
@@ -139,7 +143,11 @@ class BettingRound(TableCore):
 
     def can_clear(self, player: PlayerId) -> bool:
         """Whether :meth:`clear` would succeed."""
-        return self._betting_open(player) and self._can(lambda: self.verify_clear(player))
+        return (
+            self._betting_open(player)
+            and self._has_chips(player)
+            and self._can(lambda: self.verify_clear(player))
+        )
 
     def clear(self, player: PlayerId) -> BetsCleared:
         """Take back every unconfirmed chip [L]."""
@@ -160,7 +168,11 @@ class BettingRound(TableCore):
 
     def can_double(self, player: PlayerId) -> bool:
         """Whether :meth:`double` would succeed."""
-        return self._betting_open(player) and self._can(lambda: self.verify_double(player))
+        return (
+            self._betting_open(player)
+            and self._has_chips(player)
+            and self._can(lambda: self.verify_double(player))
+        )
 
     def double(self, player: PlayerId) -> BetsDoubled:
         """Double the unconfirmed chips (confirmed bets cannot be doubled) [L]."""
@@ -180,7 +192,11 @@ class BettingRound(TableCore):
 
     def can_rebet(self, player: PlayerId) -> bool:
         """Whether :meth:`rebet` would succeed."""
-        return self._betting_open(player) and self._can(lambda: self.verify_rebet(player))
+        return (
+            self._betting_open(player)
+            and bool(self._last_bets.get(player))
+            and self._can(lambda: self.verify_rebet(player))
+        )
 
     def rebet(self, player: PlayerId) -> RebetPlaced:
         """Put last hand's confirmed bets back as unconfirmed chips (confirm them)."""
@@ -276,7 +292,11 @@ class BettingRound(TableCore):
 
     def can_confirm(self, player: PlayerId, bets: Mapping[Bet, int] | None = None) -> bool:
         """Whether :meth:`confirm` would succeed."""
-        return self._betting_open(player) and self._can(lambda: self.verify_confirm(player, bets))
+        return (
+            self._betting_open(player)
+            and (bets is not None or self._has_chips(player))
+            and self._can(lambda: self.verify_confirm(player, bets))
+        )
 
     def confirm(self, player: PlayerId, bets: Mapping[Bet, int] | None = None) -> BetsConfirmed:
         """Confirm the unconfirmed chips: the balance is debited and they are bets [L].
