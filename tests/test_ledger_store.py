@@ -15,7 +15,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import event, text
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ledger_support import BACKENDS, ledger_database, ledger_store
 from punto.bets import Bet
@@ -35,6 +35,7 @@ from punto.ledger.store import (
     LedgerStore,
     RoundInfo,
     RoundStatus,
+    _on_driver,
     create_engine,
 )
 from punto.ledger.tables import VERSION_TABLE, Base
@@ -534,3 +535,44 @@ async def test_the_pool_replaces_a_connection_the_database_closed(
             assert (await conn.execute(text("SELECT 1"))).scalar() == 1
             raw = await conn.get_raw_connection()
             assert raw.driver_connection is not closed
+
+
+async def test_a_statement_on_the_driver_is_seen_and_fails_as_sqlalchemy_would(
+    backend: str, tmp_path: Path
+) -> None:
+    """The batch of confirms' two statements run on the driver itself (no result layer),
+    and nothing else changes for them: the engine's ``before_cursor_execute`` listeners
+    see them, a unique key taken first is an ``IntegrityError``, another database error a
+    ``DBAPIError``, and a connection the database cut under one (``pg_terminate_backend``)
+    is invalidated and said so — what :meth:`LedgerStore._run` runs a unit again on."""
+    if backend != "postgresql":
+        pytest.skip("statements go to the driver itself on PostgreSQL only")
+    async with ledger_store(backend, tmp_path) as store:
+        seen: list[str] = []
+
+        def listen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            seen.append(statement)
+
+        event.listen(store.engine.sync_engine, "before_cursor_execute", listen)
+        insert = "INSERT INTO ledger_accounts (code, kind, key) VALUES ($1, 'player', $2)"
+        async with store.engine.begin() as conn:
+            assert [tuple(r) for r in await _on_driver(conn, "SELECT $1::int", (7,))] == [(7,)]
+            await _on_driver(conn, insert, ("player:dup", "dup"))
+        assert seen.count("SELECT $1::int") == 1
+        with pytest.raises(IntegrityError):
+            async with store.engine.begin() as conn:
+                await _on_driver(conn, insert, ("player:dup", "dup"))
+        with pytest.raises(DBAPIError) as failed:
+            async with store.engine.begin() as conn:
+                await _on_driver(conn, "SELECT * FROM no_such_table", ())
+        assert not failed.value.connection_invalidated
+        async with store.engine.connect() as conn:
+            pid = (await conn.exec_driver_sql("SELECT pg_backend_pid()")).scalar_one()
+            async with store.engine.connect() as other:
+                await other.execute(text("SELECT pg_terminate_backend(:p, 5000)"), {"p": pid})
+            with pytest.raises(DBAPIError) as cut:
+                await _on_driver(conn, "SELECT 1", ())
+            assert cut.value.connection_invalidated
+            assert conn.invalidated
+        async with store.engine.begin() as conn:  # the pool lends a working connection
+            assert [tuple(r) for r in await _on_driver(conn, "SELECT 2", ())] == [(2,)]
