@@ -30,7 +30,14 @@ from punto.table.records import GameNumber, HandFacts, HandRecord, PlayerResult
 from punto.table.seat_plan import Place
 from punto.table.squeeze import ReadCall, Reading
 from punto.table.table import Table
-from punto.table.views import Viewer, bet_records, hand_facts, hand_records, project
+from punto.table.views import (
+    Viewer,
+    bet_records,
+    hand_facts,
+    hand_records,
+    project,
+    project_one,
+)
 
 __all__ = [
     "FAULTS",
@@ -67,4 +74,5 @@ __all__ = [
     "hand_facts",
     "hand_records",
     "project",
+    "project_one",
 ]
