@@ -401,11 +401,11 @@ async def bets_per_second(
         if pace is None
         else f"{players / pace:,.0f} bets/s offered: one bet every {pace:g} s on average"
     ) + (", a chip then a confirm" if chips else ", bet and confirm in one message")
+    per_bet = None if server_cpu is None else server_cpu / max(accepted, 1) * 1e6
     busy = (
         ""
         if server_cpu is None
-        else f"; CPU busy: server {server_cpu / elapsed:.0%} "
-        f"({server_cpu / max(accepted, 1) * 1e6:.0f} µs a bet), "
+        else f"; CPU busy: server {server_cpu / elapsed:.0%} ({per_bet:.0f} µs a bet), "
         f"load generator {own_cpu / elapsed:.0%}"
     )
     if machine is not None:
@@ -415,8 +415,8 @@ async def bets_per_second(
         "p50_ms": statistics.median(latencies) * 1000,
         "p99_ms": _pct(latencies, 0.99) * 1000,
     }
-    if server_cpu is not None:
-        figures["server_cpu_us_per_bet"] = server_cpu / max(accepted, 1) * 1e6
+    if per_bet is not None:
+        figures["server_cpu_us_per_bet"] = per_bet
     text = (
         f"bets accepted ({how}): {accepted / elapsed:,.0f}/s ({accepted} confirms by "
         f"{players} players at {tables} tables in {elapsed:.2f} s, {refused} refused); "
