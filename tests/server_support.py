@@ -56,6 +56,7 @@ __all__ = [
     "SkewClock",
     "TableClient",
     "free_port",
+    "http_client",
     "login",
     "lone_table",
     "running_server",
@@ -169,7 +170,7 @@ class RunningServer:
     http: httpx.AsyncClient = field(init=False)
 
     def __post_init__(self) -> None:
-        self.http = httpx.AsyncClient(base_url=self.url, timeout=20)
+        self.http = http_client(self.url)
 
     @property
     def ws_url(self) -> str:
@@ -186,6 +187,17 @@ class RunningServer:
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(self.task, 60)
         await self.http.aclose()
+
+
+def http_client(base_url: str = "") -> httpx.AsyncClient:
+    """A test's HTTP client of a server: a new connection for every request. A pooled
+    connection left idle as long as the server keeps one open (uvicorn's and httpx's
+    defaults are both 5 s) may be closed by the server just as the client sends on it —
+    the request then fails with ``ReadError`` (seen after a hand of a few seconds); with
+    none kept, no request ever goes out on a connection the server is closing."""
+    return httpx.AsyncClient(
+        base_url=base_url, timeout=20, limits=httpx.Limits(max_keepalive_connections=0)
+    )
 
 
 async def login(http: httpx.AsyncClient, user: str, password: str | None = None) -> str:

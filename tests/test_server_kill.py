@@ -29,7 +29,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 import uvicorn
 from sqlalchemy import text
@@ -37,7 +36,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from ledger_support import BACKENDS, ledger_database
 from punto.ledger.operator_ref import ReferenceOperator, create_app
-from server_support import Process, free_port
+from server_support import Process, free_port, http_client
 
 pytestmark = pytest.mark.asyncio
 
@@ -157,7 +156,7 @@ async def test_a_server_killed_twice_under_play_loses_and_creates_nothing(
             server = serve(0)
             bots: list[subprocess.Popen[str]] = []
             try:
-                async with httpx.AsyncClient(timeout=20) as http:
+                async with http_client() as http:
                     await server.ready(http)
                     bots = [start_bot(server.url, player) for player in PLAYERS]
                     for n, after in enumerate((2, 5), start=1):

@@ -17,11 +17,17 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import httpx
 import pytest
 
 from ledger_support import POSTGRESQL, ledger_database
-from server_support import Process, RunningServer, TableClient, login, redis_answers
+from server_support import (
+    Process,
+    RunningServer,
+    TableClient,
+    http_client,
+    login,
+    redis_answers,
+)
 
 pytestmark = pytest.mark.asyncio
 
@@ -56,7 +62,7 @@ async def two_processes(tmp_path: Path) -> AsyncIterator[tuple[str, Process, Pro
         a = Process(plain, name="p-a", env=env, log=tmp_path / "a.log")
         procs = [a]
         try:
-            async with httpx.AsyncClient(timeout=20) as http:
+            async with http_client() as http:
                 assert (await a.ready(http))["tables_owned"] == 8
                 b = Process(plain, name="p-b", env=env, log=tmp_path / "b.log")
                 procs.append(b)
@@ -79,8 +85,8 @@ def _as_server(process: Process) -> RunningServer:
 async def test_two_processes_serve_one_table_and_fail_over(_services: None, tmp_path: Path) -> None:
     async with (
         two_processes(tmp_path) as (url, a, b),
-        httpx.AsyncClient(base_url=a.url, timeout=20) as http_a,
-        httpx.AsyncClient(base_url=b.url, timeout=20) as http_b,
+        http_client(a.url) as http_a,
+        http_client(b.url) as http_b,
     ):
         ann = await login(http_b, "ann")
         bob = await login(http_a, "bob")
