@@ -12,7 +12,7 @@ import { advice, firstIncomplete, refuseChip } from "./limits.js";
 import { limitsCard } from "./paytable.js";
 import { cardElement, handTotal } from "./cards.js";
 import { TableSocket } from "./socket.js";
-import { allowed, applyMessage, fromSnapshot, sideCards, standingBets } from "./tablestate.js";
+import { applyMessage, fromSnapshot, sideCards, standingBets } from "./tablestate.js";
 import { betActions, betLayout, chipRack, tieOption } from "./betting.js";
 import { squeezeKey, squeezeLeft, squeezePanel } from "./squeeze.js";
 import { seatControls, seatRing, vipPanel, watcherList } from "./seats.js";
@@ -627,11 +627,13 @@ export function mount(root, { id, compact = false }) {
   render();
 
   return {
-    /** Leave the table if the table lets this player go now (a slot taken off the
-     * multi-table page); otherwise the seat goes after the grace, once bets settle [S13]. */
+    /** Leave the table (a slot taken off the multi-table page): the table decides when
+     * the command arrives, not the last answer this page had of what it may do (a result
+     * just shown comes before the message that says the player may leave); a player it
+     * keeps (bets in play) loses the seat after the grace, once bets settle [S13]. */
     async leave() {
-      if (!state || !allowed(state, "leave")) return;
-      await socket.send("leave", {}, 5000).catch(() => {}); // the slot goes within 5 s
+      if (!state || !state.you.at_table) return;
+      await socket.send("leave", {}, 5000).catch(() => {}); // refused, or the slot goes within 5 s
     },
     unmount() {
       window.clearInterval(timer);
