@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -16,15 +16,19 @@ import pytest
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from ledger_support import BACKENDS, POSTGRES_ADMIN_URL, ledger_store
+from ledger_support import BACKENDS, POSTGRES_ADMIN_URL, ledger_database, ledger_store
 from punto.bets import Bet
 from punto.cards import parse_cards
 from punto.coup import deal_coup
-from punto.errors import InsufficientFundsError, RoundStateError
+from punto.errors import InsufficientFundsError, PuntoError, RoundStateError
 from punto.ledger import store
 from punto.ledger.model import Account, TransactionKind, settle_players, transfer
-from punto.ledger.store import ConfirmRequest, LedgerStore
+from punto.ledger.store import ConfirmRequest, LedgerStore, Posted
+from punto.ledger.wallet import InternalWallet
 from punto.rules import preset
+from punto.server.bank import Bank, Stake
+from punto.server.migrate import upgrade_async
+from punto.server.storage import ServerStore
 from server_support import RunningServer, TableClient, betting_players, server_on
 
 pytestmark = pytest.mark.asyncio
@@ -414,3 +418,84 @@ async def test_connections_cut_during_a_settlement_pay_once(backend: str, tmp_pa
         assert len(settles) == len(players)  # each player paid once
         report = await ledger.check()
         assert report.ok, report.problems
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_the_batches_of_several_tables_go_in_one_write_each_answered_alone(
+    backend: str, tmp_path: Path
+) -> None:
+    """Batches of three tables that arrive while a write is under way go to the ledger
+    together [L]: one transaction, each batch answered as if alone. One player betting at
+    two tables at once with money for one bet never goes below zero."""
+    async with ledger_database(backend, tmp_path) as url:
+        await upgrade_async(url)
+        engine = store.create_engine(url)
+        try:
+            ledger = LedgerStore(engine)
+            written: list[int] = []
+            first = asyncio.Event()
+            go_on = asyncio.Event()
+            confirm_many = ledger.confirm_many
+
+            async def held(requests: Sequence[ConfirmRequest]) -> list[Posted | PuntoError]:
+                written.append(len(requests))
+                if len(written) == 1:  # the first write waits until the others queue
+                    first.set()
+                    await go_on.wait()
+                return await confirm_many(requests)
+
+            ledger.confirm_many = held  # type: ignore[method-assign]
+            bank = Bank(
+                ledger,
+                InternalWallet(ledger),
+                ServerStore(engine),
+                seamless=False,
+                operator_id="default",
+            )
+            for player, amount in (("ann", 5_000), ("bob", 3_000), ("cleo", 1_000)):
+                await ledger.post(
+                    transfer(TransactionKind.DEPOSIT, player, amount, transaction_id=f"d-{player}")
+                )
+            opening = asyncio.create_task(
+                bank.stake_many(
+                    "g0", table_id="t0", stakes=[Stake("ann", {Bet.BANKER: 1_000}, "c0")]
+                )
+            )
+            await first.wait()
+            tables = [
+                bank.stake_many(
+                    "g1",
+                    table_id="t1",
+                    stakes=[
+                        Stake("ann", {Bet.PLAYER: 2_000}, "c1"),
+                        Stake("bob", {Bet.PLAYER: 9_000}, "c2"),  # more than bob has
+                    ],
+                ),
+                bank.stake_many(
+                    "g2", table_id="t2", stakes=[Stake("cleo", {Bet.TIE: 1_000}, "c3")]
+                ),
+                # cleo at a third table at the same moment, with money for one bet only
+                bank.stake_many(
+                    "g3", table_id="t3", stakes=[Stake("cleo", {Bet.TIE: 1_000}, "c4")]
+                ),
+            ]
+            waiting = [asyncio.create_task(t) for t in tables]
+            while bank.commits.waiting < 3:  # each table's round opened, its batch handed over
+                await asyncio.sleep(0.001)
+            go_on.set()
+            assert await opening == [4_000]
+            one, two, three = [await t for t in waiting]
+            assert written == [1, 4]  # the three tables' batches in one write
+            assert bank.commits.writes == 2
+            assert one[0] == 2_000
+            assert isinstance(one[1], InsufficientFundsError)
+            # cleo's two bets at two tables: the first in the write is taken, the other
+            # refused alone (the batches queued in the order their rounds opened)
+            cleo = sorted((two[0], three[0]), key=lambda a: isinstance(a, PuntoError))
+            assert cleo[0] == 0
+            assert isinstance(cleo[1], InsufficientFundsError)
+            assert await ledger.balance(Account.player("cleo")) == 0
+            assert await ledger.balance(Account.player("bob")) == 3_000
+            assert (await ledger.check()).ok
+        finally:
+            await engine.dispose()

@@ -39,6 +39,7 @@ from punto.ledger.tables import AccountRow
 from punto.ledger.wallet import Wallet
 from punto.outcome import Outcome
 from punto.rules import Rules
+from punto.server.groupcommit import GroupCommit
 from punto.server.outbox import Payment, WalletOutbox
 from punto.server.protocol import outcome_from_json, outcome_json
 from punto.server.storage import ServerStore
@@ -79,6 +80,7 @@ class Bank:
         seamless: bool,
         operator_id: str,
         outbox: WalletOutbox | None = None,
+        commit_size: int = 500,
     ) -> None:
         self.ledger = ledger
         self.wallet = wallet
@@ -88,6 +90,10 @@ class Bank:
         self.seamless = seamless
         self._operator = Account.operator(operator_id)
         self._open: set[str] = set()
+        self.commits: GroupCommit[ConfirmRequest, Posted | PuntoError] = GroupCommit(
+            self.ledger.confirm_many, size=commit_size
+        )
+        """The confirms of all tables that arrive together, in one ledger transaction."""
         self._opening: dict[str, tuple[str, HandFacts]] = {}
         """Each table's latest hand and what its record knows from the opening of its
         betting (:meth:`opening`), until its first stake opens it in the ledger."""
@@ -169,7 +175,7 @@ class Bank:
             for s in stakes
         ]
         answers: list[int | PuntoError | None] = []
-        for stake, posted in zip(stakes, await self.ledger.confirm_many(requests), strict=True):
+        for stake, posted in zip(stakes, await self.commits.write(requests), strict=True):
             if isinstance(posted, PuntoError):
                 answers.append(posted)
             elif self.seamless:

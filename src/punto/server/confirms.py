@@ -37,7 +37,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-__all__ = ["ConfirmBatcher", "Pending"]
+__all__ = ["ConfirmBatcher", "Pending", "retrieve"]
 
 _LOG = logging.getLogger("punto.server.confirms")
 
@@ -81,7 +81,7 @@ class ConfirmBatcher(Generic[_I, _R]):
     async def submit(self, key: str, item: _I) -> _R:
         """Queue ``item`` (of player ``key``) and wait for its answer."""
         pending: Pending[_I, _R] = Pending(key, item)
-        pending.future.add_done_callback(_retrieve)
+        pending.future.add_done_callback(retrieve)
         self._queue.append(pending)
         self._ready.set()
         if self._task is None:
@@ -139,7 +139,8 @@ class ConfirmBatcher(Generic[_I, _R]):
         self._queue = []
 
 
-def _retrieve(future: asyncio.Future[_R]) -> None:
-    """Mark an answer seen (its sender may have gone away meanwhile)."""
+def retrieve(future: asyncio.Future[_R]) -> None:
+    """Mark a future's answer seen (whoever waited for it may have gone away meanwhile):
+    an error nobody reads is not logged as never retrieved."""
     if not future.cancelled():
         future.exception()

@@ -152,6 +152,7 @@ class Node:
             self.store,
             seamless=settings.wallet == "seamless",
             operator_id=settings.operator_id,
+            commit_size=settings.confirm_batch,
             outbox=WalletOutbox(
                 self.store,
                 wallet,

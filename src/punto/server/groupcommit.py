@@ -1,0 +1,138 @@
+"""One ledger write for the confirms of every table of a process that arrive together.
+
+Each table groups its own confirms (:class:`~punto.server.confirms.ConfirmBatcher`) and
+checks them against its round in memory; the good ones go to the ledger in one database
+transaction (:meth:`~punto.ledger.store.LedgerStore.confirm_many`). At a few hundred bets
+a second spread over several tables, each table's batch holds a confirm or two, and a
+database transaction costs far more than the confirms in it (round trips, a connection
+from the pool, the transaction's begin and commit: about 1 ms of the server's CPU on this
+project's 2-core machine, against some 50 µs for each confirm in it). A
+:class:`GroupCommit` writes the batches of all tables as one: while one write is under
+way, the batches handed to it wait, and the next write takes all of them at once
+(bounded by ``size`` confirms; one table's batch is never split). Nothing waits for a
+timer: a batch handed to an idle group commit is written at once.
+
+Each batch gets its own answers, in order, as if written alone: one confirm refused
+(short of funds, a closed round, a replayed key) refuses only itself, and a database
+failure fails every batch of that write (each table then retries or answers it as it
+would have its own). The ledger checks the merged requests in order against the locked
+balances, so a player betting at two tables at once never goes below zero.
+
+>>> import asyncio
+>>> async def demo() -> tuple[list[int], list[list[int]]]:
+...     writes: list[list[int]] = []
+...     async def write(items: list[int]) -> list[int]:
+...         writes.append(list(items))
+...         await asyncio.sleep(0)
+...         return [n * 10 for n in items]
+...     commits = GroupCommit(write, size=10)
+...     a, b, c = await asyncio.gather(
+...         commits.write([1]), commits.write([2, 3]), commits.write([4])
+...     )
+...     return a + b + c, writes
+>>> asyncio.run(demo())  # three tables' batches handed over together: one write
+([10, 20, 30, 40], [[1, 2, 3, 4]])
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Generic, TypeVar
+
+from punto.server.confirms import retrieve
+
+__all__ = ["GroupCommit"]
+
+_I = TypeVar("_I")
+_R = TypeVar("_R")
+
+
+class GroupCommit(Generic[_I, _R]):
+    """Writes the batches handed to it together: one write at a time, each taking every
+    batch that waited for it (up to ``size`` items)."""
+
+    def __init__(self, write: Callable[[list[_I]], Awaitable[Sequence[_R]]], *, size: int) -> None:
+        if size < 1:
+            raise ValueError("a group commit needs a size of at least 1")
+        self._write = write
+        self.size = size
+        self._waiting: list[tuple[Sequence[_I], asyncio.Future[list[_R]]]] = []
+        self._busy = False
+        self._task: asyncio.Task[None] | None = None
+        self.writes = 0
+        """Writes made so far (tests and metrics)."""
+
+    @property
+    def waiting(self) -> int:
+        """Batches handed over and not yet taken by a write."""
+        return len(self._waiting)
+
+    async def write(self, items: Sequence[_I]) -> list[_R]:
+        """Write ``items`` with whatever else is waiting; their answers, in order. The
+        write's exception, if it failed as a whole."""
+        future: asyncio.Future[list[_R]] = asyncio.get_running_loop().create_future()
+        future.add_done_callback(retrieve)
+        self._waiting.append((items, future))
+        if not self._busy:
+            self._busy = True
+            self._task = asyncio.create_task(self._drain(), name="punto-group-commit")
+        try:
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            # A caller stopped (a table given up) takes back its batch if no write has
+            # taken it yet: nothing of it is written that the table would not know of. A
+            # write under way is the other tables' too: it goes on.
+            for n, (_, waiting) in enumerate(self._waiting):
+                if waiting is future:
+                    del self._waiting[n]
+                    future.cancel()
+                    break
+            raise
+
+    def _take(self) -> list[tuple[Sequence[_I], asyncio.Future[list[_R]]]]:
+        """The batches of the next write: in the order they came, up to ``size`` items
+        (always at least one batch, however large)."""
+        taken: list[tuple[Sequence[_I], asyncio.Future[list[_R]]]] = []
+        count = 0
+        while self._waiting:
+            items = self._waiting[0][0]
+            if taken and count + len(items) > self.size:
+                break
+            taken.append(self._waiting.pop(0))
+            count += len(items)
+        return taken
+
+    async def _drain(self) -> None:
+        try:
+            while self._waiting:
+                taken = self._take()
+                merged = [item for items, _ in taken for item in items]
+                self.writes += 1
+                try:
+                    answers = list(await self._write(merged))
+                    if len(answers) != len(merged):
+                        raise RuntimeError(
+                            f"a group commit wrote {len(merged)} items and got "
+                            f"{len(answers)} answers"
+                        )
+                except Exception as exc:
+                    for _, future in taken:
+                        if not future.done():
+                            future.set_exception(exc)
+                    continue
+                except BaseException:
+                    for _, future in taken:
+                        future.cancel()
+                    raise
+                start = 0
+                for items, future in taken:
+                    if not future.done():
+                        future.set_result(answers[start : start + len(items)])
+                    start += len(items)
+        finally:
+            self._busy = False
+            for _, future in self._waiting:  # the task was cancelled: nothing is left waiting
+                if not future.done():
+                    future.cancel()
+            self._waiting.clear()

@@ -1,0 +1,142 @@
+"""The process-wide group commit of confirms (:mod:`punto.server.groupcommit`): batches of
+several tables written together, each answered as if alone [L]. Deterministic: a write
+is held on an event, never on a sleep."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from punto.server.groupcommit import GroupCommit
+
+pytestmark = pytest.mark.asyncio
+
+
+class _Writer:
+    """A write that records what it got and, while ``hold`` is clear, waits for it."""
+
+    def __init__(self) -> None:
+        self.writes: list[list[int]] = []
+        self.hold = asyncio.Event()
+        self.hold.set()
+        self.started = asyncio.Event()
+        self.fail: Exception | None = None
+
+    async def __call__(self, items: list[int]) -> list[int]:
+        self.writes.append(list(items))
+        self.started.set()
+        await self.hold.wait()
+        if self.fail is not None:
+            error, self.fail = self.fail, None
+            raise error
+        return [n * 10 for n in items]
+
+
+async def _started(writer: _Writer) -> None:
+    await writer.started.wait()
+    writer.started.clear()
+
+
+async def test_an_idle_group_commit_writes_a_batch_at_once_and_alone() -> None:
+    writer = _Writer()
+    commits = GroupCommit(writer, size=10)
+    assert await commits.write([1, 2]) == [10, 20]
+    assert writer.writes == [[1, 2]]
+    assert commits.writes == 1
+
+
+async def test_batches_that_wait_for_a_write_go_together_in_the_next_each_answered_alone() -> None:
+    writer = _Writer()
+    writer.hold.clear()
+    commits = GroupCommit(writer, size=10)
+    first = asyncio.create_task(commits.write([1]))
+    await _started(writer)  # the first write is under way, held
+    later = [asyncio.create_task(commits.write(items)) for items in ([2, 3], [4], [5, 6])]
+    await asyncio.sleep(0)
+    assert writer.writes == [[1]]  # nothing else is written while one write is under way
+    writer.hold.set()
+    assert await first == [10]
+    assert [await t for t in later] == [[20, 30], [40], [50, 60]]
+    assert writer.writes == [[1], [2, 3, 4, 5, 6]]  # in the order they came, one write
+
+
+async def test_a_write_takes_at_most_size_items_and_never_splits_a_batch() -> None:
+    writer = _Writer()
+    writer.hold.clear()
+    commits = GroupCommit(writer, size=3)
+    first = asyncio.create_task(commits.write([1]))
+    await _started(writer)
+    waiting = [
+        asyncio.create_task(commits.write(items))
+        for items in ([2, 3], [4, 5], [6, 7, 8, 9, 10], [11])
+    ]
+    await asyncio.sleep(0)
+    writer.hold.set()
+    await first
+    answers = [await t for t in waiting]
+    assert answers == [[20, 30], [40, 50], [60, 70, 80, 90, 100], [110]]
+    # [2, 3] fills two of three; [4, 5] would pass the bound: the next write; a batch
+    # larger than the bound is written alone, whole
+    assert writer.writes == [[1], [2, 3], [4, 5], [6, 7, 8, 9, 10], [11]]
+
+
+async def test_a_failed_write_fails_every_batch_in_it_and_the_next_write_goes_on() -> None:
+    writer = _Writer()
+    writer.hold.clear()
+    commits = GroupCommit(writer, size=10)
+    first = asyncio.create_task(commits.write([1]))
+    await _started(writer)
+    writer.fail = ConnectionError("the database went away")
+    together = [asyncio.create_task(commits.write(items)) for items in ([2], [3])]
+    await asyncio.sleep(0)
+    writer.hold.set()
+    with pytest.raises(ConnectionError):
+        await first  # the first write failed: its one batch
+    assert await together[0] == [20]  # the next write (both waiting batches) went on
+    assert await together[1] == [30]
+    writer.hold.clear()
+    writer.fail = ConnectionError("again")
+    both = [asyncio.create_task(commits.write(items)) for items in ([4], [5])]
+    await _started(writer)
+    writer.hold.set()
+    for task in both:  # one write, both its batches failed with the same error
+        with pytest.raises(ConnectionError, match="again"):
+            await task
+    assert writer.writes == [[1], [2, 3], [4, 5]]
+    assert await commits.write([6]) == [60]
+
+
+async def test_a_write_that_answers_the_wrong_number_of_items_refuses_them_all() -> None:
+    async def short(items: list[int]) -> list[int]:
+        return items[:-1]
+
+    commits = GroupCommit(short, size=10)
+    with pytest.raises(RuntimeError, match="wrote 2 items and got 1 answers"):
+        await commits.write([1, 2])
+
+
+async def test_a_stopped_caller_takes_back_a_waiting_batch_but_not_one_being_written() -> None:
+    writer = _Writer()
+    writer.hold.clear()
+    commits = GroupCommit(writer, size=10)
+    under_way = asyncio.create_task(commits.write([1]))
+    await _started(writer)
+    waiting = asyncio.create_task(commits.write([2]))
+    staying = asyncio.create_task(commits.write([3]))
+    await asyncio.sleep(0)
+    assert commits.waiting == 2
+    waiting.cancel()  # no write has taken it: withdrawn, nothing of it written
+    under_way.cancel()  # its write is under way (and another table's): it goes on
+    for task in (waiting, under_way):
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    assert commits.waiting == 1
+    writer.hold.set()
+    assert await staying == [30]
+    assert writer.writes == [[1], [3]]
+
+
+async def test_a_group_commit_needs_a_size() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        GroupCommit(_Writer(), size=0)
