@@ -91,29 +91,23 @@ def _async(url: str) -> str:
     return url.replace("postgresql://", "postgresql+asyncpg://")
 
 
-async def _settled_rounds(url: str) -> int:
+async def _count(url: str, query: str) -> int:
+    """The ``count(*)`` of ``query`` at ``url``."""
     engine = create_async_engine(_async(url))
     try:
         async with engine.connect() as conn:
-            found = await conn.execute(
-                text("SELECT count(*) FROM ledger_rounds WHERE status = 'settled'")
-            )
-            return int(found.scalar() or 0)
+            return int((await conn.execute(text(query))).scalar() or 0)
     finally:
         await engine.dispose()
+
+
+async def _settled_rounds(url: str) -> int:
+    return await _count(url, "SELECT count(*) FROM ledger_rounds WHERE status = 'settled'")
 
 
 async def _pending_calls(url: str) -> int:
     """Wallet calls the outbox holds and the operator has not taken yet."""
-    engine = create_async_engine(_async(url))
-    try:
-        async with engine.connect() as conn:
-            found = await conn.execute(
-                text("SELECT count(*) FROM server_wallet_outbox WHERE state = 'pending'")
-            )
-            return int(found.scalar() or 0)
-    finally:
-        await engine.dispose()
+    return await _count(url, "SELECT count(*) FROM server_wallet_outbox WHERE state = 'pending'")
 
 
 async def _ledger_moved(url: str, wallet: str) -> dict[str, int]:
