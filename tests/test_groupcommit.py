@@ -38,6 +38,18 @@ async def _started(writer: _Writer) -> None:
     writer.started.clear()
 
 
+async def _under_way(
+    size: int,
+) -> tuple[_Writer, GroupCommit[int, int], asyncio.Task[list[int]]]:
+    """A group commit whose first write (of ``[1]``) is under way, held."""
+    writer = _Writer()
+    writer.hold.clear()
+    commits = GroupCommit(writer, size=size)
+    first = asyncio.create_task(commits.write([1]))
+    await _started(writer)
+    return writer, commits, first
+
+
 async def test_an_idle_group_commit_writes_a_batch_at_once_and_alone() -> None:
     writer = _Writer()
     commits = GroupCommit(writer, size=10)
@@ -47,11 +59,7 @@ async def test_an_idle_group_commit_writes_a_batch_at_once_and_alone() -> None:
 
 
 async def test_batches_that_wait_for_a_write_go_together_in_the_next_each_answered_alone() -> None:
-    writer = _Writer()
-    writer.hold.clear()
-    commits = GroupCommit(writer, size=10)
-    first = asyncio.create_task(commits.write([1]))
-    await _started(writer)  # the first write is under way, held
+    writer, commits, first = await _under_way(10)  # the first write is under way, held
     later = [asyncio.create_task(commits.write(items)) for items in ([2, 3], [4], [5, 6])]
     await asyncio.sleep(0)
     assert writer.writes == [[1]]  # nothing else is written while one write is under way
@@ -62,11 +70,7 @@ async def test_batches_that_wait_for_a_write_go_together_in_the_next_each_answer
 
 
 async def test_a_write_takes_at_most_size_items_and_never_splits_a_batch() -> None:
-    writer = _Writer()
-    writer.hold.clear()
-    commits = GroupCommit(writer, size=3)
-    first = asyncio.create_task(commits.write([1]))
-    await _started(writer)
+    writer, commits, first = await _under_way(3)
     waiting = [
         asyncio.create_task(commits.write(items))
         for items in ([2, 3], [4, 5], [6, 7, 8, 9, 10], [11])
@@ -82,11 +86,7 @@ async def test_a_write_takes_at_most_size_items_and_never_splits_a_batch() -> No
 
 
 async def test_a_failed_write_fails_every_batch_in_it_and_the_next_write_goes_on() -> None:
-    writer = _Writer()
-    writer.hold.clear()
-    commits = GroupCommit(writer, size=10)
-    first = asyncio.create_task(commits.write([1]))
-    await _started(writer)
+    writer, commits, first = await _under_way(10)
     writer.fail = ConnectionError("the database went away")
     together = [asyncio.create_task(commits.write(items)) for items in ([2], [3])]
     await asyncio.sleep(0)
@@ -117,11 +117,7 @@ async def test_a_write_that_answers_the_wrong_number_of_items_refuses_them_all()
 
 
 async def test_a_stopped_caller_takes_back_a_waiting_batch_but_not_one_being_written() -> None:
-    writer = _Writer()
-    writer.hold.clear()
-    commits = GroupCommit(writer, size=10)
-    under_way = asyncio.create_task(commits.write([1]))
-    await _started(writer)
+    writer, commits, under_way = await _under_way(10)
     waiting = asyncio.create_task(commits.write([2]))
     staying = asyncio.create_task(commits.write([3]))
     await asyncio.sleep(0)

@@ -58,8 +58,8 @@ class GroupCommit(Generic[_I, _R]):
         self._write = write
         self.size = size
         self._waiting: list[tuple[Sequence[_I], asyncio.Future[list[_R]]]] = []
-        self._busy = False
         self._task: asyncio.Task[None] | None = None
+        """The task writing the batches handed over, while there are any."""
         self.writes = 0
         """Writes made so far (tests and metrics)."""
 
@@ -74,8 +74,7 @@ class GroupCommit(Generic[_I, _R]):
         future: asyncio.Future[list[_R]] = asyncio.get_running_loop().create_future()
         future.add_done_callback(retrieve)
         self._waiting.append((items, future))
-        if not self._busy:
-            self._busy = True
+        if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._drain(), name="punto-group-commit")
         try:
             return await asyncio.shield(future)
@@ -131,7 +130,6 @@ class GroupCommit(Generic[_I, _R]):
                         future.set_result(answers[start : start + len(items)])
                     start += len(items)
         finally:
-            self._busy = False
             for _, future in self._waiting:  # the task was cancelled: nothing is left waiting
                 if not future.done():
                     future.cancel()
