@@ -574,5 +574,45 @@ async def test_a_statement_on_the_driver_is_seen_and_fails_as_sqlalchemy_would(
                 await _on_driver(conn, "SELECT 1", ())
             assert cut.value.connection_invalidated
             assert conn.invalidated
+        async with store.engine.connect() as conn:  # cut before the unit's first statement
+            driver: Any = (await conn.get_raw_connection()).driver_connection
+            pid = await driver.fetchval("SELECT pg_backend_pid()")
+            async with store.engine.connect() as other:
+                await other.execute(text("SELECT pg_terminate_backend(:p, 5000)"), {"p": pid})
+            with pytest.raises(DBAPIError) as cut:
+                await _on_driver(conn, "SELECT 1", ())  # its transaction cannot begin
+            assert cut.value.connection_invalidated
         async with store.engine.begin() as conn:  # the pool lends a working connection
             assert [tuple(r) for r in await _on_driver(conn, "SELECT 2", ())] == [(2,)]
+
+
+async def test_statements_on_the_driver_run_in_the_units_transaction_even_first(
+    backend: str, tmp_path: Path
+) -> None:
+    """A unit whose first statements go to the driver itself runs them in its one
+    transaction [L] (SQLAlchemy begins one only with a statement of its own): the rows a
+    batch of confirms locks to check the balances stay locked until it has posted. Two
+    statements see the same transaction id, and a unit that fails takes back what they
+    wrote."""
+    if backend != "postgresql":
+        pytest.skip("statements go to the driver itself on PostgreSQL only")
+    async with ledger_store(backend, tmp_path) as store:
+        xid = "SELECT txid_current()"
+        async with store.engine.begin() as conn:
+            first = await _on_driver(conn, xid, ())
+            second = await _on_driver(conn, xid, ())
+        assert first == second  # one transaction (each statement alone: two ids)
+        insert = "INSERT INTO ledger_accounts (code, kind, key) VALUES ($1, 'player', $2)"
+
+        async def failing() -> None:
+            async with store.engine.begin() as conn:
+                await _on_driver(conn, insert, ("player:gone", "gone"))
+                raise RuntimeError("the unit failed")
+
+        with pytest.raises(RuntimeError, match="the unit failed"):
+            await failing()
+        async with store.engine.connect() as conn:
+            found = await _on_driver(
+                conn, "SELECT count(*) FROM ledger_accounts WHERE code = $1", ("player:gone",)
+            )
+        assert found[0][0] == 0  # rolled back with the unit

@@ -1324,7 +1324,14 @@ async def _on_driver(conn: AsyncConnection, sql: str, args: tuple[Any, ...]) -> 
     the database closed under it invalidates the connection and is a
     :class:`~sqlalchemy.exc.DBAPIError` marked ``connection_invalidated`` (either way
     :meth:`LedgerStore._run` runs the unit once more), any other database error a
-    :class:`~sqlalchemy.exc.DBAPIError`."""
+    :class:`~sqlalchemy.exc.DBAPIError`.
+
+    It runs in the unit's transaction, also when it is the unit's first statement:
+    SQLAlchemy begins a transaction on the driver only with the first statement it runs
+    itself, so the transaction is begun here when none is yet (without this, a batch of
+    confirms checked the balances it locked and posted in two statements each committed
+    on its own: the locks went with the first, and two writes at once could both take a
+    player's last chips)."""
     sync = conn.sync_connection
     if sync is not None:
         for listener in sync.dispatch.before_cursor_execute:
@@ -1332,6 +1339,17 @@ async def _on_driver(conn: AsyncConnection, sql: str, args: tuple[Any, ...]) -> 
     raw = await conn.get_raw_connection()
     driver: Any = raw.driver_connection
     try:
+        adapted: Any = raw.dbapi_connection
+        if not driver.is_in_transaction() and adapted.isolation_level != "autocommit":
+            # begun as SQLAlchemy's adapter begins one before its own first statement, and
+            # handed to it: the unit's commit or rollback ends it (tests pin both)
+            begun = driver.transaction(
+                isolation=adapted.isolation_level,
+                readonly=adapted.readonly,
+                deferrable=adapted.deferrable,
+            )
+            await begun.start()
+            adapted._transaction = begun
         return list(await driver.fetch(sql, *args))
     except asyncpg.IntegrityConstraintViolationError as exc:
         raise IntegrityError(sql, args, exc) from exc
