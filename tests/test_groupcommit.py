@@ -8,6 +8,8 @@ import asyncio
 
 import pytest
 
+from punto.errors import ServerError
+from punto.server.config import Settings
 from punto.server.groupcommit import GroupCommit
 
 pytestmark = pytest.mark.asyncio
@@ -136,3 +138,72 @@ async def test_a_stopped_caller_takes_back_a_waiting_batch_but_not_one_being_wri
 async def test_a_group_commit_needs_a_size() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         GroupCommit(_Writer(), size=0)
+
+
+async def test_two_writers_write_a_second_batch_at_once_and_the_rest_together_after() -> None:
+    writer = _Writer()
+    writer.hold.clear()
+    under_way = 0
+    most = 0
+    call = writer.__call__
+
+    async def counted(items: list[int]) -> list[int]:
+        nonlocal under_way, most
+        under_way += 1
+        most = max(most, under_way)
+        try:
+            return await call(items)
+        finally:
+            under_way -= 1
+
+    commits = GroupCommit(counted, size=10, writers=2)
+    first = asyncio.create_task(commits.write([1]))
+    await _started(writer)
+    second = asyncio.create_task(commits.write([2]))  # a second writer takes it at once
+    await _started(writer)
+    assert writer.writes == [[1], [2]]
+    later = [asyncio.create_task(commits.write(items)) for items in ([3], [4, 5])]
+    await asyncio.sleep(0)
+    assert commits.waiting == 2  # both writers busy: these wait
+    assert commits.under_way == 2
+    writer.hold.set()
+    assert [await first, await second] == [[10], [20]]
+    assert [await t for t in later] == [[30], [40, 50]]
+    assert writer.writes == [[1], [2], [3, 4, 5]]  # the waiting batches in one write
+    assert most == 2
+
+
+async def test_a_batch_handed_over_as_the_last_write_ends_is_written() -> None:
+    # a batch handed over in the very turn of the loop its writer ends in (its task done,
+    # nothing else run since) starts a writer of its own: none is left waiting for a writer
+    # that is gone
+    writes: list[list[int]] = []
+    later: list[asyncio.Task[list[int]]] = []
+
+    async def write(items: list[int]) -> list[int]:
+        writes.append(items)
+        if not later:  # the next batch's first step runs before this write's task ends
+            later.append(asyncio.create_task(commits.write([2])))
+        return [n * 10 for n in items]
+
+    commits = GroupCommit(write, size=10)
+    assert await commits.write([1]) == [10]
+    assert await asyncio.wait_for(later[0], 10) == [20]  # never stranded (10 s: a hang)
+    assert writes == [[1], [2]]
+    assert commits.under_way == 0
+
+
+async def test_a_group_commit_needs_a_writer() -> None:
+    with pytest.raises(ValueError, match="at least one writer"):
+        GroupCommit(_Writer(), size=1, writers=0)
+
+
+async def test_the_writers_and_the_batch_are_settings() -> None:
+    assert Settings.from_env({}).confirm_writers == 2
+    assert Settings.from_env({"PUNTO_CONFIRM_WRITERS": "1"}).confirm_writers == 1
+    for name in ("PUNTO_CONFIRM_WRITERS", "PUNTO_CONFIRM_BATCH"):
+        for bad in ("0", "-2"):
+            with pytest.raises(ServerError, match="at least 1"):
+                Settings.from_env({name: bad})
+        with pytest.raises(ServerError, match="bad server setting"):
+            Settings.from_env({name: "two"})

@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from ledger_support import BACKENDS, POSTGRES_ADMIN_URL, ledger_database, ledger_store
+from ledger_support import BACKENDS, POSTGRES_ADMIN_URL, POSTGRESQL, ledger_database, ledger_store
 from punto.bets import Bet
 from punto.cards import parse_cards
 from punto.coup import deal_coup
@@ -496,6 +496,73 @@ async def test_the_batches_of_several_tables_go_in_one_write_each_answered_alone
             assert isinstance(cleo[1], InsufficientFundsError)
             assert await ledger.balance(Account.player("cleo")) == 0
             assert await ledger.balance(Account.player("bob")) == 3_000
+            assert (await ledger.check()).ok
+        finally:
+            await engine.dispose()
+
+
+@pytest.mark.parametrize("backend", POSTGRESQL)
+async def test_two_writes_under_way_at_once_never_take_a_player_below_zero(
+    backend: str, tmp_path: Path
+) -> None:
+    """Two ledger writes of confirms under way at once (``PUNTO_CONFIRM_WRITERS``, the
+    server's PostgreSQL default) [L]: players betting at four tables at once, each with
+    money for three of their four bets, in writes that overlap. Every write locks the rounds
+    and the accounts it moves in one order, so writes with a player in common run one after
+    the other on the player's lock, none deadlocks, and each player has exactly three bets
+    taken and nothing left."""
+    async with ledger_database(backend, tmp_path) as url:
+        await upgrade_async(url)
+        engine = store.create_engine(url)
+        try:
+            ledger = LedgerStore(engine)
+            most = 0
+            confirm_many = ledger.confirm_many
+
+            async def counted(requests: Sequence[ConfirmRequest]) -> list[Posted | PuntoError]:
+                nonlocal most
+                most = max(most, bank.commits.under_way)
+                return await confirm_many(requests)
+
+            ledger.confirm_many = counted  # type: ignore[method-assign]
+            bank = Bank(
+                ledger,
+                InternalWallet(ledger),
+                ServerStore(engine),
+                seamless=False,
+                operator_id="default",
+                commit_writers=2,
+            )
+            players = [f"p{n}" for n in range(12)]
+            for player in players:
+                await ledger.post(
+                    transfer(TransactionKind.DEPOSIT, player, 3_000, transaction_id=f"d-{player}")
+                )
+            tables = [f"t{n}" for n in range(4)]
+
+            async def table(n: int) -> list[int | PuntoError | None]:
+                # each table's batches one after the other, as a table sends them
+                answers: list[int | PuntoError | None] = []
+                order = players[n:] + players[:n]  # every table its own order of players
+                for start in range(0, len(order), 3):
+                    answers += await bank.stake_many(
+                        f"g{n}",
+                        table_id=tables[n],
+                        stakes=[
+                            Stake(p, {Bet.BANKER: 1_000}, f"c{n}-{p}")
+                            for p in order[start : start + 3]
+                        ],
+                    )
+                return answers
+
+            results = await asyncio.gather(*(table(n) for n in range(4)))
+            answers = [a for r in results for a in r]
+            refused = [a for a in answers if isinstance(a, PuntoError)]
+            assert all(isinstance(a, InsufficientFundsError) for a in refused), refused
+            assert len(answers) - len(refused) == 3 * len(players)  # three bets each
+            for player in players:
+                assert await ledger.balance(Account.player(player)) == 0
+            assert most == 2  # two writes were under way at once
             assert (await ledger.check()).ok
         finally:
             await engine.dispose()

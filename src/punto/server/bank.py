@@ -81,6 +81,7 @@ class Bank:
         operator_id: str,
         outbox: WalletOutbox | None = None,
         commit_size: int = 500,
+        commit_writers: int = 1,
     ) -> None:
         self.ledger = ledger
         self.wallet = wallet
@@ -91,9 +92,10 @@ class Bank:
         self._operator = Account.operator(operator_id)
         self._open: set[str] = set()
         self.commits: GroupCommit[ConfirmRequest, Posted | PuntoError] = GroupCommit(
-            self.ledger.confirm_many, size=commit_size
+            self.ledger.confirm_many, size=commit_size, writers=commit_writers
         )
-        """The confirms of all tables that arrive together, in one ledger transaction."""
+        """The confirms of all tables that arrive together, in one ledger transaction
+        (``commit_writers`` such transactions under way at once)."""
         self._opening: dict[str, tuple[str, HandFacts]] = {}
         """Each table's latest hand and what its record knows from the opening of its
         betting (:meth:`opening`), until its first stake opens it in the ledger."""

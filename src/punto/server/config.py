@@ -104,6 +104,10 @@ class Settings:
     batch to the ledger (not at all when a full batch is waiting)."""
     confirm_batch: int = 500
     """Group commit: the most confirms written to the ledger in one transaction."""
+    confirm_writers: int = 2
+    """Group commit: how many ledger writes of confirms may be under way at once on
+    PostgreSQL (SQLite writes one transaction at a time: one). While one write waits for
+    the database the server checks and answers another's batches instead of waiting."""
     totals_interval: float = 0.25
     """The least time (seconds) between two ``bet_totals`` messages of one table: the
     first change after a quiet spell goes at once, the changes within the interval after
@@ -148,6 +152,8 @@ class Settings:
             raise ServerError("the betting time must be positive")
         if self.token_ttl <= 0 or self.login_window <= 0:
             raise ServerError("the token lifetime and the login window must be positive")
+        if self.confirm_batch < 1 or self.confirm_writers < 1:
+            raise ServerError("the confirm batch and the confirm writers must be at least 1")
         if self.login_attempts < 1 or self.login_address_attempts < 1:
             raise ServerError("the login attempt limits must be at least 1")
         if self.outbox_seconds <= 0 or self.outbox_max_delay < self.outbox_seconds:
@@ -245,6 +251,7 @@ class Settings:
         ints = {
             "PUNTO_WS_QUEUE": "ws_queue",
             "PUNTO_CONFIRM_BATCH": "confirm_batch",
+            "PUNTO_CONFIRM_WRITERS": "confirm_writers",
             "PUNTO_DATABASE_POOL": "database_pool",
             "PUNTO_MAX_TABLES": "max_tables",
             "PUNTO_RNG_SEED": "rng_seed",

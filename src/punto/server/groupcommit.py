@@ -12,6 +12,14 @@ way, the batches handed to it wait, and the next write takes all of them at once
 (bounded by ``size`` confirms; one table's batch is never split). Nothing waits for a
 timer: a batch handed to an idle group commit is written at once.
 
+Up to ``writers`` writes may be under way at once (one unless asked). With one, the server
+has nothing to do while a write waits for the database when every table's batch is in it
+(a busy process: each table sends its next batch only once its last is answered); the
+server's PostgreSQL writes two (``PUNTO_CONFIRM_WRITERS``), so one write's batches are
+checked and answered while the other's are in the database. Two writes moving the same
+account (a player betting at two tables) run one after the other on its lock: every write
+locks the rounds and the accounts it moves in one order, as every posting does.
+
 Each batch gets its own answers, in order, as if written alone: one confirm refused
 (short of funds, a closed round, a replayed key) refuses only itself, and a database
 failure fails every batch of that write (each table then retries or answers it as it
@@ -49,17 +57,28 @@ _R = TypeVar("_R")
 
 
 class GroupCommit(Generic[_I, _R]):
-    """Writes the batches handed to it together: one write at a time, each taking every
-    batch that waited for it (up to ``size`` items)."""
+    """Writes the batches handed to it together: at most ``writers`` writes at a time,
+    each taking every batch that waited for it (up to ``size`` items)."""
 
-    def __init__(self, write: Callable[[list[_I]], Awaitable[Sequence[_R]]], *, size: int) -> None:
+    def __init__(
+        self,
+        write: Callable[[list[_I]], Awaitable[Sequence[_R]]],
+        *,
+        size: int,
+        writers: int = 1,
+    ) -> None:
         if size < 1:
             raise ValueError("a group commit needs a size of at least 1")
+        if writers < 1:
+            raise ValueError("a group commit needs at least one writer")
         self._write = write
         self.size = size
+        self.writers = writers
         self._waiting: list[tuple[Sequence[_I], asyncio.Future[list[_R]]]] = []
-        self._task: asyncio.Task[None] | None = None
-        """The task writing the batches handed over, while there are any."""
+        self._tasks: set[asyncio.Task[None]] = set()
+        """The tasks writing the batches handed over, while there are any (at most
+        ``writers``; each leaves the set as it ends, in the same step as its last look
+        at the batches waiting, so none is left waiting with no task to take it)."""
         self.writes = 0
         """Writes made so far (tests and metrics)."""
 
@@ -68,14 +87,19 @@ class GroupCommit(Generic[_I, _R]):
         """Batches handed over and not yet taken by a write."""
         return len(self._waiting)
 
+    @property
+    def under_way(self) -> int:
+        """Writes under way (each a task that takes the next batches when it is done)."""
+        return len(self._tasks)
+
     async def write(self, items: Sequence[_I]) -> list[_R]:
         """Write ``items`` with whatever else is waiting; their answers, in order. The
         write's exception, if it failed as a whole."""
         future: asyncio.Future[list[_R]] = asyncio.get_running_loop().create_future()
         future.add_done_callback(retrieve)
         self._waiting.append((items, future))
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._drain(), name="punto-group-commit")
+        if len(self._tasks) < self.writers:
+            self._tasks.add(asyncio.create_task(self._drain(), name="punto-group-commit"))
         try:
             return await asyncio.shield(future)
         except asyncio.CancelledError:
@@ -130,7 +154,11 @@ class GroupCommit(Generic[_I, _R]):
                         future.set_result(answers[start : start + len(items)])
                     start += len(items)
         finally:
-            for _, future in self._waiting:  # the task was cancelled: nothing is left waiting
-                if not future.done():
-                    future.cancel()
-            self._waiting.clear()
+            task = asyncio.current_task()
+            if task is not None:
+                self._tasks.discard(task)
+            if not self._tasks:  # the last writer was cancelled: nothing is left waiting
+                for _, future in self._waiting:
+                    if not future.done():
+                        future.cancel()
+                self._waiting.clear()

@@ -153,6 +153,10 @@ class Node:
             seamless=settings.wallet == "seamless",
             operator_id=settings.operator_id,
             commit_size=settings.confirm_batch,
+            # SQLite's one connection writes one transaction at a time
+            commit_writers=settings.confirm_writers
+            if self.engine.dialect.name == "postgresql"
+            else 1,
             outbox=WalletOutbox(
                 self.store,
                 wallet,
