@@ -445,13 +445,7 @@ async def test_the_batches_of_several_tables_go_in_one_write_each_answered_alone
                 return await confirm_many(requests)
 
             ledger.confirm_many = held  # type: ignore[method-assign]
-            bank = Bank(
-                ledger,
-                InternalWallet(ledger),
-                ServerStore(engine),
-                seamless=False,
-                operator_id="default",
-            )
+            bank = _bank(ledger, engine)
             for player, amount in (("ann", 5_000), ("bob", 3_000), ("cleo", 1_000)):
                 await ledger.post(
                     transfer(TransactionKind.DEPOSIT, player, amount, transaction_id=f"d-{player}")
@@ -525,14 +519,7 @@ async def test_two_writes_under_way_at_once_never_take_a_player_below_zero(
                 return await confirm_many(requests)
 
             ledger.confirm_many = counted  # type: ignore[method-assign]
-            bank = Bank(
-                ledger,
-                InternalWallet(ledger),
-                ServerStore(engine),
-                seamless=False,
-                operator_id="default",
-                commit_writers=2,
-            )
+            bank = _bank(ledger, engine, writers=2)
             players = [f"p{n}" for n in range(12)]
             for player in players:
                 await ledger.post(
@@ -566,3 +553,16 @@ async def test_two_writes_under_way_at_once_never_take_a_player_below_zero(
             assert (await ledger.check()).ok
         finally:
             await engine.dispose()
+
+
+def _bank(ledger: LedgerStore, engine: AsyncEngine, *, writers: int = 1) -> Bank:
+    """A bank of the internal wallet over ``ledger`` (its group commit through whatever
+    ``ledger.confirm_many`` is when made)."""
+    return Bank(
+        ledger,
+        InternalWallet(ledger),
+        ServerStore(engine),
+        seamless=False,
+        operator_id="default",
+        commit_writers=writers,
+    )
