@@ -207,3 +207,27 @@ async def test_the_writers_and_the_batch_are_settings() -> None:
                 Settings.from_env({name: bad})
         with pytest.raises(ServerError, match="bad server setting"):
             Settings.from_env({name: "two"})
+
+
+async def test_a_second_writer_starts_only_once_enough_waits() -> None:
+    writer = _Writer()
+    writer.hold.clear()
+    commits = GroupCommit(writer, size=100, writers=2, spare_from=4)
+    first = asyncio.create_task(commits.write([1]))
+    await _started(writer)
+    small = [asyncio.create_task(commits.write(items)) for items in ([2], [3, 4])]
+    await asyncio.sleep(0)
+    assert commits.under_way == 1  # three items wait: less than a transaction is worth
+    large = asyncio.create_task(commits.write([5, 6]))  # five wait now: a second write
+    await _started(writer)
+    assert commits.under_way == 2
+    assert writer.writes == [[1], [2, 3, 4, 5, 6]]
+    writer.hold.set()
+    assert [await first, *[await t for t in small], await large] == [
+        [10],
+        [20],
+        [30, 40],
+        [50, 60],
+    ]
+    with pytest.raises(ValueError, match="at least 1 item"):
+        GroupCommit(_Writer(), size=1, writers=2, spare_from=0)

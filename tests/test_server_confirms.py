@@ -519,7 +519,7 @@ async def test_two_writes_under_way_at_once_never_take_a_player_below_zero(
                 return await confirm_many(requests)
 
             ledger.confirm_many = counted  # type: ignore[method-assign]
-            bank = _bank(ledger, engine, writers=2)
+            bank = _bank(ledger, engine, writers=2, spare_from=1)  # a second at once
             players = [f"p{n}" for n in range(12)]
             for player in players:
                 await ledger.post(
@@ -555,7 +555,9 @@ async def test_two_writes_under_way_at_once_never_take_a_player_below_zero(
             await engine.dispose()
 
 
-def _bank(ledger: LedgerStore, engine: AsyncEngine, *, writers: int = 1) -> Bank:
+def _bank(
+    ledger: LedgerStore, engine: AsyncEngine, *, writers: int = 1, spare_from: int = 1
+) -> Bank:
     """A bank of the internal wallet over ``ledger`` (its group commit through whatever
     ``ledger.confirm_many`` is when made)."""
     return Bank(
@@ -565,4 +567,5 @@ def _bank(ledger: LedgerStore, engine: AsyncEngine, *, writers: int = 1) -> Bank
         seamless=False,
         operator_id="default",
         commit_writers=writers,
+        commit_spare_from=spare_from,
     )

@@ -18,7 +18,10 @@ has nothing to do while a write waits for the database when every table's batch 
 server's PostgreSQL writes two (``PUNTO_CONFIRM_WRITERS``), so one write's batches are
 checked and answered while the other's are in the database. Two writes moving the same
 account (a player betting at two tables) run one after the other on its lock: every write
-locks the rounds and the accounts it moves in one order, as every posting does.
+locks the rounds and the accounts it moves in one order, as every posting does. A
+second write starts only once ``spare_from`` items wait (a transaction's own cost is worth
+that many): fewer wait for the write under way and go in the next with whatever came
+meanwhile.
 
 Each batch gets its own answers, in order, as if written alone: one confirm refused
 (short of funds, a closed round, a replayed key) refuses only itself, and a database
@@ -66,14 +69,18 @@ class GroupCommit(Generic[_I, _R]):
         *,
         size: int,
         writers: int = 1,
+        spare_from: int = 1,
     ) -> None:
         if size < 1:
             raise ValueError("a group commit needs a size of at least 1")
         if writers < 1:
             raise ValueError("a group commit needs at least one writer")
+        if spare_from < 1:
+            raise ValueError("a second writer needs at least 1 item waiting")
         self._write = write
         self.size = size
         self.writers = writers
+        self.spare_from = spare_from
         self._waiting: list[tuple[Sequence[_I], asyncio.Future[list[_R]]]] = []
         self._tasks: set[asyncio.Task[None]] = set()
         """The tasks writing the batches handed over, while there are any (at most
@@ -98,7 +105,10 @@ class GroupCommit(Generic[_I, _R]):
         future: asyncio.Future[list[_R]] = asyncio.get_running_loop().create_future()
         future.add_done_callback(retrieve)
         self._waiting.append((items, future))
-        if len(self._tasks) < self.writers:
+        if not self._tasks or (
+            len(self._tasks) < self.writers
+            and sum(len(waiting) for waiting, _ in self._waiting) >= self.spare_from
+        ):
             self._tasks.add(asyncio.create_task(self._drain(), name="punto-group-commit"))
         try:
             return await asyncio.shield(future)
