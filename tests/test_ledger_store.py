@@ -31,10 +31,12 @@ from punto.ledger import model
 from punto.ledger.migrate import alembic_config
 from punto.ledger.model import Account, TransactionKind
 from punto.ledger.store import (
+    _A,
     ConfirmRequest,
     LedgerStore,
     RoundInfo,
     RoundStatus,
+    _insert,
     _on_driver,
     create_engine,
 )
@@ -593,7 +595,7 @@ async def test_statements_on_the_driver_run_in_the_units_transaction_even_first(
     transaction [L] (SQLAlchemy begins one only with a statement of its own): the rows a
     batch of confirms locks to check the balances stay locked until it has posted. Two
     statements see the same transaction id, and a unit that fails takes back what they
-    wrote."""
+    wrote, a ``COPY`` first in its unit included."""
     if backend != "postgresql":
         pytest.skip("statements go to the driver itself on PostgreSQL only")
     async with ledger_store(backend, tmp_path) as store:
@@ -604,15 +606,23 @@ async def test_statements_on_the_driver_run_in_the_units_transaction_even_first(
         assert first == second  # one transaction (each statement alone: two ids)
         insert = "INSERT INTO ledger_accounts (code, kind, key) VALUES ($1, 'player', $2)"
 
-        async def failing() -> None:
+        copied = [(f"player:c{n}", "player", f"c{n}", 0) for n in range(60)]  # by COPY
+
+        async def failing(opening: str) -> None:
             async with store.engine.begin() as conn:
-                await _on_driver(conn, insert, ("player:gone", "gone"))
+                if opening == "statement":
+                    await _on_driver(conn, insert, ("player:gone", "gone"))
+                else:
+                    await _insert(conn, _A, ("code", "kind", "key", "balance"), copied)
                 raise RuntimeError("the unit failed")
 
-        with pytest.raises(RuntimeError, match="the unit failed"):
-            await failing()
+        for opening in ("statement", "copy"):
+            with pytest.raises(RuntimeError, match="the unit failed"):
+                await failing(opening)
         async with store.engine.connect() as conn:
             found = await _on_driver(
-                conn, "SELECT count(*) FROM ledger_accounts WHERE code = $1", ("player:gone",)
+                conn,
+                "SELECT count(*) FROM ledger_accounts WHERE code = $1 OR code LIKE 'player:c%'",
+                ("player:gone",),
             )
         assert found[0][0] == 0  # rolled back with the unit

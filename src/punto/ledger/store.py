@@ -1326,12 +1326,8 @@ async def _on_driver(conn: AsyncConnection, sql: str, args: tuple[Any, ...]) -> 
     :meth:`LedgerStore._run` runs the unit once more), any other database error a
     :class:`~sqlalchemy.exc.DBAPIError`.
 
-    It runs in the unit's transaction, also when it is the unit's first statement:
-    SQLAlchemy begins a transaction on the driver only with the first statement it runs
-    itself, so the transaction is begun here when none is yet (without this, a batch of
-    confirms checked the balances it locked and posted in two statements each committed
-    on its own: the locks went with the first, and two writes at once could both take a
-    player's last chips)."""
+    It runs in the unit's transaction, also when it is the unit's first statement
+    (:func:`_in_transaction`)."""
     sync = conn.sync_connection
     if sync is not None:
         for listener in sync.dispatch.before_cursor_execute:
@@ -1339,17 +1335,7 @@ async def _on_driver(conn: AsyncConnection, sql: str, args: tuple[Any, ...]) -> 
     raw = await conn.get_raw_connection()
     driver: Any = raw.driver_connection
     try:
-        adapted: Any = raw.dbapi_connection
-        if not driver.is_in_transaction() and adapted.isolation_level != "autocommit":
-            # begun as SQLAlchemy's adapter begins one before its own first statement, and
-            # handed to it: the unit's commit or rollback ends it (tests pin both)
-            begun = driver.transaction(
-                isolation=adapted.isolation_level,
-                readonly=adapted.readonly,
-                deferrable=adapted.deferrable,
-            )
-            await begun.start()
-            adapted._transaction = begun
+        await _in_transaction(raw)
         return list(await driver.fetch(sql, *args))
     except asyncpg.IntegrityConstraintViolationError as exc:
         raise IntegrityError(sql, args, exc) from exc
@@ -1358,6 +1344,26 @@ async def _on_driver(conn: AsyncConnection, sql: str, args: tuple[Any, ...]) -> 
         if cut:
             await conn.invalidate(exc)
         raise DBAPIError(sql, args, exc, connection_invalidated=cut) from exc
+
+
+async def _in_transaction(raw: Any) -> None:
+    """Begin the unit's transaction on PostgreSQL's driver if none is yet, before a
+    statement goes to the driver itself (``raw``: the pool's connection). SQLAlchemy's
+    adapter begins one only before a statement of its own: without this, a batch of
+    confirms checked the balances it locked and posted in two statements each committed on
+    its own (the locks went with the first, and a withdrawal or another write between them
+    could take a player below zero). Begun as the adapter begins one and handed to it, so
+    the unit's commit or rollback ends it (tests pin both)."""
+    driver: Any = raw.driver_connection
+    adapted: Any = raw.dbapi_connection
+    if not driver.is_in_transaction() and adapted.isolation_level != "autocommit":
+        begun = driver.transaction(
+            isolation=adapted.isolation_level,
+            readonly=adapted.readonly,
+            deferrable=adapted.deferrable,
+        )
+        await begun.start()
+        adapted._transaction = begun
 
 
 def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
@@ -1425,6 +1431,7 @@ async def _insert(
         return
     if conn.dialect.name == "postgresql" and len(rows) >= _COPY_FROM:
         raw = await conn.get_raw_connection()
+        await _in_transaction(raw)  # a COPY first in its unit is in the unit's transaction
         driver: Any = raw.driver_connection
         await driver.copy_records_to_table(table.name, records=rows, columns=list(columns))
         return
