@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -416,6 +417,43 @@ async def test_connections_cut_during_a_settlement_pay_once(backend: str, tmp_pa
             t for t in await ledger.transactions(round_id="g1") if t.kind is TransactionKind.SETTLE
         ]
         assert len(settles) == len(players)  # each player paid once
+        report = await ledger.check()
+        assert report.ok, report.problems
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[1:])  # PostgreSQL only
+async def test_a_connection_cut_during_a_settlements_copy_is_retried_and_pays_once(
+    backend: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A settlement of more than a statement's entries sends its rows by ``COPY`` on the
+    driver itself; a connection cut in that ``COPY`` fails as a statement's cut does: the
+    connection is invalidated and the ledger runs the unit again by itself, which pays
+    each player once (the caller sees no error)."""
+    async with ledger_store(backend, tmp_path) as ledger:
+        # 520 players: 1,040 entries, more than one statement takes (store._ONE_STATEMENT)
+        players = await _round_of_bettors(ledger, 520, stake=1000)
+        url = ledger.engine.url.render_as_string(hide_password=False)
+        cuts: list[int] = []
+        outcome = deal_coup(parse_cards("9S 8D KH 7C"))  # Player natural 9 [M9]
+        rules = preset("macau")
+        with (
+            caplog.at_level(logging.WARNING),
+            _cut_before(ledger.engine, url, {1}, cuts, matching="COPY ledger_entries"),
+        ):
+            posted = await ledger.settle_round(
+                "g1", lambda bets: settle_players(rules, outcome, bets)
+            )
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]  # no traceback
+        assert len(cuts) == 1, cuts  # cut once,
+        assert cuts[0] >= 1, cuts  # for real
+        assert len(posted) == len(players)
+        settles = [
+            t for t in await ledger.transactions(round_id="g1") if t.kind is TransactionKind.SETTLE
+        ]
+        assert len(settles) == len(players)  # each player paid once
+        balances = await ledger.balances()  # 5,000 less 2,000 staked, 2,000 back [M9]
+        assert {balances[Account.player(p).code] for p in players} == {5000}
         report = await ledger.check()
         assert report.ok, report.problems
 

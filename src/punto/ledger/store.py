@@ -1316,12 +1316,26 @@ async def _on_driver(conn: AsyncConnection, sql: str, args: tuple[Any, ...]) -> 
     rows: a batch of confirms' two statements and a settlement's read of the round's bets,
     without SQLAlchemy's result layer (70–145 µs of CPU a statement on this project's
     2-core machine: at 1,000 bets/s offered a batch holds a confirm or two, so the layer
-    was a large part of each bet).
+    was a large part of each bet). Nothing else changes for the statement
+    (:func:`_driver_call`)."""
+    rows: list[Any] = await _driver_call(
+        conn, sql, args, lambda driver, sql, args: driver.fetch(sql, *args)
+    )
+    return rows
 
-    Nothing else changes for the statement: it is announced to the engine's
-    ``before_cursor_execute`` listeners like any other, and it fails as SQLAlchemy fails —
-    a unique key taken first is an :class:`~sqlalchemy.exc.IntegrityError`, a connection
-    the database closed under it invalidates the connection and is a
+
+async def _driver_call(
+    conn: AsyncConnection,
+    sql: str,
+    args: Any,
+    call: Callable[[Any, str, Any], Awaitable[Any]],
+) -> Any:
+    """``call(driver, sql, args)`` on PostgreSQL's driver itself (a statement, a
+    ``COPY``), in ``conn``'s transaction, as if SQLAlchemy ran ``sql``: it is announced to
+    the engine's ``before_cursor_execute`` listeners like any other statement (a listener
+    may rewrite ``sql`` and ``args``), and it fails as SQLAlchemy fails — a unique key
+    taken first is an :class:`~sqlalchemy.exc.IntegrityError`, a connection the database
+    closed under it invalidates the connection and is a
     :class:`~sqlalchemy.exc.DBAPIError` marked ``connection_invalidated`` (either way
     :meth:`LedgerStore._run` runs the unit once more), any other database error a
     :class:`~sqlalchemy.exc.DBAPIError`.
@@ -1336,7 +1350,7 @@ async def _on_driver(conn: AsyncConnection, sql: str, args: tuple[Any, ...]) -> 
     driver: Any = raw.driver_connection
     try:
         await _in_transaction(raw)
-        return list(await driver.fetch(sql, *args))
+        return await call(driver, sql, args)
     except asyncpg.IntegrityConstraintViolationError as exc:
         raise IntegrityError(sql, args, exc) from exc
     except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
@@ -1430,10 +1444,17 @@ async def _insert(
     if not rows:
         return
     if conn.dialect.name == "postgresql" and len(rows) >= _COPY_FROM:
-        raw = await conn.get_raw_connection()
-        await _in_transaction(raw)  # a COPY first in its unit is in the unit's transaction
-        driver: Any = raw.driver_connection
-        await driver.copy_records_to_table(table.name, records=rows, columns=list(columns))
+        # on the driver as a statement is: seen by the engine's listeners, in the unit's
+        # transaction even when first, failing as SQLAlchemy fails (a cut connection runs
+        # the unit again)
+        await _driver_call(
+            conn,
+            f"COPY {table.name} ({', '.join(columns)}) FROM STDIN (FORMAT binary)",
+            rows,
+            lambda driver, _sql, records: driver.copy_records_to_table(
+                table.name, records=records, columns=list(columns)
+            ),
+        )
         return
     if conn.dialect.name == "sqlite":  # the driver's own executemany, on the tuples
         marks = ", ".join("?" for _ in columns)
