@@ -231,3 +231,21 @@ async def test_a_second_writer_starts_only_once_enough_waits() -> None:
     ]
     with pytest.raises(ValueError, match="at least 1 item"):
         GroupCommit(_Writer(), size=1, writers=2, spare_from=0)
+
+
+async def test_a_writer_cancelled_before_its_first_step_is_no_writer_any_more() -> None:
+    """A writer's task cancelled before it ever ran (its ``finally`` never runs) leaves the
+    writers all the same: the batch it was to take is cancelled (its caller takes it back)
+    and the next batch gets a writer of its own."""
+    writer = _Writer()
+    commit = GroupCommit(writer, size=10)
+    caller = asyncio.create_task(commit.write([1]))
+    await asyncio.sleep(0)  # the caller handed its batch over; the writer has not run yet
+    (drain,) = [t for t in asyncio.all_tasks() if t.get_name() == "punto-group-commit"]
+    drain.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(caller, 5)  # the time bounds a failure only (a hang)
+    assert commit.under_way == 0
+    assert commit.waiting == 0
+    assert await asyncio.wait_for(commit.write([2]), 5) == [20]  # bounds a failure only
+    assert writer.writes == [[2]]

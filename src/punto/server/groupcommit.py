@@ -109,7 +109,9 @@ class GroupCommit(Generic[_I, _R]):
             len(self._tasks) < self.writers
             and sum(len(waiting) for waiting, _ in self._waiting) >= self.spare_from
         ):
-            self._tasks.add(asyncio.create_task(self._drain(), name="punto-group-commit"))
+            task = asyncio.create_task(self._drain(), name="punto-group-commit")
+            self._tasks.add(task)
+            task.add_done_callback(self._ended)
         try:
             return await asyncio.shield(future)
         except asyncio.CancelledError:
@@ -167,8 +169,22 @@ class GroupCommit(Generic[_I, _R]):
             task = asyncio.current_task()
             if task is not None:
                 self._tasks.discard(task)
-            if not self._tasks:  # the last writer was cancelled: nothing is left waiting
-                for _, future in self._waiting:
-                    if not future.done():
-                        future.cancel()
-                self._waiting.clear()
+            self._orphans()
+
+    def _ended(self, task: asyncio.Task[None]) -> None:
+        """A writer's task ended: it has left the writers already unless it was cancelled
+        before its first step (its ``finally`` never ran), and then it leaves now, or it
+        would be counted as a writer for ever (with one writer, no batch would be written
+        again)."""
+        if task in self._tasks:
+            self._tasks.discard(task)
+            self._orphans()
+
+    def _orphans(self) -> None:
+        """With no writer left (the last was cancelled), nothing waits: the batches still
+        waiting are cancelled (their callers take them back)."""
+        if not self._tasks:
+            for _, future in self._waiting:
+                if not future.done():
+                    future.cancel()
+            self._waiting.clear()
