@@ -23,7 +23,13 @@ from punto.cards import parse_cards
 from punto.coup import deal_coup
 from punto.errors import InsufficientFundsError, PuntoError, RoundStateError
 from punto.ledger import store
-from punto.ledger.model import Account, TransactionKind, settle_players, transfer
+from punto.ledger.model import (
+    Account,
+    Transaction,
+    TransactionKind,
+    settle_players,
+    transfer,
+)
 from punto.ledger.store import ConfirmRequest, LedgerStore, Posted
 from punto.ledger.wallet import InternalWallet
 from punto.rules import preset
@@ -145,6 +151,24 @@ async def _round_of_bettors(ledger: LedgerStore, count: int, *, stake: int) -> l
     )
     assert not any(isinstance(a, Exception) for a in answers)
     return players
+
+
+async def _settle_g1(ledger: LedgerStore) -> tuple[Transaction, ...]:
+    """Settle round ``g1`` (of :func:`_round_of_bettors`) with a Player natural 9 against 5
+    [M9]: the Player bets win even money, the Tie bets lose."""
+    outcome = deal_coup(parse_cards("9S 8D KH 7C"))
+    rules = preset("macau")
+    return await ledger.settle_round("g1", lambda bets: settle_players(rules, outcome, bets))
+
+
+async def _paid_once(ledger: LedgerStore, players: Sequence[str]) -> None:
+    """Each of ``players`` has one settlement of round ``g1``, and the books check."""
+    settles = [
+        t for t in await ledger.transactions(round_id="g1") if t.kind is TransactionKind.SETTLE
+    ]
+    assert len(settles) == len(players)
+    report = await ledger.check()
+    assert report.ok, report.problems
 
 
 def _rows_read(node: dict[str, Any], table: str) -> int:
@@ -393,8 +417,6 @@ async def test_connections_cut_during_a_settlement_pay_once(backend: str, tmp_pa
         players = await _round_of_bettors(ledger, 400, stake=1000)
         url = ledger.engine.url.render_as_string(hide_password=False)
         cuts: list[int] = []
-        outcome = deal_coup(parse_cards("9S 8D KH 7C"))  # Player natural 9 [M9]
-        rules = preset("macau")
         tries = 0
         # cut before the settlement's first statement, its third and its sixth (counted over
         # the tries): at the round's lock, and further in, in the retried units
@@ -402,23 +424,16 @@ async def test_connections_cut_during_a_settlement_pay_once(backend: str, tmp_pa
             while True:  # as the table's retry does: until the settlement is durable
                 tries += 1
                 try:
-                    await ledger.settle_round(
-                        "g1", lambda bets: settle_players(rules, outcome, bets)
-                    )
+                    await _settle_g1(ledger)
                     break
                 except Exception:  # a cut connection, twice in a row
                     assert tries < 50
         assert len(cuts) == 3, cuts  # cut three times,
         assert all(cuts), cuts  # each time for real
         assert tries > 1  # a cut failed the settlement's unit even after its own retry
-        again = await ledger.settle_round("g1", lambda bets: settle_players(rules, outcome, bets))
+        again = await _settle_g1(ledger)
         assert len(again) == len(players)  # a replay returns what was posted
-        settles = [
-            t for t in await ledger.transactions(round_id="g1") if t.kind is TransactionKind.SETTLE
-        ]
-        assert len(settles) == len(players)  # each player paid once
-        report = await ledger.check()
-        assert report.ok, report.problems
+        await _paid_once(ledger, players)
 
 
 @pytest.mark.slow
@@ -435,27 +450,18 @@ async def test_a_connection_cut_during_a_settlements_copy_is_retried_and_pays_on
         players = await _round_of_bettors(ledger, 520, stake=1000)
         url = ledger.engine.url.render_as_string(hide_password=False)
         cuts: list[int] = []
-        outcome = deal_coup(parse_cards("9S 8D KH 7C"))  # Player natural 9 [M9]
-        rules = preset("macau")
         with (
             caplog.at_level(logging.WARNING),
             _cut_before(ledger.engine, url, {1}, cuts, matching="COPY ledger_entries"),
         ):
-            posted = await ledger.settle_round(
-                "g1", lambda bets: settle_players(rules, outcome, bets)
-            )
+            posted = await _settle_g1(ledger)
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]  # no traceback
         assert len(cuts) == 1, cuts  # cut once,
         assert cuts[0] >= 1, cuts  # for real
         assert len(posted) == len(players)
-        settles = [
-            t for t in await ledger.transactions(round_id="g1") if t.kind is TransactionKind.SETTLE
-        ]
-        assert len(settles) == len(players)  # each player paid once
         balances = await ledger.balances()  # 5,000 less 2,000 staked, 2,000 back [M9]
         assert {balances[Account.player(p).code] for p in players} == {5000}
-        report = await ledger.check()
-        assert report.ok, report.problems
+        await _paid_once(ledger, players)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
