@@ -4,7 +4,8 @@
    WebSocket to a real ``punto serve`` process, each betting and confirming again and
    again at four live tables whose betting stays open: the bet and its confirm in one
    message (``{"type": "confirm", "bets": {...}}``, a client that knows its bets), and
-   apart as a chip and then a confirm, two messages (a player clicking).
+   apart as a chip and then a confirm, two messages (a player clicking); and five times
+   as many players all at one table (a popular table).
 2. **Settling a round with 10,000 bets**: 2,500 players with four bets each on one table;
    the time from the dealer's last card to the ledger's settlement committed, the hand
    record stored and the last player's balance message sent (and, apart, until the
@@ -751,6 +752,16 @@ async def run(backend: str, quick: bool, repeat: int = 1) -> dict[str, object]:
     out["confirm_p99_ms"] = round(figures["p99_ms"], 1)
     if "server_cpu_us_per_bet" in figures:
         out["server_cpu_us_per_bet"] = round(figures["server_cpu_us_per_bet"])
+    async with database(backend) as url, server_process(url) as base:
+        # a popular table: five times the players, all at one table (its confirms in one
+        # batch at a time: a table checks its next batch once its last is written)
+        crowd = players * 5
+        text, figures = await bets_per_second(
+            base, tables=1, players=crowd, confirms=max(confirms // 2, 2)
+        )
+        print(text)
+        out["bets_per_second_one_table"] = round(figures["bets_per_second"])
+        out["confirm_p99_ms_one_table"] = round(figures["p99_ms"], 1)
     async with database(backend) as url, server_process(url) as base:
         text, figures = await bets_per_second(
             base, tables=4, players=players, confirms=confirms, chips=True
