@@ -124,6 +124,7 @@ async def test_many_keys_probe_the_index_on_a_generic_plan(backend: str, tmp_pat
                     "keys": keys,
                     "players": players,
                     "codes": [f"player:{p}" for p in players],
+                    "escrows": [f"escrow:t:1-{n}" for n in range(1, 2501)],
                 },
             ),
             "where many players are": (storage._PRESENCE_PG, {"ids": players}),

@@ -180,7 +180,7 @@ async def test_a_crash_while_confirming_posts_no_stake(backend: str, tmp_path: P
         await store.open_round("r1", table_id="t1")
         # the unit's last write: SQLite's round bets after the stake and its entries;
         # PostgreSQL writes them all, and moves the balances, in one statement
-        last = "WITH T AS" if backend == "postgresql" else "INSERT INTO LEDGER_ROUND_BETS"
+        last = "WITH L AS" if backend == "postgresql" else "INSERT INTO LEDGER_ROUND_BETS"
         with crash_on(store, last), pytest.raises(RuntimeError):
             await store.confirm_bets("r1", "alice", ALICE_BETS, confirmation_id="c1")
         assert await store.balance(Account.player("alice")) == 50_000

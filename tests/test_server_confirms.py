@@ -132,7 +132,13 @@ async def test_a_batch_looks_up_only_its_own_players_bets(backend: str, tmp_path
             plan = (
                 await conn.exec_driver_sql(
                     "EXPLAIN (ANALYZE, FORMAT JSON) " + store._BATCH_PG,
-                    (["g1"], ["k1", "k2"], players[:2], [f"player:{p}" for p in players[:2]]),
+                    (
+                        ["g1"],
+                        ["k1", "k2"],
+                        players[:2],
+                        [f"player:{p}" for p in players[:2]],
+                        ["escrow:g1"],
+                    ),
                 )
             ).scalar_one()
         read = _rows_read(plan[0]["Plan"], "ledger_round_bets")
@@ -597,6 +603,87 @@ async def test_two_writes_under_way_at_once_never_take_a_player_below_zero(
             assert (await ledger.check()).ok
         finally:
             await engine.dispose()
+
+
+@pytest.mark.parametrize("backend", POSTGRESQL)
+async def test_two_batches_of_one_round_run_side_by_side_and_a_settlement_waits_for_them(
+    backend: str, tmp_path: Path
+) -> None:
+    """A batch of confirms holds its round ``FOR SHARE`` and its players' accounts from its
+    check to its commit, and the round's escrow only from its post: a second batch of the
+    same round, other players, is checked and posted meanwhile (a table writes its next
+    batch while its last is in the database); a settlement of the round, which locks it
+    ``FOR UPDATE``, waits until the first batch ends. Waiting is seen in
+    ``pg_stat_activity``, not timed."""
+    async with ledger_store(backend, tmp_path) as ledger:
+        for player in ("ann", "bob"):
+            await ledger.post(
+                transfer(TransactionKind.DEPOSIT, player, 5_000, transaction_id=f"d-{player}")
+            )
+        await ledger.open_round("g1", table_id="t")
+        async with ledger.engine.connect() as first:
+            await first.begin()
+            await first.exec_driver_sql(  # the first batch, checked and not yet posted
+                store._BATCH_PG,
+                (["g1"], ["stake:c-ann"], ["ann"], ["player:ann"], ["escrow:g1"]),
+            )
+            second = asyncio.create_task(
+                ledger.confirm_many([ConfirmRequest("g1", "bob", {Bet.BANKER: 2_000}, "c-bob")])
+            )
+            await _done_or_waiting(ledger, second)
+            assert second.done()  # not held by the first batch's locks
+            (answer,) = second.result()
+            assert isinstance(answer, Posted)
+            assert answer.balances["escrow:g1"] == 2_000  # read back as posted
+            outcome = deal_coup(parse_cards("9S 8D KH 7C"))  # Player 9 against 5 [M9]
+            rules = preset("macau")
+            settle = asyncio.create_task(
+                ledger.settle_round("g1", lambda bets: settle_players(rules, outcome, bets))
+            )
+            await _done_or_waiting(ledger, settle)
+            assert not settle.done()  # waits for the first batch's share of the round
+            await first.rollback()
+        await settle
+        assert await ledger.balance(Account.escrow("g1")) == 0
+        assert (await ledger.check()).ok
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_round_opened_without_its_escrow_gets_it_from_its_first_batch(
+    backend: str, tmp_path: Path
+) -> None:
+    """A round opened before rounds were opened with their escrow account (a database of
+    an earlier version): its first batch of confirms makes the escrow, and locks it, as
+    before."""
+    async with ledger_store(backend, tmp_path) as ledger:
+        await ledger.post(transfer(TransactionKind.DEPOSIT, "ann", 5_000, transaction_id="d-a"))
+        async with ledger.engine.begin() as conn:
+            await conn.execute(
+                text("INSERT INTO ledger_rounds (id, table_id, status) VALUES ('g0', 't', 'open')")
+            )
+        (answer,) = await ledger.confirm_many(
+            [ConfirmRequest("g0", "ann", {Bet.BANKER: 2_000}, "c-ann")]
+        )
+        assert isinstance(answer, Posted)
+        assert answer.balances == {"player:ann": 3_000, "escrow:g0": 2_000}
+        await ledger.open_round("g1", table_id="t")  # opened now: with its escrow, empty
+        assert await ledger.balance(Account.escrow("g1")) == 0
+        assert (await ledger.check()).ok
+
+
+async def _done_or_waiting(ledger: LedgerStore, task: asyncio.Task[Any]) -> None:
+    """Until ``task`` is done or one of the database's sessions waits for a lock."""
+    while not task.done():
+        async with ledger.engine.connect() as conn:
+            waiting = (
+                await conn.exec_driver_sql(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND wait_event_type = 'Lock'"
+                )
+            ).scalar_one()
+        if waiting:
+            return
+        await asyncio.sleep(0.01)
 
 
 def _bank(

@@ -431,6 +431,9 @@ class LedgerStore:
                 await conn.execute(
                     insert(_R).values(id=round_id, table_id=table_id, status="open", result=kept)
                 )
+                # its escrow made now, so no confirm has to (a batch of confirms locks the
+                # escrow only as it moves it: see _confirm_many)
+                await _ensure_accounts(conn, [Account.escrow(round_id)])
                 return RoundInfo(
                     round_id,
                     table_id,
@@ -922,8 +925,12 @@ async def _confirm_many(
     accounts = sources | {Account.escrow(round_id) for round_id in round_ids}
     rounds: dict[str, RoundInfo] = {}
     funded: dict[tuple[str, str], str] = {}
+    late: frozenset[str] = frozenset()
     if conn.dialect.name == "postgresql":
-        held, existing = await _batch_pg(conn, round_ids, keys, players, accounts, rounds, funded)
+        escrows = {Account.escrow(round_id) for round_id in round_ids}
+        held, existing, late = await _batch_pg(
+            conn, round_ids, keys, players, sources, escrows, rounds, funded
+        )
     else:
         for row in await conn.execute(_ROUNDS_SQLITE.bindparams(ids=round_ids)):
             rounds[row.id] = _round_info(row)
@@ -984,7 +991,7 @@ async def _confirm_many(
         for i, t in accepted
         for bet, amount in requests[i].bets.items()
     ]
-    balances = await _post_new(conn, [t for _, t in accepted], locked=locked, bets=bets)
+    balances = await _post_new(conn, [t for _, t in accepted], locked=locked, bets=bets, late=late)
     for i, t in accepted:
         results[i] = Posted(
             t, balances={e.account.code: balances[e.account.code] for e in t.entries}
@@ -997,21 +1004,33 @@ async def _batch_pg(
     round_ids: Sequence[str],
     keys: Sequence[str],
     players: Sequence[str],
-    accounts: Collection[Account],
+    sources: Collection[Account],
+    escrows: Collection[Account],
     rounds: dict[str, RoundInfo],
     funded: dict[tuple[str, str], str],
-) -> tuple[dict[str, int], dict[str, Transaction]]:
+) -> tuple[dict[str, int], dict[str, Transaction], frozenset[str]]:
     """What a batch of confirms is checked against on PostgreSQL, in **one** statement
-    (:data:`_BATCH_PG`): the rounds (locked), which keys are posted already, how the
-    players funded their earlier bets of the rounds, and the accounts' balances (locked).
-    Fills ``rounds`` and ``funded``; returns the balances and the transactions already
-    posted under the keys. Accounts never used before (a player's first bet, a round's
-    first escrow) are created and locked after it."""
+    (:data:`_BATCH_PG`): the rounds (share-locked), which keys are posted already, how the
+    players funded their earlier bets of the rounds, the balances of the accounts the
+    stakes come from (locked) and which of the rounds' escrows exist. Fills ``rounds`` and
+    ``funded``; returns the balances, the transactions already posted under the keys and
+    the escrows that exist, left unlocked: the statement that posts the batch locks them
+    as it credits them (:data:`_POST_PG`). Accounts never used before (a player's first
+    bet; the escrow of a round opened before escrows were made with their rounds) are
+    created and locked after it."""
     held: dict[str, int] = {}
     posted: list[str] = []
-    codes = sorted({a.code for a in accounts})
+    late: set[str] = set()
     rows = await _on_driver(
-        conn, _BATCH_PG, (list(round_ids), sorted(set(keys)), list(players), codes)
+        conn,
+        _BATCH_PG,
+        (
+            list(round_ids),
+            sorted(set(keys)),
+            list(players),
+            sorted({a.code for a in sources}),
+            sorted({a.code for a in escrows}),
+        ),
     )
     for kind, first, second, third, balance in rows:
         if kind == "r":
@@ -1020,10 +1039,13 @@ async def _batch_pg(
             posted.append(first)
         elif kind == "f":
             funded[(first, second)] = third
+        elif kind == "e":
+            late.add(first)
         else:
             held[first] = int(balance)
-    held = await _hold(conn, accounts, locked=held)  # the accounts never used before
-    return held, (await _by_keys(conn, posted) if posted else {})
+    # the accounts never used before
+    held = await _hold(conn, [*sources, *(a for a in escrows if a.code not in late)], locked=held)
+    return held, (await _by_keys(conn, posted) if posted else {}), frozenset(late)
 
 
 async def _cancel(conn: AsyncConnection, confirmation_id: str, *, reason: str) -> Posted:
@@ -1111,7 +1133,7 @@ never a scan comparing every transaction with every key."""
 _BATCH_PG = (
     "WITH r AS MATERIALIZED (SELECT r.id, r.table_id, r.status "
     "FROM unnest($1::varchar[]) AS v(id) JOIN ledger_rounds AS r ON r.id = v.id "
-    "ORDER BY r.id FOR UPDATE OF r), "
+    "ORDER BY r.id FOR SHARE OF r), "
     "a AS MATERIALIZED (SELECT a.code, a.balance FROM unnest($4::varchar[]) AS v(code) "
     "JOIN ledger_accounts AS a ON a.code = v.code ORDER BY a.code FOR UPDATE OF a) "
     "SELECT 'r', id, table_id, status, NULL::bigint FROM r "
@@ -1123,6 +1145,9 @@ _BATCH_PG = (
     "CROSS JOIN unnest($3::varchar[]) AS p(id) "
     "CROSS JOIN LATERAL (SELECT b.funding FROM ledger_round_bets AS b "
     "WHERE b.round_id = r.id AND b.player_id = p.id LIMIT 1) AS f "
+    "UNION ALL "
+    "SELECT 'e', a.code, NULL, NULL, NULL FROM unnest($5::varchar[]) AS v(code) "
+    "JOIN ledger_accounts AS a ON a.code = v.code "
     "UNION ALL "
     "SELECT 'a', code, NULL, NULL, balance FROM a"
 )
@@ -1245,6 +1270,7 @@ async def _post_new(
     *,
     locked: Mapping[str, int] | None = None,
     bets: Sequence[tuple[Any, ...]] = (),
+    late: Collection[str] = (),
 ) -> dict[str, int]:
     """Insert new transactions and their entries (and ``bets``, the round bets that
     stakes among them confirm: rows of :data:`_BET_COLUMNS`) and move the balances with
@@ -1257,7 +1283,7 @@ async def _post_new(
         for e in t.entries:
             deltas[e.account] += e.amount
     held = dict(locked or {})
-    if missing := [a for a in deltas if a.code not in held]:
+    if missing := [a for a in deltas if a.code not in held and a.code not in late]:
         held.update(await _hold(conn, missing))
     balances: dict[str, int] = {}
     for account in sorted(deltas, key=lambda a: a.code):
@@ -1292,7 +1318,7 @@ async def _post_new(
     if conn.dialect.name == "postgresql" and len(entries) <= _ONE_STATEMENT:
         # a batch of confirms, a payout: one statement, one round trip (COPY takes three)
         moving = sorted(moved)
-        await _on_driver(
+        after = await _on_driver(
             conn,
             _POST_PG,
             (
@@ -1301,9 +1327,15 @@ async def _post_new(
                 moving,
                 [moved[c] for c in moving],
                 *_columns(bets, len(_BET_COLUMNS)),
+                sorted(late),
             ),
         )
+        balances.update((code, int(balance)) for code, balance in after)
         return balances
+    if late:  # locked now, after the accounts the stakes come from, as the statement does
+        for code, balance in (await _lock_balances(conn, sorted(late))).items():
+            if code in balances:
+                balances[code] = balance + moved.get(code, 0)
     await _insert(conn, _TX, _TX_COLUMNS, rows)
     await _insert(conn, _E, ("transaction_id", "account_code", "amount"), entries)
     await _insert(conn, _RB, _BET_COLUMNS, bets)
@@ -1386,7 +1418,9 @@ def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
 
 
 _POST_PG = (
-    "WITH t AS (INSERT INTO ledger_transactions (id, idempotency_key, kind, round_id, "
+    "WITH l AS MATERIALIZED (SELECT a.code FROM unnest($23::varchar[]) AS v(code) "
+    "JOIN ledger_accounts AS a ON a.code = v.code ORDER BY a.code FOR NO KEY UPDATE OF a), "
+    "t AS (INSERT INTO ledger_transactions (id, idempotency_key, kind, round_id, "
     "player_id, reference_id, author, reason, lines, fingerprint) SELECT * FROM unnest("
     "$1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], "
     "$6::varchar[], $7::varchar[], $8::text[], $9::text[], $10::varchar[])), "
@@ -1396,7 +1430,8 @@ _POST_PG = (
     "funding, status) SELECT * FROM unnest($16::varchar[], $17::varchar[], $18::varchar[], "
     "$19::bigint[], $20::varchar[], $21::varchar[], $22::varchar[])) "
     "UPDATE ledger_accounts AS a SET balance = a.balance + v.delta "
-    "FROM unnest($14::varchar[], $15::bigint[]) AS v(code, delta) WHERE a.code = v.code"
+    "FROM unnest($14::varchar[], $15::bigint[]) AS v(code, delta) WHERE a.code = v.code "
+    "AND (SELECT count(*) FROM l) >= 0 RETURNING a.code, a.balance"
 )
 """A few new transactions, their entries, the round bets they confirm and the balances
 they move, in one statement (PostgreSQL checks the statement's foreign keys when it
