@@ -9,6 +9,7 @@ confirms them on the table; if the table refuses after all, the stake is cancell
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
@@ -64,7 +65,9 @@ from punto.server.protocol import (
     Watch,
 )
 from punto.server.services import DEALER_ROSTER, Services
+from punto.server.tablelock import TableLock
 from punto.table import Fault, Phase, Table
+from punto.table.clock import HeldClock
 from punto.table.events import Event
 from punto.table.legal import STAFF_ACTIONS, house_actions
 from punto.table.reasons import CLOSED_BY_SUPERVISOR
@@ -132,6 +135,10 @@ class TableCommands:
     _s: Services
     _confirmations: dict[str, dict[str, None]]
     _confirms: ConfirmBatcher[Confirming, tuple[Event, ...]]
+    _lock: TableLock
+    _table_clock: HeldClock
+    _checked_last: asyncio.Future[None] | None
+    """The batch of confirms checked last (the next one is taken after it)."""
     _stopping: bool
     _wallets: dict[str, int]
 
@@ -381,9 +388,36 @@ class TableCommands:
             raise
 
     async def _stake_batch(self, batch: list[Pending[Confirming, tuple[Event, ...]]]) -> None:
-        """Write one batch of confirms (under the table's lock): each is checked against
-        the round in memory, the good ones are staked in one ledger transaction, then
-        confirmed on the table; each is answered with its own result or typed error."""
+        """One batch of confirms: each is checked against the round in memory under the
+        table's lock, at one instant of the table's clock; the good ones are staked in one
+        ledger transaction with the lock let go — the table's next batch is checked
+        meanwhile, and no command changes the table until this one is taken
+        (:mod:`punto.server.tablelock`) — then confirmed on the table under the lock
+        again, at the instant they were checked and in the order the batches were
+        checked; each is answered with its own result or typed error."""
+        players = [pending.key for pending in batch]
+        async with self._lock.checking(players):
+            with self._table_clock.held() as at:
+                good = self._check_batch(batch)
+            before, mine = self._checked_last, asyncio.get_running_loop().create_future()
+            self._checked_last = mine
+        try:
+            answers = await self._write_batch(good) if good else None
+            if before is not None and not before.done():
+                await asyncio.wait([before])  # the batch checked before this one goes first
+            if answers is not None:
+                async with self._lock.taking():
+                    with self._table_clock.held(at):
+                        await self._take_batch(good, answers)
+        finally:
+            self._lock.taken(players)
+            mine.set_result(None)
+
+    def _check_batch(
+        self, batch: list[Pending[Confirming, tuple[Event, ...]]]
+    ) -> list[Pending[Confirming, tuple[Event, ...]]]:
+        """The confirms of ``batch`` the table would take now; the others are answered
+        with their typed error."""
         table = self.table
         good: list[Pending[Confirming, tuple[Event, ...]]] = []
         for pending in batch:
@@ -407,8 +441,14 @@ class TableCommands:
                 pending.future.set_exception(exc)
                 continue
             good.append(pending)
-        if not good:
-            return
+        return good
+
+    async def _write_batch(
+        self, good: list[Pending[Confirming, tuple[Event, ...]]]
+    ) -> list[int | PuntoError | None] | None:
+        """The checked confirms' stakes, in one ledger transaction: each one's answer, or
+        ``None`` when the write failed as a whole (every confirm is then answered)."""
+        table = self.table
         started = time.perf_counter()
         try:
             answers = await self._s.bank.stake_many(
@@ -419,15 +459,24 @@ class TableCommands:
         except PuntoError as exc:
             for pending in good:
                 pending.future.set_exception(exc)
-            return
+            return None
         except Exception:
             _LOG.exception("confirm batch not written", extra={"table": table.settings.table_id})
             for pending in good:
                 pending.future.set_exception(
                     UnavailableError("the ledger did not answer: nothing was staked; confirm again")
                 )
-            return
+            return None
         self._s.metrics.confirm_seconds.observe(time.perf_counter() - started)
+        return list(answers)
+
+    async def _take_batch(
+        self,
+        good: list[Pending[Confirming, tuple[Event, ...]]],
+        answers: list[int | PuntoError | None],
+    ) -> None:
+        """The staked confirms confirmed on the table (under its lock) and answered."""
+        table = self.table
         done: list[tuple[Pending[Confirming, tuple[Event, ...]], Event]] = []
         for pending, answer in zip(good, answers, strict=True):
             c = pending.item
@@ -437,9 +486,11 @@ class TableCommands:
                 continue
             try:
                 event = table.stake_standing(p) if c.standing else table.confirm(p, c.bets_placed)
-            except PuntoError as exc:  # pragma: no cover - checked above, same lock and instant
-                # refused all the same: the stake is cancelled and credited; the confirm's
-                # rollback then finds the stake in the ledger and leaves the debit standing
+            except PuntoError as exc:  # pragma: no cover - checked, and nothing changed since
+                # (a table with a limit on its whole Banker and Player totals [M14] checks
+                # each batch once the one before it is on the table: _confirm_depth); refused
+                # all the same: the stake is cancelled and credited; the confirm's rollback
+                # then finds the stake in the ledger and leaves the debit standing
                 await self._s.bank.cancel(c.stake.confirmation_id)
                 pending.future.set_exception(exc)
                 continue

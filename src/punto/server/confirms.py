@@ -8,9 +8,11 @@ which checks each confirm against the round in memory, posts the good ones to th
 at once and answers every one. While a batch is written the next one fills, so the
 database sees one transaction per batch, not one per bet.
 
-A player has at most one confirm in a batch: a second one (another connection, a double
-click) waits for the next batch, where it is checked against the table as the first one
-left it.
+Up to *depth* batches are flushed at once (the table server's: two): while one batch's
+stakes are written, the next one is taken and checked. A player has at most one confirm in
+the batches being flushed: a second one (another connection, a double click) waits for a
+batch after its first one's, where it is checked against the table as the first one left
+it.
 
 >>> import asyncio
 >>> async def demo() -> list[list[int]]:
@@ -66,15 +68,21 @@ class ConfirmBatcher(Generic[_I, _R]):
         *,
         window: float,
         size: int,
+        depth: int = 1,
     ) -> None:
-        if size < 1 or window < 0:
-            raise ValueError("a confirm batch needs a size of at least 1 and a window ≥ 0")
+        if size < 1 or window < 0 or depth < 1:
+            raise ValueError(
+                "a confirm batch needs a size of at least 1, a window ≥ 0 and a depth of at least 1"
+            )
         self._flush = flush
         self.window = window
         self.size = size
+        self.depth = depth
         self._queue: list[Pending[_I, _R]] = []
         self._ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._flushing: dict[asyncio.Task[None], frozenset[str]] = {}
+        """The batches being flushed, and their players."""
         self.batches = 0
         """Batches flushed so far (tests and metrics)."""
 
@@ -91,10 +99,13 @@ class ConfirmBatcher(Generic[_I, _R]):
         return await asyncio.shield(pending.future)
 
     def _take(self) -> list[Pending[_I, _R]]:
-        """The next batch: at most ``size``, one per player, in arrival order."""
+        """The next batch: at most ``size``, one per player and none of a player whose
+        confirm is in a batch being flushed, in arrival order."""
         batch: list[Pending[_I, _R]] = []
         rest: list[Pending[_I, _R]] = []
         keys: set[str] = set()
+        for flushing in self._flushing.values():
+            keys.update(flushing)
         for pending in self._queue:
             if len(batch) < self.size and pending.key not in keys:
                 keys.add(pending.key)
@@ -111,20 +122,38 @@ class ConfirmBatcher(Generic[_I, _R]):
             await self._ready.wait()
             if len(self._queue) < self.size and self.window > 0:
                 await asyncio.sleep(self.window)
-            batch = self._take()
+            while True:
+                if len(self._flushing) >= self.depth:
+                    await asyncio.wait(list(self._flushing), return_when=asyncio.FIRST_COMPLETED)
+                    continue
+                batch = self._take()
+                if batch or not self._queue or not self._flushing:
+                    break
+                # only confirms of players whose last one is still being flushed
+                await asyncio.wait(list(self._flushing), return_when=asyncio.FIRST_COMPLETED)
             if not batch:
                 continue
             self.batches += 1
-            try:
-                await self._flush(batch)
-            except Exception as exc:  # answered, never lost: the flush failed as a whole
-                _LOG.exception("confirm batch failed")
-                for pending in batch:
-                    if not pending.future.done():
-                        pending.future.set_exception(exc)
-            for pending in batch:  # a flush must answer each; one that did not is refused
+            task = asyncio.create_task(self._flush_one(batch), name="punto-confirm-batch")
+            self._flushing[task] = frozenset(p.key for p in batch)
+            task.add_done_callback(self._flushed)
+
+    def _flushed(self, task: asyncio.Task[None]) -> None:
+        self._flushing.pop(task, None)
+        if self._queue:
+            self._ready.set()  # confirms that waited for this batch's players
+
+    async def _flush_one(self, batch: list[Pending[_I, _R]]) -> None:
+        try:
+            await self._flush(batch)
+        except Exception as exc:  # answered, never lost: the flush failed as a whole
+            _LOG.exception("confirm batch failed")
+            for pending in batch:
                 if not pending.future.done():
-                    pending.future.set_exception(RuntimeError("confirm left unanswered"))
+                    pending.future.set_exception(exc)
+        for pending in batch:  # a flush must answer each; one that did not is refused
+            if not pending.future.done():
+                pending.future.set_exception(RuntimeError("confirm left unanswered"))
 
     async def close(self) -> None:
         """Stop the task; confirms still queued are refused."""
@@ -133,6 +162,10 @@ class ConfirmBatcher(Generic[_I, _R]):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        for task in list(self._flushing):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         for pending in self._queue:
             if not pending.future.done():
                 pending.future.cancel()

@@ -13,12 +13,13 @@ way, the batches handed to it wait, and the next write takes all of them at once
 timer: a batch handed to an idle group commit is written at once.
 
 Up to ``writers`` writes may be under way at once (one unless asked). With one, the server
-has nothing to do while a write waits for the database when every table's batch is in it
-(a busy process: each table sends its next batch only once its last is answered); the
+has nothing to do while a write waits for the database when every table's batches are in
+it (a table has at most two batches under way: :mod:`punto.server.confirms`); the
 server's PostgreSQL writes two (``PUNTO_CONFIRM_WRITERS``), so one write's batches are
-checked and answered while the other's are in the database. Two writes moving the same
-account (a player betting at two tables) run one after the other on its lock: every write
-locks the rounds and the accounts it moves in one order, as every posting does. A
+checked and answered while the other's are in the database. Two writes of one round run
+side by side until each credits the round's escrow, which they lock last, one after the
+other; two moving the same player's account (a player betting at two tables) run one
+after the other on its lock: every write locks the accounts it moves in one order. A
 second write starts only once ``spare_from`` items wait (a transaction's own cost is worth
 that many): fewer wait for the write under way and go in the next with whatever came
 meanwhile.

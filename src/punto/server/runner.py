@@ -72,10 +72,16 @@ from punto.server.hub import event_texts
 from punto.server.legalcast import LegalCast
 from punto.server.protocol import (
     COALESCED,
+    AddChip,
     ChangeTieBets,
+    ChooseChip,
+    Clear,
     Command,
     Confirm,
+    Double,
     Join,
+    Rebet,
+    Undo,
     bet_totals_json,
     event_json,
     event_views,
@@ -86,6 +92,7 @@ from punto.server.protocol import (
 from punto.server.services import DEALER_ROSTER, Services
 from punto.server.snapshot import Snapshot, snapshot_state, table_json, you_json
 from punto.server.storage import record_piece
+from punto.server.tablelock import TableLock
 from punto.server.tables import TableConfig
 from punto.server.truth import carry_amendments, roads_of
 from punto.table import Fault, HandFacts, Phase, Table, Viewer, hand_facts, hand_records
@@ -139,7 +146,8 @@ class TableRunner(TableCommands):
         self.table = Table(settings, clock=self._table_clock, rng=rng, dealer=dealer or roster[0])
         self.table.shoe_number = first_shoe  # game numbers stay unique across restarts
         self.roads = RoadBoard()
-        self._lock = asyncio.Lock()
+        self._lock = TableLock()
+        self._checked_last: asyncio.Future[None] | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._done = 0
@@ -202,6 +210,7 @@ class TableRunner(TableCommands):
             self._flush_confirms,
             window=services.settings.confirm_window,
             size=services.settings.confirm_batch,
+            depth=self._confirm_depth(),
         )
 
     # -- reading ---------------------------------------------------------------------
@@ -370,9 +379,10 @@ class TableRunner(TableCommands):
             )
         except Exception:  # without the bus nobody else is connected: nothing to tell
             _LOG.warning("could not announce the table", extra={"table": self.id})
+        due = True  # by the clock: the step goes before the confirms waiting to be checked
         while True:
             try:
-                async with self._lock:
+                async with self._lock if due else self._lock.politely():
                     delay = await self._step()
             except asyncio.CancelledError:
                 raise
@@ -386,8 +396,11 @@ class TableRunner(TableCommands):
             else:
                 delay = self._until_release(delay)
             self._wake.clear()
-            with contextlib.suppress(TimeoutError):
+            due = False
+            try:
                 await asyncio.wait_for(self._wake.wait(), delay)
+            except TimeoutError:
+                due = True
 
     def _until_release(self, delay: float | None) -> float | None:
         """``delay``, shortened to wake up when the grace of a player who has gone ends
@@ -503,16 +516,21 @@ class TableRunner(TableCommands):
                 mine := self._standing.get((str(self.table.game), actor.player))
             ):
                 await asyncio.wait({mine})  # their standing bets' stake first [M12]
-            produced = await self._locked(actor, lambda: self._dispatch(actor, command))
+            own = actor.role is Role.PLAYER and isinstance(command, _OWN_CHIPS)
+            produced = await self._locked(
+                actor, lambda: self._dispatch(actor, command), own_chips=own
+            )
         self._wake.set()
         return produced
 
     async def _locked(
-        self, actor: Actor, change: Callable[[], Awaitable[None]]
+        self, actor: Actor, change: Callable[[], Awaitable[None]], *, own_chips: bool = False
     ) -> tuple[Event, ...]:
         """Make ``change`` to the table under its lock, then run the effects of the events
-        it produced (also when it raised after producing some); returns those events."""
-        async with self._lock:
+        it produced (also when it raised after producing some); returns those events.
+        ``own_chips``: a player's change of their own chips on the layout, which does not
+        wait for the batches of confirms being written (:meth:`TableLock.for_player`)."""
+        async with self._lock.for_player(actor.player) if own_chips else self._lock:
             self._verify_open()
             self._verify_money_settled()
             start = self.table.event_count
@@ -547,14 +565,20 @@ class TableRunner(TableCommands):
         self._wake.set()
 
     async def _flush_confirms(self, batch: list[Pending[Confirming, tuple[Event, ...]]]) -> None:
-        """One batch of the group commit, under the table's lock, at one instant of the
-        table's clock: each confirm is checked and then taken at the time the batch was
-        decided (the countdown may end while its stakes are written; closing waits for
-        the lock)."""
-        async with self._lock:
-            with self._table_clock.held():
-                await self._stake_batch(batch)
+        """One batch of the group commit (:meth:`_stake_batch`): each confirm is checked
+        and then taken at the instant the batch was checked (the countdown may end while
+        its stakes are written; closing waits until the batch is taken)."""
+        self._confirms.depth = self._confirm_depth()
+        await self._stake_batch(batch)
+        self._confirms.depth = self._confirm_depth()
         self._wake.set()
+
+    def _confirm_depth(self) -> int:
+        """How many batches of confirms may be under way at once: two — the next one
+        checked while one is written — unless the table limits the difference between
+        its Banker and Player totals [M14], which every confirm is checked against: then
+        each batch is checked once the one before it is on the table."""
+        return 1 if self.table.rules.max_imbalance is not None else 2
 
     # -- money, records and fan-out -------------------------------------------------------
 
@@ -1384,6 +1408,10 @@ class TableRunner(TableCommands):
             self.roads = roads_of(records)
             await self._s.bus.publish({"table": self.id, "message": self.roads_message()})
 
+
+_OWN_CHIPS = (ChooseChip, AddChip, Undo, Clear, Double, Rebet)
+"""A player's changes of their own chips on the layout (they wait for no other player's
+confirms being written: :meth:`punto.server.tablelock.TableLock.for_player`)."""
 
 _OPERATOR_CALLS = 32
 """Players' payouts and balance calls one table has at the operator at once."""

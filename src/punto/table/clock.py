@@ -61,11 +61,13 @@ class HeldClock:
         return self._clock.now() if self._held is None else self._held
 
     @contextmanager
-    def held(self) -> Iterator[float]:
-        """Hold the time still (it was not held already) until the block ends."""
+    def held(self, at: float | None = None) -> Iterator[float]:
+        """Hold the time still (it was not held already) until the block ends: now, or
+        at ``at``, an instant it was held at before (a batch of confirms is taken at the
+        instant it was checked)."""
         if self._held is not None:
             raise RuntimeError("the clock is held already")
-        self._held = self._clock.now()
+        self._held = self._clock.now() if at is None else at
         try:
             yield self._held
         finally:
