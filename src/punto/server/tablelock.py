@@ -34,7 +34,7 @@ player is open, and never holds a batch off.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from types import TracebackType
 
@@ -67,12 +67,7 @@ class TableLock:
         self._wanted += 1
         self._none_wanted.clear()
         try:
-            while True:
-                await self._none_open.wait()
-                await self._mutex.acquire()
-                if not self._open:
-                    break
-                self._mutex.release()  # a batch opened between the two: wait for it
+            await self._take(lambda: self._none_open, lambda: not self._open)
         finally:
             self._wanted -= 1
             if not self._wanted:
@@ -91,12 +86,7 @@ class TableLock:
         """Hold the lock alone, as ``async with lock`` does, but without going first:
         batches go on being checked while this waits for a moment none is open (the
         table's loop woken by a command, with nothing due by the clock)."""
-        while True:
-            await self._none_open.wait()
-            await self._mutex.acquire()
-            if not self._open:
-                break
-            self._mutex.release()
+        await self._take(lambda: self._none_open, lambda: not self._open)
         try:
             yield
         finally:
@@ -106,13 +96,7 @@ class TableLock:
     async def for_player(self, player: str) -> AsyncIterator[None]:
         """Hold the lock for a change of ``player``'s own chips: once no open batch holds
         a confirm of theirs (batches may be open)."""
-        while True:
-            turn = self._turn
-            await self._mutex.acquire()
-            if player not in self._players:
-                break
-            self._mutex.release()
-            await turn.wait()
+        await self._take(lambda: self._turn, lambda: player not in self._players)
         try:
             yield
         finally:
@@ -123,12 +107,7 @@ class TableLock:
         """Hold the lock to check a batch of ``players``' confirms (once no command
         waits); the batch is open from the block's end, if it ends without an exception,
         until :meth:`taken`."""
-        while True:
-            await self._none_wanted.wait()
-            await self._mutex.acquire()
-            if not self._wanted:
-                break
-            self._mutex.release()
+        await self._take(lambda: self._none_wanted, lambda: not self._wanted)
         try:
             yield
             self._open += 1
@@ -143,6 +122,17 @@ class TableLock:
         """Hold the lock to take an open batch (commands waiting or not)."""
         async with self._mutex:
             yield
+
+    async def _take(self, then: Callable[[], asyncio.Event], ok: Callable[[], bool]) -> None:
+        """Hold the mutex at a moment ``ok()`` is true; between tries, wait for the event
+        ``then()`` was before the try (it is set when ``ok()`` may have become true)."""
+        while True:
+            event = then()
+            await self._mutex.acquire()
+            if ok():
+                return
+            self._mutex.release()
+            await event.wait()
 
     def taken(self, players: Iterable[str] = ()) -> None:
         """An open batch of ``players``' confirms is taken (or given up): once none is
