@@ -922,12 +922,12 @@ async def _confirm_many(
     # every account the batch moves (the wallets and the rounds' escrows) locked at once,
     # in the order of their codes like any posting
     sources = {requests[i].funding or Account.player(requests[i].player_id) for i, _ in todo}
-    accounts = sources | {Account.escrow(round_id) for round_id in round_ids}
+    escrows = {Account.escrow(round_id) for round_id in round_ids}
+    accounts = sources | escrows
     rounds: dict[str, RoundInfo] = {}
     funded: dict[tuple[str, str], str] = {}
     late: frozenset[str] = frozenset()
     if conn.dialect.name == "postgresql":
-        escrows = {Account.escrow(round_id) for round_id in round_ids}
         held, existing, late = await _batch_pg(
             conn, round_ids, keys, players, sources, escrows, rounds, funded
         )
