@@ -68,16 +68,16 @@ class ConfirmBatcher(Generic[_I, _R]):
         *,
         window: float,
         size: int,
-        depth: int = 1,
+        depth: int | Callable[[], int] = 1,
     ) -> None:
-        if size < 1 or window < 0 or depth < 1:
+        if size < 1 or window < 0 or (isinstance(depth, int) and depth < 1):
             raise ValueError(
                 "a confirm batch needs a size of at least 1, a window ≥ 0 and a depth of at least 1"
             )
         self._flush = flush
         self.window = window
         self.size = size
-        self.depth = depth
+        self._depth = depth
         self._queue: list[Pending[_I, _R]] = []
         self._ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -85,6 +85,12 @@ class ConfirmBatcher(Generic[_I, _R]):
         """The batches being flushed, and their players."""
         self.batches = 0
         """Batches flushed so far (tests and metrics)."""
+
+    @property
+    def depth(self) -> int:
+        """How many batches may be flushed at once now (``depth``, or what it says now
+        when it is a function: a table's rules may change between hands)."""
+        return self._depth if isinstance(self._depth, int) else max(1, self._depth())
 
     async def submit(self, key: str, item: _I) -> _R:
         """Queue ``item`` (of player ``key``) and wait for its answer."""

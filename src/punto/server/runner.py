@@ -210,7 +210,7 @@ class TableRunner(TableCommands):
             self._flush_confirms,
             window=services.settings.confirm_window,
             size=services.settings.confirm_batch,
-            depth=self._confirm_depth(),
+            depth=self._confirm_depth,
         )
 
     # -- reading ---------------------------------------------------------------------
@@ -568,9 +568,7 @@ class TableRunner(TableCommands):
         """One batch of the group commit (:meth:`_stake_batch`): each confirm is checked
         and then taken at the instant the batch was checked (the countdown may end while
         its stakes are written; closing waits until the batch is taken)."""
-        self._confirms.depth = self._confirm_depth()
         await self._stake_batch(batch)
-        self._confirms.depth = self._confirm_depth()
         self._wake.set()
 
     def _confirm_depth(self) -> int:
