@@ -254,6 +254,50 @@ async def test_a_confirm_with_bets_is_one_message_and_bad_bets_change_nothing(
         assert (await ledger.check()).ok
 
 
+async def test_confirms_arriving_together_are_refused_alone_in_their_batch(
+    tmp_path: Path,
+) -> None:
+    """On the server's own wallet a confirm is checked in its batch only [L]: bad ones
+    sent together with good ones are each refused there with their own typed error, and
+    nothing of them is staked; the good ones are; once betting is closed a confirm is
+    refused by its batch, with the hand still dealing."""
+    async with (
+        server_on("sqlite", tmp_path, betting_seconds=600.0) as server,
+        contextlib.AsyncExitStack() as stack,
+    ):
+        names = ("ann", "bob", "carl", "dora")
+        tokens = [await _register(server, f"{n}-batch") for n in names]
+        dealer, clients = await betting_players(stack, server, tokens)
+        table = server.node.runners["live-1"].table
+        start = table.balance("ann-batch")
+        asked = [
+            {"player": 1000},  # good
+            {"player": 600},  # not made of the table's chips
+            {"player": start + 1000},  # more than the balance
+            {"banker": 2000},  # good
+        ]
+        answers = await asyncio.gather(
+            *(
+                c.request({"type": "confirm", "bets": b})
+                for c, b in zip(clients, asked, strict=True)
+            )
+        )
+        got = [a["type"] if a["type"] == "ok" else a["error"] for a in answers]
+        assert got == ["ok", "amount", "table_balance", "ok"], answers
+        game = str(table.game)
+        bets = await server.node.bank.ledger.round_bets(game)
+        assert {p: dict(b.bets) for p, b in bets.items()} == {
+            "ann-batch": {Bet.PLAYER: 1000},
+            "dora-batch": {Bet.BANKER: 2000},
+        }
+        assert table.balance("bob-batch") == table.balance("carl-batch") == start
+        await dealer.ok({"type": "close_betting"})
+        late = await clients[1].request({"type": "confirm", "bets": {"player": 1000}})
+        assert (late["type"], late["error"]) == ("error", "phase"), late
+        assert "bob-batch" not in await server.node.bank.ledger.round_bets(game)
+        assert (await server.node.bank.ledger.check()).ok
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("placed", [False, True], ids=["chips", "placed"])
 @pytest.mark.parametrize("backend", BACKENDS)

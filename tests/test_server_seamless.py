@@ -68,3 +68,43 @@ async def test_seamless_wallet_debits_then_credits_the_operator(
         assert report.ok, report.problems
         assert report.balances.get(Account.player("ann").code, 0) == 0
     await client.aclose()
+
+
+@pytest.mark.parametrize("backend", BACKENDS[:1])
+async def test_a_confirm_the_table_refuses_calls_no_operator(backend: str, tmp_path: Path) -> None:
+    """With the operator's wallet a confirm is checked on arrival, before the debit: one
+    the table would refuse (not made of its chips, over the tier's maximum, betting
+    closed) is refused with its typed error and no call reaches the operator."""
+    operator = ReferenceOperator({"ann": 100_000_000})
+    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
+    wallet = SeamlessWallet(
+        "http://operator/wallet", client=client, retry=RetryPolicy(attempts=2, base_delay=0.01)
+    )
+    async with server_on(
+        backend,
+        tmp_path,
+        wallet_of=wallet,
+        wallet="seamless",
+        wallet_url="http://operator/wallet",
+        betting_seconds=600.0,
+    ) as server:
+        async with (
+            TableClient.connect(server, "live-1", await server.token("dana")) as console,
+            TableClient.connect(server, "live-1", await server.token("ann")) as table,
+        ):
+            await console.ok({"type": "start_shoe"})
+            await table.ok({"type": "join"})
+            await table.ok({"type": "watch", "tier": "low"})
+            await console.ok({"type": "open_betting"})
+            calls = operator.requests
+            for bets, code in (({"player": 600}, "amount"), ({"player": 90_000_000}, "bet_limit")):
+                answer = await table.request({"type": "confirm", "bets": bets})
+                assert (answer["type"], answer["error"]) == ("error", code), answer
+            await console.ok({"type": "close_betting"})
+            answer = await table.request({"type": "confirm", "bets": {"player": 1000}})
+            assert (answer["type"], answer["error"]) == ("error", "phase"), answer
+            assert operator.requests == calls
+            assert operator.balances["ann"] == 100_000_000
+        report = await server.node.ledger.check()
+        assert report.ok, report.problems
+    await client.aclose()

@@ -362,14 +362,21 @@ class TableCommands:
         :mod:`punto.server.confirms`) and only then confirmed on the table. Answered once
         its batch is durable. A seamless debit is made first, waiting for this player's
         operator only, and given back if the stake is refused. ``placed``: bets put down
-        and confirmed at once (:meth:`punto.table.Table.confirm`)."""
+        and confirmed at once (:meth:`punto.table.Table.confirm`).
+
+        Checked on arrival only where money leaves the operator before the batch (the
+        seamless debit), or when there is no hand to name: every confirm is checked in its
+        batch (:meth:`_check_batch`), against the table as it then is, and refused there
+        with the same typed error; a check on arrival as well was a tenth of a confirm's
+        work."""
         table = self.table
-        table.verify_confirm(p, placed)
+        bank = self._s.bank
+        if bank.seamless or table.game is None:
+            table.verify_confirm(p, placed)
         bets = dict(table.pending(p) if placed is None else placed)
         round_id = self._round()
         confirmation_id = self._confirmation_id(p, "confirm")
         amount = sum(bets.values())
-        bank = self._s.bank
         wallet = None
         if bank.seamless:
             wallet = await bank.debit(
