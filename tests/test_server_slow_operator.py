@@ -12,13 +12,14 @@ from pathlib import Path
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from ledger_support import BACKENDS
 from punto.bets import Bet
 from punto.ledger.operator_ref import ReferenceOperator, create_app
-from punto.ledger.wallet import RetryPolicy
+from punto.ledger.wallet import RetryPolicy, SeamlessWallet
 from punto.server.storage import OUTBOX_PENDING
-from server_support import TableClient, a_hand, macau_players, seamless_live_table
+from server_support import TableClient, a_hand, macau_players, seamless_live_table, server_on
 
 pytestmark = pytest.mark.asyncio
 
@@ -256,3 +257,62 @@ async def test_a_slow_operator_delays_only_its_own_players_change_of_standing_be
             wallets = [m["wallet_balance"] for m in ann.received[told:] if m["type"] == "balance"]
             assert wallets[-1] == 9_750
             assert 5_000 not in wallets  # never the credit without the debit after it
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS[:1])
+async def test_a_session_that_expires_while_its_confirm_is_at_the_operator_is_answered_first(
+    backend: str, tmp_path: Path
+) -> None:
+    """A socket whose session expires while one of its commands is under way (a confirm
+    whose debit the operator holds) gets that command's answer, then the typed error,
+    then the close with 4401: the expiry closes a reader only while it waits for the
+    next message."""
+    operator = ReferenceOperator({"ann": 100_000})
+    transport = _Stalling(operator, "ann")
+    transport.release.set()
+    client = httpx.AsyncClient(transport=transport)
+    wallet = SeamlessWallet("http://operator/wallet", client=client, retry=_RETRY)
+    ttl = 3.0
+    try:
+        async with server_on(
+            backend,
+            tmp_path,
+            wallet_of=wallet,
+            wallet="seamless",
+            wallet_url="http://operator/wallet",
+            betting_seconds=600.0,
+            token_ttl=ttl,
+        ) as server:
+            async with (
+                TableClient.connect(server, "live-1", await server.token("dana")) as console,
+                TableClient.connect(server, "live-1", await server.token("ann")) as ann,
+            ):
+                expires = time.time() + ttl  # at the latest
+                await console.ok({"type": "start_shoe"})
+                await ann.ok({"type": "join"})
+                await ann.ok({"type": "watch", "tier": "low"})
+                await console.ok({"type": "open_betting"})
+                transport.release.clear()
+                held = transport.held
+                await ann.ws.send(
+                    json.dumps({"type": "confirm", "bets": {"player": 1000}, "request_id": "held"})
+                )
+                while transport.held == held:  # the debit is at the operator, held
+                    await asyncio.sleep(0.01)
+                await asyncio.sleep(max(0.0, expires - time.time()) + 0.2)  # expired now
+                transport.release.set()
+                with pytest.raises(ConnectionClosed):
+                    await ann.next_of("never", timeout=30)
+                assert ann.ws.close_code == 4401
+                answers = [m for m in ann.received if m.get("type") in ("ok", "error")]
+                assert [(m["type"], m.get("request_id")) for m in answers[-2:]] == [
+                    ("ok", "held"),
+                    ("error", None),
+                ], answers
+                assert answers[-1]["message"] == "the session token has expired"
+                assert operator.balances["ann"] == 99_000
+            report = await server.node.ledger.check()
+            assert report.ok, report.problems
+    finally:
+        await client.aclose()

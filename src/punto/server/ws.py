@@ -20,6 +20,7 @@ from typing import Any, cast
 from urllib.parse import urlsplit
 
 import orjson
+from prometheus_client import Counter
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from punto.errors import (
@@ -208,58 +209,100 @@ async def _read(
     websocket: WebSocket, node: Node, conn: Connection, table_id: str, actor: Actor
 ) -> None:
     received = node.metrics.ws_messages.labels("in")
-    while not conn.closed:
-        timeout = None if actor.expires_at is None else actor.expires_at - time.time()
-        if timeout is not None and timeout <= 0:
-            # told, then closed with 4401 by the writer once the error is written (a close
-            # sent from here went before it: the client never learnt why)
-            conn.send(_dumps(error_message(AuthError("the session token has expired"))))
-            node.end_session(conn)
-            return
-        try:
-            # a timer, not ``wait_for``'s task for every message (Python 3.11)
-            async with asyncio.timeout(timeout):
+    reading = _Reading()
+    expiry = None
+    if actor.expires_at is not None:
+        # one timer for the connection, not one armed and cancelled for every message (a
+        # fortieth of a confirm's work): at the expiry an idle reader's client is told and
+        # closed with 4401 by the writer once the error is written (a close sent from here
+        # went before it: the client never learnt why), and the closing handshake ends the
+        # read; a command under way is answered first, then the check below closes
+        delay = max(0.0, actor.expires_at - time.time())
+        expiry = asyncio.get_running_loop().call_later(delay, reading.expire, node, conn)
+    try:
+        while not conn.closed:
+            if actor.expires_at is not None and actor.expires_at <= time.time():
+                _expire(node, conn)
+                return
+            reading.idle = True
+            try:
                 frame = await websocket.receive()
-        except TimeoutError:
-            continue  # the expiry check above closes it
-        except (WebSocketDisconnect, RuntimeError):
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            finally:
+                reading.idle = False
+            if frame["type"] == "websocket.disconnect":
+                return
+            await _answer(frame, node, conn, table_id, actor, received)
+    finally:
+        if expiry is not None:
+            expiry.cancel()
+
+
+class _Reading:
+    """Whether a connection's reader waits for the client's next message (its session's
+    expiry closes it only then)."""
+
+    __slots__ = ("idle",)
+
+    def __init__(self) -> None:
+        self.idle = False
+
+    def expire(self, node: Node, conn: Connection) -> None:
+        if self.idle:
+            _expire(node, conn)
+
+
+def _expire(node: Node, conn: Connection) -> None:
+    """The session token expired: say so; the writer then closes with 4401."""
+    if not conn.closed:
+        conn.send(_dumps(error_message(AuthError("the session token has expired"))))
+        node.end_session(conn)
+
+
+async def _answer(
+    frame: Mapping[str, Any],
+    node: Node,
+    conn: Connection,
+    table_id: str,
+    actor: Actor,
+    received: Counter,
+) -> None:
+    """Parse, check and carry out one message; answer it with one ``ok`` or ``error``."""
+    received.inc()
+    request_id = None
+    try:
+        text = frame.get("text")
+        if text is None:
+            raise ProtocolError("frames are JSON text, not binary")
+        data = decode_json(text, texts=False)  # size and nesting checked before parsing
+        request_id = _request_id(data)
+        if not isinstance(data, dict):
+            raise ProtocolError("a message must be a JSON object")
+        command = parse_command(data)  # and every text field
+        if isinstance(command, Ping):
+            conn.send(
+                _dumps({"type": "pong", "request_id": command.request_id, "time": time.time()})
+            )
             return
-        if frame["type"] == "websocket.disconnect":
+        if isinstance(command, Resync):
+            await _send_snapshot(node, conn, table_id, actor, command.request_id)
             return
-        received.inc()
-        request_id = None
-        try:
-            text = frame.get("text")
-            if text is None:
-                raise ProtocolError("frames are JSON text, not binary")
-            data = decode_json(text, texts=False)  # size and nesting checked before parsing
-            request_id = _request_id(data)
-            if not isinstance(data, dict):
-                raise ProtocolError("a message must be a JSON object")
-            command = parse_command(data)  # and every text field
-            if isinstance(command, Ping):
-                conn.send(
-                    _dumps({"type": "pong", "request_id": command.request_id, "time": time.time()})
-                )
-                continue
-            if isinstance(command, Resync):
-                await _send_snapshot(node, conn, table_id, actor, command.request_id)
-                continue
-            if isinstance(command, Roads):
-                roads = await node.roads(table_id, svg=command.format == "svg")
-                conn.send(_dumps({**roads, "request_id": command.request_id}))
-                continue
-            if actor.role is None:
-                raise AuthError(f"{command.type}: log in to play; anonymous watchers only watch")
-            if node.shutting_down:
-                raise UnavailableError("the server is shutting down")
-            events = await node.command_count(table_id, actor, command)
-            conn.send(_dumps({"type": "ok", "request_id": command.request_id, "events": events}))
-        except PuntoError as exc:
-            conn.send(_dumps(error_message(exc, request_id)))
-        except Exception:
-            _LOG.exception("message failed", extra={"table": table_id})
-            conn.send(_dumps(error_message(RuntimeError("internal"), request_id)))
+        if isinstance(command, Roads):
+            roads = await node.roads(table_id, svg=command.format == "svg")
+            conn.send(_dumps({**roads, "request_id": command.request_id}))
+            return
+        if actor.role is None:
+            raise AuthError(f"{command.type}: log in to play; anonymous watchers only watch")
+        if node.shutting_down:
+            raise UnavailableError("the server is shutting down")
+        events = await node.command_count(table_id, actor, command)
+        conn.send(_dumps({"type": "ok", "request_id": command.request_id, "events": events}))
+    except PuntoError as exc:
+        conn.send(_dumps(error_message(exc, request_id)))
+    except Exception:
+        _LOG.exception("message failed", extra={"table": table_id})
+        conn.send(_dumps(error_message(RuntimeError("internal"), request_id)))
 
 
 def _request_id(data: object) -> str | None:
