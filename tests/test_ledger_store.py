@@ -342,6 +342,29 @@ async def test_corrections_post_only_the_difference(backend: str, tmp_path: Path
         assert (await store.check()).ok
 
 
+async def test_text_that_json_and_sql_quote_differently_is_kept_exactly(
+    backend: str, tmp_path: Path
+) -> None:
+    """A posting's text goes to PostgreSQL inside one JSON document of rows: an author and
+    a reason with quotes, backslashes, a new line, accents, Chinese and an emoji are kept
+    exactly, and the books' fingerprints check."""
+    author = "supervisor:k\\\"im'"
+    reason = 'misread "card" \\ back\\slash\nline two, é, 百家乐, 🂡, {a,b}, NULL'
+    async with ledger_store(backend, tmp_path) as store:
+        await open_round_with_bets(store)
+        wrong = settlements(PLAYER_NATURAL_9, alice=ALICE_BETS, bob=BOB_BETS)
+        await store.settle_round("r1", wrong)
+        right = settlements(BANKER_NATURAL_8, alice=ALICE_BETS, bob=BOB_BETS)
+        fixes = await store.correct_round(
+            "r1", right, correction_id="fix-1", author=author, reason=reason
+        )
+        for fix in fixes:
+            stored = await store.transaction(id=fix.id)
+            assert stored == fix
+            assert (stored.author, stored.reason) == (author, reason)
+        assert (await store.check()).ok
+
+
 async def test_voiding_a_settled_hand_refunds_through_the_difference(
     backend: str, tmp_path: Path
 ) -> None:

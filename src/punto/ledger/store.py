@@ -1317,16 +1317,14 @@ async def _post_new(
     moved = {a.code: d for a, d in deltas.items() if d}
     if conn.dialect.name == "postgresql" and len(entries) <= _ONE_STATEMENT:
         # a batch of confirms, a payout: one statement, one round trip (COPY takes three)
-        moving = sorted(moved)
         after = await _on_driver(
             conn,
             _POST_PG,
             (
-                *_columns(rows, len(_TX_COLUMNS)),
-                *_columns(entries, 3),
-                moving,
-                [moved[c] for c in moving],
-                *_columns(bets, len(_BET_COLUMNS)),
+                _rows_json(rows),
+                _rows_json(entries),
+                _rows_json(sorted(moved.items())),
+                _rows_json(bets),
                 sorted(late),
             ),
         )
@@ -1412,30 +1410,35 @@ async def _in_transaction(raw: Any) -> None:
         adapted._transaction = begun
 
 
-def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
-    """Rows as ``width`` columns (the arrays of an ``unnest``), also when there are none."""
-    return [[row[k] for row in rows] for k in range(width)]
-
-
 _POST_PG = (
-    "WITH l AS MATERIALIZED (SELECT a.code FROM unnest($23::varchar[]) AS v(code) "
+    "WITH l AS MATERIALIZED (SELECT a.code FROM unnest($5::varchar[]) AS v(code) "
     "JOIN ledger_accounts AS a ON a.code = v.code ORDER BY a.code FOR NO KEY UPDATE OF a), "
     "t AS (INSERT INTO ledger_transactions (id, idempotency_key, kind, round_id, "
-    "player_id, reference_id, author, reason, lines, fingerprint) SELECT * FROM unnest("
-    "$1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], "
-    "$6::varchar[], $7::varchar[], $8::text[], $9::text[], $10::varchar[])), "
+    "player_id, reference_id, author, reason, lines, fingerprint) SELECT r->>0, r->>1, "
+    "r->>2, r->>3, r->>4, r->>5, r->>6, r->>7, r->>8, r->>9 "
+    "FROM jsonb_array_elements($1::jsonb) AS r), "
     "e AS (INSERT INTO ledger_entries (transaction_id, account_code, amount) "
-    "SELECT * FROM unnest($11::varchar[], $12::varchar[], $13::bigint[])), "
+    "SELECT r->>0, r->>1, (r->>2)::bigint FROM jsonb_array_elements($2::jsonb) AS r), "
     "b AS (INSERT INTO ledger_round_bets (round_id, player_id, bet, stake, transaction_id, "
-    "funding, status) SELECT * FROM unnest($16::varchar[], $17::varchar[], $18::varchar[], "
-    "$19::bigint[], $20::varchar[], $21::varchar[], $22::varchar[])) "
+    "funding, status) SELECT r->>0, r->>1, r->>2, (r->>3)::bigint, r->>4, r->>5, r->>6 "
+    "FROM jsonb_array_elements($4::jsonb) AS r) "
     "UPDATE ledger_accounts AS a SET balance = a.balance + v.delta "
-    "FROM unnest($14::varchar[], $15::bigint[]) AS v(code, delta) WHERE a.code = v.code "
+    "FROM (SELECT r->>0 AS code, (r->>1)::bigint AS delta "
+    "FROM jsonb_array_elements($3::jsonb) AS r) AS v WHERE a.code = v.code "
     "AND (SELECT count(*) FROM l) >= 0 RETURNING a.code, a.balance"
 )
 """A few new transactions, their entries, the round bets they confirm and the balances
 they move, in one statement (PostgreSQL checks the statement's foreign keys when it
-ends)."""
+ends). Each set of rows is one JSON array of rows (:func:`_rows_json`): encoded in one
+call, where an array parameter per column had the driver check every element of every
+column one by one (a fifth of the statement's CPU in the server, measured)."""
+
+
+def _rows_json(rows: Sequence[tuple[Any, ...]]) -> str:
+    """Rows (tuples of text, integers and ``None``) as one JSON array of arrays: the
+    parameter of a ``jsonb_array_elements`` in :data:`_POST_PG`."""
+    return orjson.dumps(rows).decode()
+
 
 _BET_COLUMNS = ("round_id", "player_id", "bet", "stake", "transaction_id", "funding", "status")
 
