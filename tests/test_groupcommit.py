@@ -199,7 +199,7 @@ async def test_a_group_commit_needs_a_writer() -> None:
 
 
 async def test_the_writers_and_the_batch_are_settings() -> None:
-    assert Settings.from_env({}).confirm_writers == 2
+    assert Settings.from_env({}).confirm_writers == 4
     assert Settings.from_env({"PUNTO_CONFIRM_WRITERS": "1"}).confirm_writers == 1
     for name in ("PUNTO_CONFIRM_WRITERS", "PUNTO_CONFIRM_BATCH"):
         for bad in ("0", "-2"):

@@ -589,12 +589,13 @@ async def test_the_batches_of_several_tables_go_in_one_write_each_answered_alone
             await engine.dispose()
 
 
+@pytest.mark.parametrize("writers", [2, 4])
 @pytest.mark.parametrize("backend", POSTGRESQL)
-async def test_two_writes_under_way_at_once_never_take_a_player_below_zero(
-    backend: str, tmp_path: Path
+async def test_writes_under_way_at_once_never_take_a_player_below_zero(
+    backend: str, writers: int, tmp_path: Path
 ) -> None:
-    """Two ledger writes of confirms under way at once (``PUNTO_CONFIRM_WRITERS``, the
-    server's PostgreSQL default) [L]: players betting at four tables at once, each with
+    """Several ledger writes of confirms under way at once (``PUNTO_CONFIRM_WRITERS``; the
+    server's PostgreSQL default is four) [L]: players betting at four tables at once, each with
     money for three of their four bets, in writes that overlap. Every write locks the rounds
     and the accounts it moves in one order, so writes with a player in common run one after
     the other on the player's lock, none deadlocks, and each player has exactly three bets
@@ -613,7 +614,7 @@ async def test_two_writes_under_way_at_once_never_take_a_player_below_zero(
                 return await confirm_many(requests)
 
             ledger.confirm_many = counted  # type: ignore[method-assign]
-            bank = _bank(ledger, engine, writers=2, spare_from=1)  # a second at once
+            bank = _bank(ledger, engine, writers=writers, spare_from=1)  # all at once
             players = [f"p{n}" for n in range(12)]
             for player in players:
                 await ledger.post(
@@ -643,7 +644,7 @@ async def test_two_writes_under_way_at_once_never_take_a_player_below_zero(
             assert len(answers) - len(refused) == 3 * len(players)  # three bets each
             for player in players:
                 assert await ledger.balance(Account.player(player)) == 0
-            assert most == 2  # two writes were under way at once
+            assert most == writers  # that many writes were under way at once
             assert (await ledger.check()).ok
         finally:
             await engine.dispose()

@@ -104,10 +104,12 @@ class Settings:
     batch to the ledger (not at all when a full batch is waiting)."""
     confirm_batch: int = 500
     """Group commit: the most confirms written to the ledger in one transaction."""
-    confirm_writers: int = 2
+    confirm_writers: int = 4
     """Group commit: how many ledger writes of confirms may be under way at once on
-    PostgreSQL (SQLite writes one transaction at a time: one). While one write waits for
-    the database the server checks and answers another's batches instead of waiting."""
+    PostgreSQL (SQLite writes one transaction at a time: one). While writes wait for the
+    database the server checks and answers the batches of others instead of waiting (four
+    tables with two batches each under way: two writes left the server waiting a fifth of
+    the time; docs/server.md, thirty-third wave)."""
     totals_interval: float = 0.25
     """The least time (seconds) between two ``bet_totals`` messages of one table: the
     first change after a quiet spell goes at once, the changes within the interval after
