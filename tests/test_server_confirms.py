@@ -607,10 +607,16 @@ async def test_writes_under_way_at_once_never_take_a_player_below_zero(
             ledger = LedgerStore(engine)
             most = 0
             confirm_many = ledger.confirm_many
+            overlapping = asyncio.Event()
 
             async def counted(requests: Sequence[ConfirmRequest]) -> list[Posted | PuntoError]:
+                # the first writes wait until ``writers`` are under way (each table hands
+                # its first batch over while they wait: they overlap however the loop runs)
                 nonlocal most
                 most = max(most, bank.commits.under_way)
+                if most >= writers:
+                    overlapping.set()
+                await asyncio.wait_for(overlapping.wait(), 30)
                 return await confirm_many(requests)
 
             ledger.confirm_many = counted  # type: ignore[method-assign]
