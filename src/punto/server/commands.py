@@ -357,18 +357,18 @@ class TableCommands:
         return f"{what}:{self._round()}:{p}:{secrets.token_hex(6)}"
 
     async def _confirm(self, p: str, placed: Mapping[Bet, int] | None = None) -> tuple[Event, ...]:
-        """[L] A confirm, outside the table's lock: checked now, staked in the ledger
-        together with the confirms that arrive with it (one transaction; see
-        :mod:`punto.server.confirms`) and only then confirmed on the table. Answered once
-        its batch is durable. A seamless debit is made first, waiting for this player's
-        operator only, and given back if the stake is refused. ``placed``: bets put down
-        and confirmed at once (:meth:`punto.table.Table.confirm`).
+        """[L] A confirm, outside the table's lock: staked in the ledger together with the
+        confirms that arrive with it (one transaction; see :mod:`punto.server.confirms`)
+        and only then confirmed on the table. Answered once its batch is durable. A
+        seamless debit is made first, waiting for this player's operator only, and given
+        back if the stake is refused. ``placed``: bets put down and confirmed at once
+        (:meth:`punto.table.Table.confirm`).
 
-        Checked on arrival only where money leaves the operator before the batch (the
-        seamless debit), or when there is no hand to name: every confirm is checked in its
-        batch (:meth:`_check_batch`), against the table as it then is, and refused there
-        with the same typed error; a check on arrival as well was a tenth of a confirm's
-        work."""
+        Every confirm is checked in its batch (:meth:`_check_batch`), against the table as
+        it then is, and refused there with its typed error. It is checked on arrival as
+        well only where money leaves the operator before the batch (the seamless debit:
+        a confirm the table would refuse calls no operator), or when there is no hand to
+        name; checked twice everywhere, the first check was a tenth of a confirm's work."""
         table = self.table
         bank = self._s.bank
         if bank.seamless or table.game is None:
