@@ -471,12 +471,19 @@ class SeamlessTable:
 
 @asynccontextmanager
 async def seamless_live_table(
-    backend: str, tmp_path: Path, transport: httpx.AsyncBaseTransport, *, retry: RetryPolicy
+    backend: str,
+    tmp_path: Path,
+    transport: httpx.AsyncBaseTransport,
+    *,
+    retry: RetryPolicy,
+    **changes: object,
 ) -> AsyncIterator[SeamlessTable]:
     """A :class:`SeamlessTable` whose operator's wallet is reached through ``transport``
-    (a test's stand-in that can fail or hold calls); afterwards the ledger must check."""
+    (a test's stand-in that can fail or hold calls; ``changes``: other settings of the
+    server); afterwards the ledger must check."""
     client = httpx.AsyncClient(transport=transport)
     wallet = SeamlessWallet("http://operator/wallet", client=client, retry=retry)
+    settings: dict[str, Any] = {"betting_seconds": 600.0, **changes}
     try:
         async with server_on(
             backend,
@@ -484,7 +491,7 @@ async def seamless_live_table(
             wallet_of=wallet,
             wallet="seamless",
             wallet_url="http://operator/wallet",
-            betting_seconds=600.0,
+            **settings,
         ) as server:
             async with (
                 TableClient.connect(server, "live-1", await server.token("dana")) as console,

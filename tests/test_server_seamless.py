@@ -12,7 +12,7 @@ from ledger_support import BACKENDS
 from punto.ledger.model import Account
 from punto.ledger.operator_ref import ReferenceOperator, create_app
 from punto.ledger.wallet import RetryPolicy, SeamlessWallet
-from server_support import TableClient, server_on
+from server_support import TableClient, seamless_live_table, server_on
 
 pytestmark = pytest.mark.asyncio
 
@@ -75,36 +75,16 @@ async def test_a_confirm_the_table_refuses_calls_no_operator(backend: str, tmp_p
     """With the operator's wallet a confirm is checked on arrival, before the debit: one
     the table would refuse (not made of its chips, over the tier's maximum, betting
     closed) is refused with its typed error and no call reaches the operator."""
-    operator = ReferenceOperator({"ann": 100_000_000})
-    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
-    wallet = SeamlessWallet(
-        "http://operator/wallet", client=client, retry=RetryPolicy(attempts=2, base_delay=0.01)
-    )
-    async with server_on(
-        backend,
-        tmp_path,
-        wallet_of=wallet,
-        wallet="seamless",
-        wallet_url="http://operator/wallet",
-        betting_seconds=600.0,
-    ) as server:
-        async with (
-            TableClient.connect(server, "live-1", await server.token("dana")) as console,
-            TableClient.connect(server, "live-1", await server.token("ann")) as table,
-        ):
-            await console.ok({"type": "start_shoe"})
-            await table.ok({"type": "join"})
-            await table.ok({"type": "watch", "tier": "low"})
-            await console.ok({"type": "open_betting"})
-            calls = operator.requests
-            for bets, code in (({"player": 600}, "amount"), ({"player": 90_000_000}, "bet_limit")):
-                answer = await table.request({"type": "confirm", "bets": bets})
-                assert (answer["type"], answer["error"]) == ("error", code), answer
-            await console.ok({"type": "close_betting"})
-            answer = await table.request({"type": "confirm", "bets": {"player": 1000}})
-            assert (answer["type"], answer["error"]) == ("error", "phase"), answer
-            assert operator.requests == calls
-            assert operator.balances["ann"] == 100_000_000
-        report = await server.node.ledger.check()
-        assert report.ok, report.problems
-    await client.aclose()
+    operator = ReferenceOperator({"ann": 100_000_000, "bob": 100_000})
+    transport = httpx.ASGITransport(app=create_app(operator))
+    retry = RetryPolicy(attempts=2, base_delay=0.01)
+    async with seamless_live_table(backend, tmp_path, transport, retry=retry) as t:
+        calls = operator.requests
+        for bets, code in (({"player": 600}, "amount"), ({"player": 90_000_000}, "bet_limit")):
+            answer = await t.ann.request({"type": "confirm", "bets": bets})
+            assert (answer["type"], answer["error"]) == ("error", code), answer
+        await t.console.ok({"type": "close_betting"})
+        answer = await t.ann.request({"type": "confirm", "bets": {"player": 1000}})
+        assert (answer["type"], answer["error"]) == ("error", "phase"), answer
+        assert operator.requests == calls
+        assert operator.balances["ann"] == 100_000_000

@@ -17,9 +17,9 @@ from websockets.exceptions import ConnectionClosed
 from ledger_support import BACKENDS
 from punto.bets import Bet
 from punto.ledger.operator_ref import ReferenceOperator, create_app
-from punto.ledger.wallet import RetryPolicy, SeamlessWallet
+from punto.ledger.wallet import RetryPolicy
 from punto.server.storage import OUTBOX_PENDING
-from server_support import TableClient, a_hand, macau_players, seamless_live_table, server_on
+from server_support import TableClient, a_hand, macau_players, seamless_live_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -268,51 +268,29 @@ async def test_a_session_that_expires_while_its_confirm_is_at_the_operator_is_an
     whose debit the operator holds) gets that command's answer, then the typed error,
     then the close with 4401: the expiry closes a reader only while it waits for the
     next message."""
-    operator = ReferenceOperator({"ann": 100_000})
+    operator = ReferenceOperator({"ann": 100_000, "bob": 100_000})
     transport = _Stalling(operator, "ann")
     transport.release.set()
-    client = httpx.AsyncClient(transport=transport)
-    wallet = SeamlessWallet("http://operator/wallet", client=client, retry=_RETRY)
-    ttl = 3.0
-    try:
-        async with server_on(
-            backend,
-            tmp_path,
-            wallet_of=wallet,
-            wallet="seamless",
-            wallet_url="http://operator/wallet",
-            betting_seconds=600.0,
-            token_ttl=ttl,
-        ) as server:
-            async with (
-                TableClient.connect(server, "live-1", await server.token("dana")) as console,
-                TableClient.connect(server, "live-1", await server.token("ann")) as ann,
-            ):
-                expires = time.time() + ttl  # at the latest
-                await console.ok({"type": "start_shoe"})
-                await ann.ok({"type": "join"})
-                await ann.ok({"type": "watch", "tier": "low"})
-                await console.ok({"type": "open_betting"})
-                transport.release.clear()
-                held = transport.held
-                await ann.ws.send(
-                    json.dumps({"type": "confirm", "bets": {"player": 1000}, "request_id": "held"})
-                )
-                while transport.held == held:  # the debit is at the operator, held
-                    await asyncio.sleep(0.01)
-                await asyncio.sleep(max(0.0, expires - time.time()) + 0.2)  # expired now
-                transport.release.set()
-                with pytest.raises(ConnectionClosed):
-                    await ann.next_of("never", timeout=30)
-                assert ann.ws.close_code == 4401
-                answers = [m for m in ann.received if m.get("type") in ("ok", "error")]
-                assert [(m["type"], m.get("request_id")) for m in answers[-2:]] == [
-                    ("ok", "held"),
-                    ("error", None),
-                ], answers
-                assert answers[-1]["message"] == "the session token has expired"
-                assert operator.balances["ann"] == 99_000
-            report = await server.node.ledger.check()
-            assert report.ok, report.problems
-    finally:
-        await client.aclose()
+    ttl = 5.0  # time enough to sit down and confirm before the session expires
+    async with seamless_live_table(backend, tmp_path, transport, retry=_RETRY, token_ttl=ttl) as t:
+        ann = t.ann
+        expires = time.time() + ttl  # at the latest: ann's token is older than this
+        transport.release.clear()
+        held = transport.held
+        await ann.ws.send(
+            json.dumps({"type": "confirm", "bets": {"player": 1000}, "request_id": "held"})
+        )
+        while transport.held == held:  # the debit is at the operator, held
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(max(0.0, expires - time.time()) + 0.2)  # expired by now
+        transport.release.set()
+        with pytest.raises(ConnectionClosed):
+            await ann.next_of("never", timeout=30)
+        assert ann.ws.close_code == 4401
+        answers = [m for m in ann.received if m.get("type") in ("ok", "error")]
+        assert [(m["type"], m.get("request_id")) for m in answers[-2:]] == [
+            ("ok", "held"),
+            ("error", None),
+        ], answers
+        assert answers[-1]["message"] == "the session token has expired"
+        assert operator.balances["ann"] == 99_000
