@@ -1431,7 +1431,8 @@ _POST_PG = (
 they move, in one statement (PostgreSQL checks the statement's foreign keys when it
 ends). Each set of rows is one JSON array of rows (:func:`_rows_json`): encoded in one
 call, where an array parameter per column had the driver check every element of every
-column one by one (a fifth of the statement's CPU in the server, measured)."""
+column one by one (the parameters of a batch of 50 confirms: 300–330 µs of the server's
+CPU as arrays, 60–80 µs as JSON)."""
 
 
 def _rows_json(rows: Sequence[tuple[Any, ...]]) -> str:

@@ -368,7 +368,7 @@ class TableCommands:
         it then is, and refused there with its typed error. It is checked on arrival as
         well only where money leaves the operator before the batch (the seamless debit:
         a confirm the table would refuse calls no operator), or when there is no hand to
-        name; checked twice everywhere, the first check was a tenth of a confirm's work."""
+        name; checked twice everywhere, the first check was 6 % of a confirm's work."""
         table = self.table
         bank = self._s.bank
         if bank.seamless or table.game is None:
