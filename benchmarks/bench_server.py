@@ -753,8 +753,8 @@ async def run(backend: str, quick: bool, repeat: int = 1) -> dict[str, object]:
     if "server_cpu_us_per_bet" in figures:
         out["server_cpu_us_per_bet"] = round(figures["server_cpu_us_per_bet"])
     async with database(backend) as url, server_process(url) as base:
-        # a popular table: five times the players, all at one table (its confirms in one
-        # batch at a time: a table checks its next batch once its last is written)
+        # a popular table: five times the players, all at one table (at most two of its
+        # batches under way: the next one is checked while the last one is written)
         crowd = players * 5
         text, figures = await bets_per_second(
             base, tables=1, players=crowd, confirms=max(confirms // 2, 2)

@@ -129,13 +129,11 @@ class ConfirmBatcher(Generic[_I, _R]):
             if len(self._queue) < self.size and self.window > 0:
                 await asyncio.sleep(self.window)
             while True:
-                if len(self._flushing) >= self.depth:
-                    await asyncio.wait(list(self._flushing), return_when=asyncio.FIRST_COMPLETED)
-                    continue
-                batch = self._take()
+                batch = self._take() if len(self._flushing) < self.depth else []
                 if batch or not self._queue or not self._flushing:
                     break
-                # only confirms of players whose last one is still being flushed
+                # a batch being flushed ends first: as many are under way as may be, or the
+                # confirms waiting are of players whose last one is still being flushed
                 await asyncio.wait(list(self._flushing), return_when=asyncio.FIRST_COMPLETED)
             if not batch:
                 continue
