@@ -5,7 +5,10 @@
    again at four live tables whose betting stays open: the bet and its confirm in one
    message (``{"type": "confirm", "bets": {...}}``, a client that knows its bets), and
    apart as a chip and then a confirm, two messages (a player clicking); and five times
-   as many players all at one table (a popular table).
+   as many players all at one table (a popular table). On PostgreSQL, the ceiling the
+   issue measured the server against, on the same machine just after: each bet its own
+   database transaction (debit, credit, two entries; 32 connections), at one table and at
+   four, and the server's rate as a multiple of the one-table ceiling.
 2. **Settling a round with 10,000 bets**: 2,500 players with four bets each on one table;
    the time from the dealer's last card to the ledger's settlement committed, the hand
    record stored and the last player's balance message sent (and, apart, until the
@@ -426,6 +429,83 @@ async def bets_per_second(
     return text, figures
 
 
+_NAIVE_SCHEMA = (
+    "CREATE TABLE naive_accounts (code text PRIMARY KEY, balance bigint NOT NULL "
+    "CHECK (balance >= 0))",
+    "CREATE TABLE naive_entries (transaction_id text NOT NULL, account_code text NOT NULL "
+    "REFERENCES naive_accounts (code), amount bigint NOT NULL, "
+    "PRIMARY KEY (transaction_id, account_code))",
+)
+
+
+async def naive_ceiling(
+    url: str, *, tables: int, players: int, connections: int = 32, bets: int = 6000
+) -> tuple[str, float]:
+    """The ceiling the issue measured the server against: each bet its own PostgreSQL
+    transaction of the ledger's simplest form (the player debited, the table's escrow
+    credited, two entries), from ``connections`` connections at once, ``players`` players
+    at ``tables`` tables as in the saturated run; on the same machine just before it, so
+    the server's rate can be read as a multiple of it whatever the machine's speed."""
+    import asyncpg  # the driver the server uses on PostgreSQL
+
+    setup = await asyncpg.connect(url)
+    try:
+        for statement in _NAIVE_SCHEMA:
+            await setup.execute(statement)
+        codes = [f"player:n{n}" for n in range(players)] + [f"escrow:t{t}" for t in range(tables)]
+        await setup.executemany(
+            "INSERT INTO naive_accounts VALUES ($1, $2)",
+            [(code, 10**12) for code in codes],
+        )
+    finally:
+        await setup.close()
+    pool = await asyncpg.create_pool(url, min_size=connections, max_size=connections)
+    assert pool is not None
+    taken = iter(range(bets))
+
+    async def worker() -> None:
+        async with pool.acquire() as conn:
+            for k in taken:
+                n = k % players
+                player, escrow, tx = f"player:n{n}", f"escrow:t{n % tables}", f"tx{k}"
+                async with conn.transaction():
+                    done = await conn.execute(
+                        "UPDATE naive_accounts SET balance = balance - 1000 "
+                        "WHERE code = $1 AND balance >= 1000",
+                        player,
+                    )
+                    assert done == "UPDATE 1", done
+                    await conn.execute(
+                        "UPDATE naive_accounts SET balance = balance + 1000 WHERE code = $1",
+                        escrow,
+                    )
+                    await conn.execute(
+                        "INSERT INTO naive_entries VALUES ($1, $2, -1000), ($1, $3, 1000)",
+                        tx,
+                        player,
+                        escrow,
+                    )
+
+    try:
+        started = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(connections)))
+        elapsed = time.perf_counter() - started
+        async with pool.acquire() as conn:  # every bet written once, no money made
+            entries = await conn.fetchval("SELECT count(*) FROM naive_entries")
+            total = await conn.fetchval("SELECT sum(balance) FROM naive_accounts")
+        assert entries == 2 * bets, (entries, bets)
+        assert total == len(codes) * 10**12, total
+    finally:
+        await pool.close()
+    rate = bets / elapsed
+    return (
+        f"one PostgreSQL transaction a bet (debit, credit, two entries; {connections} "
+        f"connections, {players} players at {tables} table{'s' * (tables > 1)}): "
+        f"{rate:,.0f} bets/s",
+        rate,
+    )
+
+
 # -- 2. settling a round with 10,000 bets ------------------------------------------------
 
 
@@ -748,6 +828,17 @@ async def run(backend: str, quick: bool, repeat: int = 1) -> dict[str, object]:
         out["bets_per_second_runs"] = [round(f["bets_per_second"]) for f in runs]
         out["calibration_ms_runs"] = [round(f["calibration_ms"]) for f in runs]
     out["bets_per_second"] = round(figures["bets_per_second"])
+    if backend == "postgresql":  # the issue's ceiling (one table), then at four tables
+        naive: dict[int, float] = {}
+        for count in (1, 4):
+            async with database(backend) as url:
+                text, naive[count] = await naive_ceiling(url, tables=count, players=players)
+            print(text)
+        out["naive_bets_per_second"] = round(naive[1])
+        out["naive_bets_per_second_4_tables"] = round(naive[4])
+        ratio = figures["bets_per_second"] / naive[1]
+        print(f"the server's median run: {ratio:.1f}× one transaction a bet at one table")
+        out["bets_per_second_over_naive"] = round(ratio, 2)
     out["confirm_p50_ms"] = round(figures["p50_ms"], 1)
     out["confirm_p99_ms"] = round(figures["p99_ms"], 1)
     if "server_cpu_us_per_bet" in figures:
