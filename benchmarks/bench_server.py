@@ -61,6 +61,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import asyncpg
 import httpx
 import orjson
 import websockets
@@ -444,10 +445,8 @@ async def naive_ceiling(
     """The ceiling the issue measured the server against: each bet its own PostgreSQL
     transaction of the ledger's simplest form (the player debited, the table's escrow
     credited, two entries), from ``connections`` connections at once, ``players`` players
-    at ``tables`` tables as in the saturated run; on the same machine just before it, so
+    at ``tables`` tables as in the saturated run; on the same machine just after it, so
     the server's rate can be read as a multiple of it whatever the machine's speed."""
-    import asyncpg  # the driver the server uses on PostgreSQL
-
     setup = await asyncpg.connect(url)
     try:
         for statement in _NAIVE_SCHEMA:
