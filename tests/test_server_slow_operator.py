@@ -272,9 +272,13 @@ async def test_a_session_that_expires_while_its_confirm_is_at_the_operator_is_an
     transport = _Stalling(operator, "ann")
     transport.release.set()
     ttl = 5.0  # time enough to sit down and confirm before the session expires
-    async with seamless_live_table(backend, tmp_path, transport, retry=_RETRY, token_ttl=ttl) as t:
-        ann = t.ann
-        expires = time.time() + ttl  # at the latest: ann's token is older than this
+    async with (
+        seamless_live_table(backend, tmp_path, transport, retry=_RETRY, token_ttl=ttl) as t,
+        # ann's own socket on a token issued now, whatever the set-up took: the confirm
+        # below is under way long before the token expires
+        TableClient.connect(t.server, "live-1", await t.server.token("ann")) as ann,
+    ):
+        expires = time.time() + ttl  # at the latest: the new token is older than this
         transport.release.clear()
         held = transport.held
         await ann.ws.send(
