@@ -5,6 +5,8 @@ is held on an event, never on a sleep."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
@@ -249,3 +251,94 @@ async def test_a_writer_cancelled_before_its_first_step_is_no_writer_any_more() 
     assert commit.waiting == 0
     assert await asyncio.wait_for(commit.write([2]), 5) == [20]  # bounds a failure only
     assert writer.writes == [[2]]
+
+
+class _Hold:
+    """A writer's hold (what a write needs, kept from one write to the next while batches
+    wait): counts its entries and exits; its exit waits on ``leaving`` when cleared, and
+    its entry fails with ``fail`` when set. Its writes are ``writer``'s, marked as held."""
+
+    def __init__(self, writer: _Writer) -> None:
+        self.writer = writer
+        self.entered = 0
+        self.left = 0
+        self.inside = False
+        self.held_writes: list[list[int]] = []
+        self.leaving = asyncio.Event()
+        self.leaving.set()
+        self.at_exit = asyncio.Event()
+        self.fail: Exception | None = None
+
+    @contextlib.asynccontextmanager
+    async def __call__(self) -> AsyncIterator[Callable[[list[int]], Awaitable[list[int]]]]:
+        if self.fail is not None:
+            raise self.fail
+        self.entered += 1
+        self.inside = True
+
+        async def write(items: list[int]) -> list[int]:
+            assert self.inside
+            self.held_writes.append(list(items))
+            return await self.writer(items)
+
+        try:
+            yield write
+        finally:
+            self.at_exit.set()
+            await self.leaving.wait()
+            self.inside = False
+            self.left += 1
+
+
+async def test_a_writer_keeps_its_hold_while_batches_wait_and_leaves_it_when_none_do() -> None:
+    """Writes made one after the other, while batches wait, share one hold (the server's
+    keeps a database connection); it is left once nothing waits, and the next batch
+    enters it again."""
+    writer = _Writer()
+    writer.hold.clear()
+    hold = _Hold(writer)
+    commits = GroupCommit(writer, size=10, hold=hold)
+    first = asyncio.create_task(commits.write([1]))
+    await _started(writer)
+    second = asyncio.create_task(commits.write([2]))
+    third = asyncio.create_task(commits.write([3]))
+    await asyncio.sleep(0)
+    writer.hold.set()
+    assert [await first, await second, await third] == [[10], [20], [30]]
+    assert hold.held_writes == [[1], [2, 3]]  # two writes, one hold
+    assert (hold.entered, hold.left) == (1, 1)
+    assert await commits.write([4]) == [40]
+    assert (hold.entered, hold.left) == (2, 2)
+    assert commits.under_way == 0
+
+
+async def test_a_batch_handed_over_while_the_writer_leaves_its_hold_is_written() -> None:
+    """A batch that arrives while the writer is leaving its hold (giving a connection back
+    takes a turn of the loop) finds the writer still counted: the writer takes it, in a
+    new hold, rather than leaving it with no writer (cancelled)."""
+    writer = _Writer()
+    hold = _Hold(writer)
+    hold.leaving.clear()
+    commits = GroupCommit(writer, size=10, hold=hold)
+    first = asyncio.create_task(commits.write([1]))
+    await hold.at_exit.wait()  # written; the writer is leaving its hold
+    assert await first == [10]
+    late = asyncio.create_task(commits.write([2]))
+    await asyncio.sleep(0)
+    assert commits.under_way == 1  # no second writer: the one leaving takes it
+    hold.leaving.set()
+    assert await asyncio.wait_for(late, 5) == [20]  # the time bounds a failure only
+    assert hold.held_writes == [[1], [2]]
+    assert (hold.entered, hold.left) == (2, 2)
+    assert commits.under_way == 0
+
+
+async def test_a_hold_that_cannot_be_entered_leaves_the_writes_to_go_on_without_it() -> None:
+    writer = _Writer()
+    hold = _Hold(writer)
+    hold.fail = ConnectionError("no connection to keep")
+    commits = GroupCommit(writer, size=10, hold=hold)
+    assert await commits.write([1, 2]) == [10, 20]
+    assert writer.writes == [[1, 2]]
+    assert hold.held_writes == []
+    assert commits.under_way == 0

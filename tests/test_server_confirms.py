@@ -30,7 +30,7 @@ from punto.ledger.model import (
     settle_players,
     transfer,
 )
-from punto.ledger.store import ConfirmRequest, LedgerStore, Posted
+from punto.ledger.store import ConfirmRequest, KeptConnection, LedgerStore, Posted
 from punto.ledger.wallet import InternalWallet
 from punto.rules import preset
 from punto.server.bank import Bank, Stake
@@ -531,12 +531,14 @@ async def test_the_batches_of_several_tables_go_in_one_write_each_answered_alone
             go_on = asyncio.Event()
             confirm_many = ledger.confirm_many
 
-            async def held(requests: Sequence[ConfirmRequest]) -> list[Posted | PuntoError]:
+            async def held(
+                requests: Sequence[ConfirmRequest], *, kept: KeptConnection | None = None
+            ) -> list[Posted | PuntoError]:
                 written.append(len(requests))
                 if len(written) == 1:  # the first write waits until the others queue
                     first.set()
                     await go_on.wait()
-                return await confirm_many(requests)
+                return await confirm_many(requests, kept=kept)
 
             ledger.confirm_many = held  # type: ignore[method-assign]
             bank = _bank(ledger, engine)
@@ -609,7 +611,9 @@ async def test_writes_under_way_at_once_never_take_a_player_below_zero(
             confirm_many = ledger.confirm_many
             overlapping = asyncio.Event()
 
-            async def counted(requests: Sequence[ConfirmRequest]) -> list[Posted | PuntoError]:
+            async def counted(
+                requests: Sequence[ConfirmRequest], *, kept: KeptConnection | None = None
+            ) -> list[Posted | PuntoError]:
                 # the first writes wait until ``writers`` are under way (each table hands
                 # its first batch over while they wait: they overlap however the loop runs)
                 nonlocal most
@@ -617,7 +621,7 @@ async def test_writes_under_way_at_once_never_take_a_player_below_zero(
                 if most >= writers:
                     overlapping.set()
                 await asyncio.wait_for(overlapping.wait(), 30)
-                return await confirm_many(requests)
+                return await confirm_many(requests, kept=kept)
 
             ledger.confirm_many = counted  # type: ignore[method-assign]
             bank = _bank(ledger, engine, writers=writers, spare_from=1)  # all at once

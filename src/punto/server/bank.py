@@ -11,8 +11,9 @@ through the ledger, and through the operator's wallet in seamless mode.
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import Table, select
@@ -106,12 +107,27 @@ class Bank:
             size=commit_size,
             writers=commit_writers,
             spare_from=commit_spare_from,
+            hold=self._confirm_writer,
         )
         """The confirms of all tables that arrive together, in one ledger transaction
-        (``commit_writers`` such transactions under way at once)."""
+        (``commit_writers`` such transactions under way at once), each writer on a
+        connection it keeps while batches wait for it."""
         self._opening: dict[str, tuple[str, HandFacts]] = {}
         """Each table's latest hand and what its record knows from the opening of its
         betting (:meth:`opening`), until its first stake opens it in the ledger."""
+
+    @contextlib.asynccontextmanager
+    async def _confirm_writer(
+        self,
+    ) -> AsyncIterator[Callable[[list[ConfirmRequest]], Awaitable[list[Posted | PuntoError]]]]:
+        """A group-commit writer's ledger writes, on a connection kept from one to the
+        next (:meth:`LedgerStore.kept_connection`)."""
+        async with self.ledger.kept_connection() as kept:
+
+            async def write(requests: list[ConfirmRequest]) -> list[Posted | PuntoError]:
+                return await self.ledger.confirm_many(requests, kept=kept)
+
+            yield write
 
     @property
     def funding(self) -> Account | None:

@@ -24,6 +24,10 @@ second write starts only once ``spare_from`` items wait (a transaction's own cos
 that many): fewer wait for the write under way and go in the next with whatever came
 meanwhile.
 
+A writer may keep what its writes need from one write to the next while batches wait for
+it (``hold``: the server's keeps a database connection, without the pool's lending and
+taking back around every write), and gives it back when nothing waits.
+
 Each batch gets its own answers, in order, as if written alone: one confirm refused
 (short of funds, a closed round, a replayed key) refuses only itself, and a database
 failure fails every batch of that write (each table then retries or answers it as it
@@ -50,6 +54,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Generic, TypeVar
 
 from punto.server.confirms import retrieve
@@ -59,6 +64,8 @@ __all__ = ["GroupCommit"]
 _I = TypeVar("_I")
 _R = TypeVar("_R")
 
+Write = Callable[[list[_I]], Awaitable[Sequence[_R]]]
+
 
 class GroupCommit(Generic[_I, _R]):
     """Writes the batches handed to it together: at most ``writers`` writes at a time,
@@ -66,11 +73,12 @@ class GroupCommit(Generic[_I, _R]):
 
     def __init__(
         self,
-        write: Callable[[list[_I]], Awaitable[Sequence[_R]]],
+        write: Write[_I, _R],
         *,
         size: int,
         writers: int = 1,
         spare_from: int = 1,
+        hold: Callable[[], AbstractAsyncContextManager[Write[_I, _R]]] | None = None,
     ) -> None:
         if size < 1:
             raise ValueError("a group commit needs a size of at least 1")
@@ -79,6 +87,9 @@ class GroupCommit(Generic[_I, _R]):
         if spare_from < 1:
             raise ValueError("a second writer needs at least 1 item waiting")
         self._write = write
+        self._hold = hold
+        """Entered by a writer before its first write, left once nothing waits for it: the
+        write it gives is used instead of ``write`` meanwhile."""
         self.size = size
         self.writers = writers
         self.spare_from = spare_from
@@ -141,36 +152,47 @@ class GroupCommit(Generic[_I, _R]):
 
     async def _drain(self) -> None:
         try:
-            while self._waiting:
-                taken = self._take()
-                merged = [item for items, _ in taken for item in items]
-                self.writes += 1
-                try:
-                    answers = list(await self._write(merged))
-                    if len(answers) != len(merged):
-                        raise RuntimeError(
-                            f"a group commit wrote {len(merged)} items and got "
-                            f"{len(answers)} answers"
-                        )
-                except Exception as exc:
-                    for _, future in taken:
-                        if not future.done():
-                            future.set_exception(exc)
-                    continue
-                except BaseException:
-                    for _, future in taken:
-                        future.cancel()
-                    raise
-                start = 0
-                for items, future in taken:
-                    if not future.done():
-                        future.set_result(answers[start : start + len(items)])
-                    start += len(items)
+            while self._waiting:  # batches came while the writer was leaving its hold
+                if self._hold is None:
+                    await self._drain_with(self._write)
+                else:
+                    try:
+                        async with self._hold() as write:
+                            await self._drain_with(write)
+                    except Exception:  # the hold itself failed (a write fails alone)
+                        await self._drain_with(self._write)  # the writer goes on without it
         finally:
             task = asyncio.current_task()
             if task is not None:
                 self._tasks.discard(task)
             self._orphans()
+
+    async def _drain_with(self, write: Write[_I, _R]) -> None:
+        """Write the batches waiting, a write after another, until none waits."""
+        while self._waiting:
+            taken = self._take()
+            merged = [item for items, _ in taken for item in items]
+            self.writes += 1
+            try:
+                answers = list(await write(merged))
+                if len(answers) != len(merged):
+                    raise RuntimeError(
+                        f"a group commit wrote {len(merged)} items and got {len(answers)} answers"
+                    )
+            except Exception as exc:
+                for _, future in taken:
+                    if not future.done():
+                        future.set_exception(exc)
+                continue
+            except BaseException:
+                for _, future in taken:
+                    future.cancel()
+                raise
+            start = 0
+            for items, future in taken:
+                if not future.done():
+                    future.set_result(answers[start : start + len(items)])
+                start += len(items)
 
     def _ended(self, task: asyncio.Task[None]) -> None:
         """A writer's task ended: it has left the writers already unless it was cancelled
