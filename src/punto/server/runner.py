@@ -507,8 +507,9 @@ class TableRunner(TableCommands):
         self._verify_money_settled()
         if actor.role is Role.PLAYER and isinstance(command, Confirm):
             self._verify_open()
-            produced = await self._confirm(actor.player, command.bets)
-        elif actor.role is Role.PLAYER and isinstance(command, Join):
+            # the loop was woken once for the confirm's whole batch (_flush_confirms)
+            return await self._confirm(actor.player, command.bets)
+        if actor.role is Role.PLAYER and isinstance(command, Join):
             self._verify_open()
             produced = await self._join(actor)
         else:
