@@ -159,8 +159,9 @@ class GroupCommit(Generic[_I, _R]):
                     try:
                         async with self._hold() as write:
                             await self._drain_with(write)
-                    except Exception:  # the hold itself failed (a write fails alone)
-                        await self._drain_with(self._write)  # the writer goes on without it
+                    except Exception:  # entering or leaving the hold failed (a write's
+                        # own failure is its batches'): the writer goes on without it
+                        await self._drain_with(self._write)
         finally:
             task = asyncio.current_task()
             if task is not None:
