@@ -1472,6 +1472,12 @@ async def _driver_call(
         if cut:
             await conn.invalidate(exc)
         raise DBAPIError(sql, args, exc, connection_invalidated=cut) from exc
+    except asyncpg.InternalClientError as exc:
+        # the driver's protocol met the database's closing in the middle of its own state
+        # change ("another operation is in progress": a connection cut just before this
+        # statement, its notice not yet read): the connection is of no more use
+        await conn.invalidate(exc)
+        raise DBAPIError(sql, args, exc, connection_invalidated=True) from exc
 
 
 async def _in_transaction(raw: Any) -> None:
