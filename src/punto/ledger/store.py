@@ -245,7 +245,7 @@ def create_engine(url: str | None = None, *, pool: int = DEFAULT_POOL) -> AsyncE
             # asked the same with three round trips (BEGIN, a query, ROLLBACK) before every
             # unit of work; a cut the driver has not seen yet fails the unit, which
             # :meth:`LedgerStore._run` runs again on a new connection.
-            if dbapi_connection.driver_connection.is_closed():
+            if _driver_closed(dbapi_connection):
                 raise DisconnectionError("the database closed this connection")
 
         return engine
@@ -351,14 +351,19 @@ class KeptConnection:
                 await asyncio.shield(conn.close())
 
 
+def _driver_closed(connection: Any) -> bool:
+    """Whether the database closed the socket of ``connection`` (the pool's connection,
+    adapted or proxied) as far as PostgreSQL's driver has seen: a restart or
+    ``pg_terminate_backend``. The pool asks it before it lends a connection
+    (:func:`create_engine`), a kept connection before each unit (:class:`KeptConnection`)."""
+    return bool(connection.driver_connection.is_closed())
+
+
 def _cut(conn: AsyncConnection) -> bool:
-    """Whether the database closed ``conn``'s socket (a restart, ``pg_terminate_backend``)
-    as far as the driver has seen: the pool's own check when it lends a connection
-    (:func:`create_engine`)."""
+    """:func:`_driver_closed` for a kept connection (``False`` once it is closed on our side:
+    the next unit takes another anyway)."""
     sync = conn.sync_connection
-    raw = None if sync is None or sync.closed else sync.connection.driver_connection
-    is_closed = getattr(raw, "is_closed", None)
-    return bool(is_closed()) if callable(is_closed) else False
+    return sync is not None and not sync.closed and _driver_closed(sync.connection)
 
 
 class LedgerStore:
@@ -1467,17 +1472,19 @@ async def _driver_call(
         return await call(driver, sql, args)
     except asyncpg.IntegrityConstraintViolationError as exc:
         raise IntegrityError(sql, args, exc) from exc
-    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-        cut = driver.is_closed()
+    except (
+        asyncpg.PostgresError,
+        asyncpg.InterfaceError,
+        asyncpg.InternalClientError,
+        OSError,
+    ) as exc:
+        # InternalClientError: the driver's protocol met the database's closing in the
+        # middle of its own state change ("another operation is in progress": a connection
+        # cut just before this statement, its notice not yet read); it is of no more use
+        cut = isinstance(exc, asyncpg.InternalClientError) or driver.is_closed()
         if cut:
             await conn.invalidate(exc)
         raise DBAPIError(sql, args, exc, connection_invalidated=cut) from exc
-    except asyncpg.InternalClientError as exc:
-        # the driver's protocol met the database's closing in the middle of its own state
-        # change ("another operation is in progress": a connection cut just before this
-        # statement, its notice not yet read): the connection is of no more use
-        await conn.invalidate(exc)
-        raise DBAPIError(sql, args, exc, connection_invalidated=True) from exc
 
 
 async def _in_transaction(raw: Any) -> None:
