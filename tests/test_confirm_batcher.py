@@ -4,10 +4,13 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
 from punto.server.confirms import ConfirmBatcher, Pending
+from punto.server.runner import CONFIRM_DEPTH
+from server_support import lone_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -55,6 +58,31 @@ async def test_the_next_batch_is_flushed_while_one_is_under_way() -> None:
     assert flush.batches == [["ann", "bob"], ["cleo", "dev"], ["eve"]]
     assert flush.most == 2
     await batcher.close()
+
+
+async def test_a_tables_depth_of_batches_under_way_and_no_more() -> None:
+    assert CONFIRM_DEPTH == 3
+    flush = _Gated()
+    batcher: ConfirmBatcher[str, str] = ConfirmBatcher(flush, window=0, size=1, depth=CONFIRM_DEPTH)
+    players = [f"p{n}" for n in range(CONFIRM_DEPTH + 2)]
+    answers = []
+    for n, player in enumerate(players[:CONFIRM_DEPTH]):
+        answers.append(asyncio.create_task(batcher.submit(player, player)))
+        await _until(lambda n=n: len(flush.batches) == n + 1)  # each while the others wait
+    answers += [asyncio.create_task(batcher.submit(p, p)) for p in players[CONFIRM_DEPTH:]]
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert len(flush.batches) == CONFIRM_DEPTH  # the rest wait for one of them to end
+    flush.go.set()
+    assert await asyncio.gather(*answers) == [p.upper() for p in players]
+    assert flush.most == CONFIRM_DEPTH
+    await batcher.close()
+
+
+async def test_an_online_table_has_that_depth(tmp_path: Path) -> None:
+    async with lone_table(f"sqlite:///{tmp_path / 'ledger.sqlite3'}") as (runner, *_):
+        assert runner.table.rules.max_imbalance is None  # no Banker-Player limit [M14]
+        assert runner.confirm_depth() == CONFIRM_DEPTH
 
 
 async def test_a_players_next_confirm_waits_for_the_batch_holding_their_last() -> None:

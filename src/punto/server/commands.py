@@ -495,7 +495,7 @@ class TableCommands:
                 event = table.stake_standing(p) if c.standing else table.confirm(p, c.bets_placed)
             except PuntoError as exc:  # pragma: no cover - checked, and nothing changed since
                 # (a table with a limit on its whole Banker and Player totals [M14] checks
-                # each batch once the one before it is on the table: _confirm_depth); refused
+                # each batch once the one before it is on the table: confirm_depth); refused
                 # all the same: the stake is cancelled and credited; the confirm's rollback
                 # then finds the stake in the ledger and leaves the debit standing
                 await self._s.bank.cancel(c.stake.confirmation_id)
