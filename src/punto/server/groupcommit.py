@@ -14,7 +14,7 @@ timer: a batch handed to an idle group commit is written at once.
 
 Up to ``writers`` writes may be under way at once (one unless asked). With one, the server
 has nothing to do while a write waits for the database when every table's batches are in
-it (a table has at most two batches under way: :mod:`punto.server.confirms`); the
+it (a table has at most three batches under way: :mod:`punto.server.confirms`); the
 server's PostgreSQL writes up to four (``PUNTO_CONFIRM_WRITERS``), so some writes' batches
 are checked and answered while others are in the database. Two writes of one round run
 side by side until each credits the round's escrow, which they lock last, one after the
