@@ -63,6 +63,7 @@ __all__ = [
     "seamless_live_table",
     "server_on",
     "server_settings",
+    "until",
 ]
 
 FAST: dict[str, object] = {
@@ -145,6 +146,19 @@ def redis_answers(host: str = "127.0.0.1", port: int = 6379) -> bool:
             return True
     except OSError:
         return False
+
+
+async def until(
+    condition: Callable[[], bool], message: str = "never held", timeout: float = 30.0
+) -> None:
+    """Wait, looking again every 10 ms, until ``condition`` holds (the server's own state,
+    in this loop or another process); fails with ``message`` only after ``timeout``
+    seconds, so a busy machine is never a failure."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(message)
+        await asyncio.sleep(0.01)
 
 
 def free_port() -> int:

@@ -6,7 +6,6 @@ settled [S13]."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,18 +13,11 @@ import pytest
 from sqlalchemy import event
 
 from ledger_support import BACKENDS
-from server_support import RunningServer, SkewClock, TableClient, server_on
+from server_support import RunningServer, SkewClock, TableClient, server_on, until
 
 pytestmark = pytest.mark.asyncio
 
 TABLES = ("macau-1", "nocomm-1", "tiger-1", "online-1", "spb-1")
-
-
-async def _until(condition: Callable[[], bool], *, timeout: float = 20.0) -> None:
-    """Wait until ``condition`` holds (polling the server's own state)."""
-    async with asyncio.timeout(timeout):
-        while not condition():
-            await asyncio.sleep(0.01)
 
 
 async def _headers(server: RunningServer, user: str) -> dict[str, str]:
@@ -57,7 +49,7 @@ async def test_a_player_joins_four_tables_and_the_fifth_is_refused(
             assert me["table"] == TABLES[0]
             assert me["max_tables"] == 4
             await d.ok({"type": "leave"})  # a place is free again
-            await _until(lambda: not server.node.runners[TABLES[3]].at_table("ann"))
+            await until(lambda: not server.node.runners[TABLES[3]].at_table("ann"), timeout=20.0)
             await e.ok({"type": "join"})
             assert await server.node.store.tables_of("ann") == [*TABLES[:3], TABLES[4]]
 
@@ -96,7 +88,9 @@ async def test_confirms_at_two_tables_never_stake_more_than_the_wallet(
             assert sum(sum(bets.get("ann", {}).values()) for bets in staked) == 20_000
             # Each table's balance follows the play at the other: both show the wallet.
             runners = [node.runners["macau-1"], node.runners["nocomm-1"]]
-            await _until(lambda: all(r.table.balance("ann") == 10_000 for r in runners))
+            await until(
+                lambda: all(r.table.balance("ann") == 10_000 for r in runners), timeout=20.0
+            )
             report = await node.ledger.check()
             assert report.ok, report.problems
 
@@ -132,10 +126,14 @@ async def test_a_process_alone_follows_a_players_other_table_from_its_own_tables
             before = len(asked)
             runners = [node.runners["macau-1"], node.runners["nocomm-1"]]
             await a.ok({"type": "confirm", "bets": {"banker": 10_000}})
-            await _until(lambda: all(r.table.balance("ann") == 20_000 for r in runners))
+            await until(
+                lambda: all(r.table.balance("ann") == 20_000 for r in runners), timeout=20.0
+            )
             await b.ok({"type": "confirm", "bets": {"player": 5_000}})
             await c.ok({"type": "confirm", "bets": {"player": 5_000}})
-            await _until(lambda: all(r.table.balance("ann") == 15_000 for r in runners))
+            await until(
+                lambda: all(r.table.balance("ann") == 15_000 for r in runners), timeout=20.0
+            )
             assert runners[1].table.balance("bob") == 25_000
             assert not runners[0].at_table("bob")
             assert asked[before:] == []
@@ -154,17 +152,17 @@ async def test_s13_a_gone_player_keeps_the_seat_for_the_grace_then_loses_it(
         async with TableClient.connect(server, "macau-1", token) as client:
             await client.ok({"type": "join"})
             await client.ok({"type": "sit", "seat": 2, "tier": "low"})
-        await _until(lambda: not runner.table.seats.get("ann").connected)
+        await until(lambda: not runner.table.seats.get("ann").connected, timeout=20.0)
         clock.advance(59)
         assert await runner.release_gone() == ()
         assert runner.table.seats.occupant(2) == "ann"
         # Back within the grace: the seat is still theirs, and the grace starts afresh.
         async with TableClient.connect(server, "macau-1", token) as client:
             assert client.snapshot["you"]["at_table"] is True
-            await _until(lambda: runner.table.seats.get("ann").connected)
+            await until(lambda: runner.table.seats.get("ann").connected, timeout=20.0)
             clock.advance(600)
             assert await runner.release_gone() == ()
-        await _until(lambda: not runner.table.seats.get("ann").connected)
+        await until(lambda: not runner.table.seats.get("ann").connected, timeout=20.0)
         clock.advance(60)
         await runner.release_gone()  # (or the table's loop did it first)
         assert not runner.at_table("ann")
@@ -193,7 +191,7 @@ async def test_s13_a_gone_players_bets_stay_and_settle_before_the_seat_is_releas
                 game = await client.betting_open()
                 await client.ok({"type": "add_chip", "bet": "player"})
                 await client.ok({"type": "confirm"})
-            await _until(lambda: not runner.table.seats.get("ann").connected)
+            await until(lambda: not runner.table.seats.get("ann").connected, timeout=20.0)
             clock.advance(600)  # the countdown is over, and so is the grace
             runner.wake()
             settled = await watcher.next_of(

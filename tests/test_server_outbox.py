@@ -9,7 +9,7 @@ import contextlib
 import io
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,6 +45,7 @@ from server_support import (
     running_server,
     server_on,
     server_settings,
+    until,
 )
 
 pytestmark = pytest.mark.asyncio
@@ -69,15 +70,6 @@ async def operator_serving(operator: ReferenceOperator) -> AsyncIterator[str]:
     finally:
         server.should_exit = True
         await asyncio.wait_for(task, 30)
-
-
-async def until(condition: Callable[[], bool], message: str, timeout: float = 30.0) -> None:
-    """Wait (polling) until ``condition`` holds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError(message)
-        await asyncio.sleep(0.02)
 
 
 async def check_operator(url: str, wallet_url: str) -> tuple[int, str]:
