@@ -17,11 +17,14 @@ settings.load_profile("punto")
 _INTEGRATION_FILES = ("test_server_", "test_wallet_seamless")
 """Test files that start real servers: they run in the integration stage."""
 
+_INTEGRATION_FOLDERS = ("web", "faults")
+"""Folders of tests/ that drive a browser or inject faults: the integration stage too."""
+
 
 def _is_integration(item: pytest.Item) -> bool:
     path = Path(str(item.path))
     return (
-        "e2e" in path.parts
+        any(folder in path.parts for folder in _INTEGRATION_FOLDERS)
         or path.name.startswith(_INTEGRATION_FILES)
         or item.get_closest_marker("slow") is not None
     )

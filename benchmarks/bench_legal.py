@@ -5,7 +5,7 @@ concerns.
 Run with ``.venv/bin/python benchmarks/bench_legal.py [--players N] [--json]``. A Macau
 table with seven seated players and the rest watching; every player confirms one bet;
 then betting closes and cards are dealt, and each step's pass
-(:class:`punto.server.legalcast.LegalCast`) is timed: after betting closes (``close_ms``,
+(:class:`punto.server.tables.legalcast.LegalCast`) is timed: after betting closes (``close_ms``,
 every player), after each card before the last (``card_median_ms``), after the last card
 with the result it brings (``last_card_ms``); and the time of a player's own chip with
 their legal actions (``own_chip_us``).
@@ -21,7 +21,7 @@ import time
 
 from punto.bets import Bet
 from punto.rules import preset
-from punto.server.legalcast import LegalCast
+from punto.server.tables.legalcast import LegalCast
 from punto.table import ManualClock, Phase, Table, TableSettings, Viewer
 
 

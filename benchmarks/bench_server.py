@@ -73,17 +73,17 @@ from punto.ledger.store import LedgerStore, create_engine
 from punto.ledger.wallet import InternalWallet
 from punto.server import collector
 from punto.server.auth import Actor, Role
-from punto.server.bank import Bank
-from punto.server.bus import LocalBus
 from punto.server.config import Settings
-from punto.server.hub import Hub
+from punto.server.fanout.bus import LocalBus
+from punto.server.fanout.hub import Hub
+from punto.server.fanout.protocol import parse_command
 from punto.server.metrics import Metrics
-from punto.server.migrate import upgrade_async
-from punto.server.protocol import parse_command
-from punto.server.runner import TableRunner
+from punto.server.money.bank import Bank
 from punto.server.services import Services
-from punto.server.storage import ServerStore
-from punto.server.tables import TableConfig
+from punto.server.store.migrate import upgrade_async
+from punto.server.store.storage import ServerStore
+from punto.server.tables.configs import TableConfig
+from punto.server.tables.runner import TableRunner
 from punto.table.kinds import Dealing
 
 POSTGRES = os.environ.get("PUNTO_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")

@@ -437,7 +437,7 @@ class ChatError(ServerError):
 
 class RemoteError(ServerError):
     """An error the process owning a table answered with; ``code`` is its protocol code and
-    ``params`` its figures, if any (``punto.server.protocol.error_params``)."""
+    ``params`` its figures, if any (``punto.server.fanout.protocol.error_params``)."""
 
     kind: ClassVar[str] = "remote"
 

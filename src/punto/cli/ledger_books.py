@@ -13,7 +13,7 @@ from punto.ledger import migrate
 from punto.ledger.store import CheckReport, LedgerStore, database_url, reach
 
 if TYPE_CHECKING:
-    from punto.server.outbox import Reconciliation
+    from punto.server.money.outbox import Reconciliation
 
 __all__ = ["run"]
 
@@ -82,8 +82,8 @@ async def _check(
 
     from punto.errors import PuntoError
     from punto.ledger.wallet import SeamlessWallet
-    from punto.server.outbox import Reconciliation, reconcile
-    from punto.server.storage import ServerStore
+    from punto.server.money.outbox import Reconciliation, reconcile
+    from punto.server.store.storage import ServerStore
 
     async with LedgerStore.open(url) as store:
         report = await store.check()

@@ -16,11 +16,11 @@ import uvicorn
 
 from punto.ledger.store import reach
 from punto.server import collector
-from punto.server.bus import reach_redis
 from punto.server.config import Settings
+from punto.server.fanout.bus import reach_redis
+from punto.server.fanout.protocol import MAX_MESSAGE
+from punto.server.fanout.wsprotocol import DirectProtocol
 from punto.server.node import DEMO_USERS, Node
-from punto.server.protocol import MAX_MESSAGE
-from punto.server.wsprotocol import DirectProtocol
 
 __all__ = ["run"]
 

@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run_prune(args: argparse.Namespace) -> int:
     """Prune the recordings; print what was deleted."""
-    from punto.server.recordings import Recordings
+    from punto.server.features.recordings import Recordings
 
     folder = args.dir or os.environ.get("PUNTO_RECORDINGS_DIR")
     if not folder:

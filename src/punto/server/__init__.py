@@ -1,31 +1,25 @@
 """The table server: an ASGI application (FastAPI) that a person opens in a browser.
 
-One module per concept:
+One sub-package per concept, each saying in its own docstring what it owns and what it may
+import:
 
-- :mod:`~punto.server.config` — :class:`Settings` from ``PUNTO_*`` variables;
-- :mod:`~punto.server.auth` — roles, signed session tokens, password hashes;
-- :mod:`~punto.server.protocol` — the WebSocket messages, parsed and validated (no I/O),
-  and events as JSON (``docs/protocol.md``);
-- :mod:`~punto.server.schema`, :mod:`~punto.server.migrate`, :mod:`~punto.server.storage`
-  — the server's tables, their Alembic migrations and the store;
-- :mod:`~punto.server.tables` — table configurations and the demo tables;
-- :mod:`~punto.server.bank` — stakes, settlements, voids and corrections through the
-  ledger and the wallet; :mod:`~punto.server.outbox` — every seamless-wallet call written
-  down and retried until the operator answers, and the reconciliation with it;
-- :mod:`~punto.server.services`, :mod:`~punto.server.runner`,
-  :mod:`~punto.server.commands` — one asyncio task per owned table, driving a
-  :class:`punto.table.Table` with a real clock; its client commands;
-- :mod:`~punto.server.snapshot` — what a client sees when it connects;
-- :mod:`~punto.server.hub`, :mod:`~punto.server.bus` — fan-out to clients (bounded
-  queues) and between processes (Redis pub/sub);
-- :mod:`~punto.server.node` — one server process: its tables and their leases, routing to
-  the owner of a table, corrections, demo data;
-- :mod:`~punto.server.api`, :mod:`~punto.server.ws` — the REST API and the WebSocket
-  endpoint; :mod:`~punto.server.app` — the application factory and its lifespan;
-  :mod:`~punto.server.guard` — input limits checked before parsing, security headers;
-- :mod:`~punto.server.reports` — turnover, payouts and observed RTP from the ledger;
-- :mod:`~punto.server.metrics`, :mod:`~punto.server.logging` — Prometheus metrics and
-  JSON logs.
+- :mod:`~punto.server.tables` — live tables: configurations, the runner that drives a
+  :class:`punto.table.Table` with a real clock, its commands, effects and snapshots;
+- :mod:`~punto.server.money` — the bank, the confirm pipeline, group commit and the
+  seamless-wallet outbox;
+- :mod:`~punto.server.fanout` — the wire protocol, the hub, the bus between processes and
+  the WebSocket endpoint;
+- :mod:`~punto.server.store` — the server's tables, their migrations and all its SQL;
+- :mod:`~punto.server.features` — chat, complaints, recall, video, back office, reports;
+- :mod:`~punto.server.http` — the REST routes and the guard middleware.
+
+Beside them: :mod:`~punto.server.config` (:class:`Settings` from ``PUNTO_*`` variables),
+:mod:`~punto.server.auth` (roles, signed session tokens, password hashes),
+:mod:`~punto.server.services` (what a process's tables share, and the clock),
+:mod:`~punto.server.node` (one server process: its tables and leases, routing),
+:mod:`~punto.server.app` (the application factory and its lifespan), and
+:mod:`~punto.server.metrics`, :mod:`~punto.server.logging`,
+:mod:`~punto.server.collector`.
 """
 
 from punto.server.config import Settings

@@ -19,18 +19,18 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from punto.errors import PuntoError, RateLimitedError
-from punto.server.api import router
-from punto.server.chatlog import router as chatlog_router
-from punto.server.clips import router as clips_router
-from punto.server.complaints import router as complaints_router
 from punto.server.config import Settings
-from punto.server.guard import InputGuard, SecurityHeaders
-from punto.server.lobbyprefs import router as lobbyprefs_router
+from punto.server.fanout.protocol import error_code, error_message
+from punto.server.fanout.ws import table_socket
+from punto.server.features.chatlog import router as chatlog_router
+from punto.server.features.clips import router as clips_router
+from punto.server.features.complaints import router as complaints_router
+from punto.server.features.lobbyprefs import router as lobbyprefs_router
+from punto.server.features.recall import router as recall_router
+from punto.server.http.api import router
+from punto.server.http.guard import InputGuard, SecurityHeaders
 from punto.server.logging import configure_logging
 from punto.server.node import Node
-from punto.server.protocol import error_code, error_message
-from punto.server.recall import router as recall_router
-from punto.server.ws import table_socket
 
 __all__ = ["HTTP_STATUS", "create_app"]
 

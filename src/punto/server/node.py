@@ -1,7 +1,7 @@
 """One server process: its stores, its bank, the tables it owns, and the way to the others.
 
 A :class:`Node` owns the tables whose lease it holds (``server_table_leases``), runs one
-:class:`~punto.server.runner.TableRunner` for each, and routes every request about a table
+:class:`~punto.server.tables.runner.TableRunner` for each, and routes every request about a table
 to its owner: straight to the runner when the table is here, through the bus (Redis) when
 another process owns it. On start it migrates the database, creates the demo tables and
 accounts (``make run``), recovers each table's ledger rounds and starts dealing. On stop it
@@ -44,16 +44,10 @@ from punto.server.auth import (
     check_password,
     hash_password,
 )
-from punto.server.backoffice import rules_of_hand
-from punto.server.bank import Bank
-from punto.server.bus import Bus, LocalBus, RedisBus
-from punto.server.chat import ChatRoom
 from punto.server.config import Settings
-from punto.server.hub import Connection, Hub
-from punto.server.metrics import Metrics
-from punto.server.migrate import upgrade_async
-from punto.server.outbox import WalletOutbox
-from punto.server.protocol import (
+from punto.server.fanout.bus import Bus, LocalBus, RedisBus
+from punto.server.fanout.hub import Connection, Hub
+from punto.server.fanout.protocol import (
     Chat,
     ChatMute,
     Command,
@@ -65,8 +59,7 @@ from punto.server.protocol import (
     parse_command,
     tier_json,
 )
-from punto.server.recordings import Recordings
-from punto.server.requests import (
+from punto.server.fanout.requests import (
     CloseTable,
     Correct,
     Describe,
@@ -82,12 +75,19 @@ from punto.server.requests import (
     request_from_json,
     request_json,
 )
-from punto.server.runner import TableRunner
+from punto.server.features.backoffice import rules_of_hand
+from punto.server.features.chat import ChatRoom
+from punto.server.features.recordings import Recordings
+from punto.server.metrics import Metrics
+from punto.server.money.bank import Bank
+from punto.server.money.outbox import WalletOutbox
 from punto.server.services import DEALER_ROSTER, Services, WallClock
-from punto.server.snapshot import Snapshot, table_json
-from punto.server.storage import ServerStore
-from punto.server.tables import DEMO_TABLES, TableConfig
-from punto.server.truth import amend_record
+from punto.server.store.migrate import upgrade_async
+from punto.server.store.storage import ServerStore
+from punto.server.tables.configs import DEMO_TABLES, TableConfig
+from punto.server.tables.runner import TableRunner
+from punto.server.tables.snapshot import Snapshot, table_json
+from punto.server.tables.truth import amend_record
 from punto.table.clock import Clock
 from punto.table.events import Event
 from punto.table.reasons import Reason, Why
@@ -623,7 +623,7 @@ class Node:
 
     async def _answer(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """Answer a request another process forwarded about a table owned here
-        (:mod:`punto.server.requests`; a malformed one is a :class:`ProtocolError`)."""
+        (:mod:`punto.server.fanout.requests`; a malformed one is a :class:`ProtocolError`)."""
         request = request_from_json(data)
         if isinstance(request, StatusAll):
             return {"tables": {t: r.status() for t, r in self.runners.items()}}

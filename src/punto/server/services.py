@@ -6,11 +6,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from punto.server.bank import Bank
-from punto.server.bus import Bus
 from punto.server.config import Settings
+from punto.server.fanout.bus import Bus
 from punto.server.metrics import Metrics
-from punto.server.storage import ServerStore
+from punto.server.money.bank import Bank
+from punto.server.store.storage import ServerStore
 from punto.table.clock import Clock
 
 __all__ = ["DEALER_ROSTER", "Services", "WallClock"]

@@ -1,0 +1,242 @@
+"""The REST API: health, metrics, accounts, roles, lobby, tables, shoes, reports,
+administration — and bad input answered by typed errors that change nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ledger_support import BACKENDS
+from server_support import RunningServer, TableClient, server_on
+
+from punto.cards import parse_cards
+from punto.shoe import ShoeReveal, verify_commitment
+
+pytestmark = pytest.mark.asyncio
+
+
+async def _headers(server: RunningServer, user: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {await server.token(user)}"}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_health_metrics_accounts_and_roles(backend: str, tmp_path: Path) -> None:
+    async with server_on(backend, tmp_path) as server:
+        http = server.http
+        health = (await http.get("/healthz")).json()
+        assert health["status"] == "ok"
+        assert health["tables_owned"] == 8
+        assert health["database"] == backend
+        metrics = (await http.get("/metrics")).text
+        assert "punto_tables_owned 8.0" in metrics
+        assert "punto_bet_confirm_seconds_bucket" in metrics
+        openapi = (await http.get("/openapi.json")).json()
+        assert "/api/lobby" in openapi["paths"]
+
+        bad = await http.post("/api/auth/login", json={"username": "ann", "password": "nope"})
+        unknown = await http.post("/api/auth/login", json={"username": "zed", "password": "nope"})
+        assert bad.status_code == unknown.status_code == 401
+        assert bad.json()["message"] == unknown.json()["message"]
+        assert (await http.get("/api/me")).status_code == 401
+        forged = {"Authorization": "Bearer abc.def"}
+        assert (await http.get("/api/me", headers=forged)).json()["error"] == "unauthorized"
+
+        new = await http.post(
+            "/api/auth/register", json={"username": "new-player", "password": "secret-1"}
+        )
+        assert new.status_code == 201
+        me = await http.get("/api/me", headers={"Authorization": f"Bearer {new.json()['token']}"})
+        assert me.json()["balance"] == server.node.settings.demo_balance
+        taken = await http.post(
+            "/api/auth/register", json={"username": "new-player", "password": "secret-1"}
+        )
+        assert taken.status_code == 409
+        for body in (
+            {"username": "UPPER", "password": "secret-1"},
+            {"username": "ok-name", "password": "123"},
+            {"username": "ok-name"},
+            {"username": "ok-name", "password": "secret-1", "extra": 1},
+        ):
+            answer = await http.post("/api/auth/register", json=body)
+            assert answer.status_code == 400, body
+            assert answer.json()["error"] == "bad_message"
+
+        player = await _headers(server, "ann")
+        dealer = await _headers(server, "dana")
+        admin = await _headers(server, "admin")
+        for path in ("/api/admin/tables", "/api/admin/users", "/api/reports/daily"):
+            assert (await http.get(path, headers=player)).status_code == 403
+            assert (await http.get(path, headers=dealer)).status_code == 403
+        assert (await http.get("/api/admin/users", headers=admin)).status_code == 200
+        assert (await http.get("/api/me/bets", headers=dealer)).status_code == 403
+        pause = await http.post(
+            "/api/supervisor/tables/macau-1/pause", json={"reason": "x"}, headers=admin
+        )
+        assert pause.status_code == 403
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_lobby_tables_roads_history_and_shoes(backend: str, tmp_path: Path) -> None:
+    async with server_on(backend, tmp_path) as server:
+        http = server.http
+        async with TableClient.connect(server, "macau-1") as watcher:
+            await watcher.next_of("hand_settled", timeout=30)
+            await watcher.next_of("roads")
+        lobby = (await http.get("/api/lobby")).json()["tables"]
+        macau = next(t for t in lobby if t["id"] == "macau-1")
+        assert macau["rules"] == "macau"
+        assert macau["last_results"]
+        assert set(macau["last_results"]) <= set("BPT")
+        # each table's own limit tiers, as its detail has them; the overall range from them
+        table = (await http.get("/api/tables/macau-1")).json()
+        assert macau["tiers"] == table["limits"]
+        assert macau["min_bet"] == min(t["min_bet"] for t in macau["tiers"])
+        assert macau["max_bet"] == max(t["max_bet"] for t in macau["tiers"])
+        table = (await http.get("/api/tables/macau-1")).json()
+        assert table["bets"][:3] == ["player", "banker", "tie"]
+        assert table["process"] == server.node.id
+        roads = (await http.get("/api/tables/macau-1/roads")).json()
+        assert set(roads) >= {"bead_plate", "big_road", "big_eye_boy", "ask"}
+        svg = await http.get("/api/tables/macau-1/roads?format=svg")
+        assert svg.headers["content-type"].startswith("image/svg+xml")
+        assert svg.text.lstrip().startswith("<svg")
+        history = (await http.get("/api/tables/macau-1/history")).json()["hands"]
+        assert history
+        assert "bets" not in history[0]
+        assert (await http.get("/api/tables/nope/history")).status_code == 404
+        assert (await http.get("/api/tables/nope")).status_code == 404
+
+        sam = await _headers(server, "sam")
+        closed = await http.post(
+            "/api/supervisor/tables/tiger-1/close", json={"reason": "end of day"}, headers=sam
+        )
+        assert closed.status_code == 200, closed.text
+        assert any(e["kind"] == "table_closed" for e in closed.json()["events"])
+        shoes = (await http.get("/api/tables/tiger-1/shoes")).json()["shoes"]
+        shoe = shoes[0]
+        assert shoe["reveal"] is not None
+        assert shoe["verified"] is True
+        reveal = ShoeReveal(tuple(parse_cards(shoe["reveal"]["order"])), shoe["reveal"]["salt"])
+        assert verify_commitment(shoe["commitment"], reveal)
+        again = await http.post(
+            "/api/supervisor/tables/tiger-1/pause", json={"reason": "x"}, headers=sam
+        )
+        assert again.status_code in (409, 503)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_tables_live_video_stream_url(backend: str, tmp_path: Path) -> None:
+    """An administrator sets, refuses and clears a table's stream URL; the table's
+    description (what the table page reads) carries it, and it survives in the store."""
+    async with server_on(backend, tmp_path) as server:
+        http = server.http
+        admin = await _headers(server, "admin")
+        url = "https://media.example/macau-1/live.m3u8"
+        assert (await http.get("/api/tables/macau-1")).json()["stream_url"] is None
+        patched = await http.patch(
+            "/api/admin/tables/macau-1", json={"stream_url": url}, headers=admin
+        )
+        assert patched.status_code == 200, patched.text
+        assert patched.json()["stream_url"] == url
+        assert (await http.get("/api/tables/macau-1")).json()["stream_url"] == url
+        assert (await server.node.store.table("macau-1")).stream_url == url
+        for bad in ("javascript:alert(1)", "ftp://x/y.m3u8", "http://a b", "x" * 501, 7):
+            answer = await http.patch(
+                "/api/admin/tables/macau-1", json={"stream_url": bad}, headers=admin
+            )
+            assert answer.status_code in (400, 422), (bad, answer.text)
+        player = await _headers(server, "ann")
+        refused = await http.patch(
+            "/api/admin/tables/macau-1", json={"stream_url": ""}, headers=player
+        )
+        assert refused.status_code == 403
+        assert (await http.get("/api/tables/macau-1")).json()["stream_url"] == url
+        cleared = await http.patch(
+            "/api/admin/tables/macau-1", json={"stream_url": ""}, headers=admin
+        )
+        assert cleared.json()["stream_url"] is None
+        assert (await http.get("/api/tables/macau-1")).json()["stream_url"] is None
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_administration_and_reports(backend: str, tmp_path: Path) -> None:
+    async with server_on(backend, tmp_path) as server:
+        http = server.http
+        admin = await _headers(server, "admin")
+        presets = (await http.get("/api/admin/presets", headers=admin)).json()["presets"]
+        assert {p["name"] for p in presets} >= {"macau", "super_punto_banco", "online_8deck"}
+
+        body: dict[str, Any] = {"id": "new-1", "name": "New", "rules": "no_commission"}
+        created = await http.post("/api/admin/tables", json=body, headers=admin)
+        assert created.status_code == 201, created.text
+        assert "new-1" in server.node.runners
+        assert (await http.post("/api/admin/tables", json=body, headers=admin)).status_code == 409
+        for bad in (
+            {**body, "id": "Bad Id!"},
+            {**body, "id": "x-2", "rules": "no_such_preset"},
+            {**body, "id": "x-3", "kind": "vip", "reading": "dealer"},
+            {**body, "id": "x-4", "seats": 0},
+        ):
+            answer = await http.post("/api/admin/tables", json=bad, headers=admin)
+            assert answer.status_code == 400, (bad, answer.text)
+        tiers = [
+            {"name": "low", "min_bet": 2000, "max_bet": 40000, "side_min": 1000, "side_max": 5000}
+        ]
+        patched = await http.patch("/api/admin/tables/new-1", json={"limits": tiers}, headers=admin)
+        assert patched.status_code == 200, patched.text
+        assert patched.json()["limits"][0]["min_bet"] == 2000
+        closed = await http.patch("/api/admin/tables/new-1", json={"enabled": False}, headers=admin)
+        assert closed.json()["enabled"] is False
+        assert "new-1" not in server.node.runners
+        lobby = (await http.get("/api/lobby")).json()["tables"]
+        assert "new-1" not in {t["id"] for t in lobby}
+
+        user = {"username": "rosa", "password": "rosa-pass", "role": "dealer"}
+        assert (await http.post("/api/admin/users", json=user, headers=admin)).status_code == 201
+        deposit = {"amount": 50_000, "transaction_id": "dep-1"}
+        first = await http.post("/api/admin/players/bob/deposit", json=deposit, headers=admin)
+        replay = await http.post("/api/admin/players/bob/deposit", json=deposit, headers=admin)
+        assert first.json()["balance"] == replay.json()["balance"] == 1_050_000
+        negative = {"amount": -5, "transaction_id": "dep-2"}
+        answer = await http.post("/api/admin/players/bob/deposit", json=negative, headers=admin)
+        assert answer.status_code == 400
+        too_much = {"amount": 10**9, "transaction_id": "w-1"}
+        answer = await http.post("/api/admin/players/bob/withdraw", json=too_much, headers=admin)
+        assert answer.status_code == 409
+        assert answer.json()["error"] == "insufficient_funds"
+        assert await server.node.bank.balance("bob") == 1_050_000
+        missing = await http.post("/api/admin/players/rosa/deposit", json=deposit, headers=admin)
+        assert missing.status_code == 404
+
+        report = (await http.get("/api/reports/daily", headers=admin)).json()["days"]
+        assert isinstance(report, list)
+        bad_date = await http.get("/api/reports/daily?date=yesterday", headers=admin)
+        assert bad_date.status_code == 400
+        assert (await server.node.ledger.check()).ok
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_s14_a_pause_asked_for_during_a_hand_is_taken_when_it_ends(
+    backend: str, tmp_path: Path
+) -> None:
+    async with server_on(backend, tmp_path, betting_seconds=2.0) as server:
+        sam = await _headers(server, "sam")
+        async with TableClient.connect(server, "online-1") as watcher:
+            await watcher.next_of("betting_opened", timeout=30)
+            asked = await server.http.post(
+                "/api/supervisor/tables/online-1/pause", json={"reason": "count"}, headers=sam
+            )
+            assert asked.status_code == 200, asked.text
+            # mid-hand: the table records the request [S14]
+            assert [e["kind"] for e in asked.json()["events"]] == ["pause_requested"]
+            paused = await watcher.next_of("table_paused", timeout=30)
+            assert paused["event"]["reason"] == "typed"  # the supervisor's words
+            assert paused["event"]["reason_params"] == {"text": "count"}
+            settled = [m for m in watcher.received if m.get("type") == "event"]
+            assert settled[-2]["event"]["kind"] == "hand_settled"  # the hand ended first
+            resumed = await server.http.post(
+                "/api/supervisor/tables/online-1/resume", json={}, headers=sam
+            )
+            assert [e["kind"] for e in resumed.json()["events"]] == ["table_resumed"]
+            await watcher.next_of("betting_opened", timeout=30)
