@@ -624,7 +624,10 @@ async def test_writes_under_way_at_once_never_take_a_player_below_zero(
                 return await confirm_many(requests, kept=kept)
 
             ledger.confirm_many = counted  # type: ignore[method-assign]
-            bank = _bank(ledger, engine, writers=writers, spare_from=1)  # all at once
+            # a write takes one table's batch (three confirms) and a second starts as soon as
+            # one waits: two tables' first batches never merge into one write, which would
+            # leave fewer than ``writers`` writes to wait for each other
+            bank = _bank(ledger, engine, writers=writers, spare_from=1, size=3)
             players = [f"p{n}" for n in range(12)]
             for player in players:
                 await ledger.post(
@@ -742,7 +745,12 @@ async def _done_or_waiting(ledger: LedgerStore, task: asyncio.Task[Any]) -> None
 
 
 def _bank(
-    ledger: LedgerStore, engine: AsyncEngine, *, writers: int = 1, spare_from: int = 1
+    ledger: LedgerStore,
+    engine: AsyncEngine,
+    *,
+    writers: int = 1,
+    spare_from: int = 1,
+    size: int = 500,
 ) -> Bank:
     """A bank of the internal wallet over ``ledger`` (its group commit through whatever
     ``ledger.confirm_many`` is when made)."""
@@ -752,6 +760,7 @@ def _bank(
         ServerStore(engine),
         seamless=False,
         operator_id="default",
+        commit_size=size,
         commit_writers=writers,
         commit_spare_from=spare_from,
     )
