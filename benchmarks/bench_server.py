@@ -135,7 +135,7 @@ def calibrate(rounds: int = 5) -> float:
     (dictionaries, small objects, strings, JSON). On this machine the same code's figures
     move with the hour by up to three times, and every figure here is the server's on one
     core: this says how fast a core ran Python at that moment — no more (the other core's
-    load moves it within seconds; compare code by alternated runs, docs/server.md)."""
+    load moves it within seconds; compare code by alternated runs, benchmarks/RESULTS.md)."""
 
     def work() -> int:
         made = 0
