@@ -46,9 +46,9 @@ async def open_round(
     conn: AsyncConnection, round_id: str, *, table_id: str, result: Mapping[str, Any] | None
 ) -> RoundInfo:
     """The unit of :meth:`~punto.ledger.store.LedgerStore.open_round`."""
+    kept = None if result is None else json.dumps(dict(result), sort_keys=True)
     found = await find_round(conn, round_id)
     if found is None:
-        kept = None if result is None else json.dumps(dict(result), sort_keys=True)
         await conn.execute(
             insert(ROUNDS).values(id=round_id, table_id=table_id, status="open", result=kept)
         )
@@ -65,10 +65,10 @@ async def open_round(
 
 async def record_result(conn: AsyncConnection, round_id: str, result: Mapping[str, Any]) -> None:
     """The unit of :meth:`~punto.ledger.store.LedgerStore.record_result`."""
+    kept = json.dumps(dict(result), sort_keys=True)
     found = await need_round(conn, round_id, lock=True)
     if found.status is not RoundStatus.OPEN:
         raise RoundStateError(f"round {round_id} is {found.status.value}")
-    kept = json.dumps(dict(result), sort_keys=True)
     await conn.execute(update(ROUNDS).where(ROUNDS.c.id == round_id).values(result=kept))
 
 
