@@ -82,16 +82,12 @@ class BookStore:
                         _EN.c.transaction_id.in_(ids)
                     )
                 ):
-                    entries.setdefault(e.transaction_id, []).append(
-                        (e.account_code, int(e.amount))
-                    )
+                    entries.setdefault(e.transaction_id, []).append((e.account_code, int(e.amount)))
             return [(r, entries.get(r["id"], [])) for r in rows]
 
         return await self._db.run(unit)
 
-    async def day_books(
-        self, *, start: datetime, end: datetime, kinds: Sequence[str]
-    ) -> DayBooks:
+    async def day_books(self, *, start: datetime, end: datetime, kinds: Sequence[str]) -> DayBooks:
         """The transactions of ``kinds`` made in [``start``, ``end``), what each moved on a
         ``house`` account, the rounds voided and the hands closed per table then."""
 

@@ -317,4 +317,3 @@ class OutboxStore:
             )
 
         await self._db.run(unit)
-
