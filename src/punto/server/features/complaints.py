@@ -114,7 +114,7 @@ async def file_complaint(body: ComplaintBody, actor: ActorDep, node: NodeDep) ->
 @router.get("/api/me/complaints", tags=["records"])
 async def my_complaints(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
     """The player's complaints, newest first, with their outcome."""
-    rows = await node.store.complaints(player_id=actor.player, limit=100)
+    rows = await node.store.complaints(player_id=actor.player, newest_first=True, limit=100)
     return {"complaints": [_json(r) for r in rows]}
 
 
@@ -167,12 +167,11 @@ async def resolve_complaint(
     elif body.action == "void":
         amendment = await node.void_hand(row.game, author=actor.user_id, reason=reason)
     state = {"correct": "corrected", "void": "voided", "reject": "rejected"}[body.action]
-    resolved = await node.store.resolve_complaint(
+    row = await node.store.resolve_complaint(
         complaint_id, state=state, by=actor.user_id, at=node.clock.now(), resolution=body.reason
     )
-    if resolved is None:
+    if row is None:
         raise ConflictError(f"complaint {complaint_id} was resolved meanwhile")
-    row = resolved
     await node.bus.publish(
         {
             "table": row.table_id,

@@ -94,16 +94,20 @@ class ComplaintStore:
         return await self._db.read_one(unit)
 
     async def complaints(
-        self, *, player_id: str | None = None, state: str | None = None, limit: int = 100
+        self,
+        *,
+        player_id: str | None = None,
+        state: str | None = None,
+        newest_first: bool = False,
+        limit: int = 100,
     ) -> list[Complaint]:
-        """Complaints (of ``player_id``: newest first; else oldest first), of ``state``."""
+        """Complaints (of ``player_id``, in ``state``), oldest first or newest first."""
 
         async def unit(conn: AsyncConnection) -> list[Complaint]:
-            query = select(_C).limit(limit)
+            order = _C.c.id.desc() if newest_first else _C.c.id
+            query = select(_C).order_by(order).limit(limit)
             if player_id is not None:
-                query = query.where(_C.c.player_id == player_id).order_by(_C.c.id.desc())
-            else:
-                query = query.order_by(_C.c.id)
+                query = query.where(_C.c.player_id == player_id)
             if state is not None:
                 query = query.where(_C.c.state == state)
             return [_complaint(r) for r in await conn.execute(query)]
