@@ -1,5 +1,8 @@
-"""The server's records in the database (async SQLAlchemy), one store a concept, and
-:class:`ServerStore`, the one object the server is handed that holds them all.
+"""The one object the server is handed for its records in the database
+(:class:`ServerStore`): users, table configurations, leases, shoes, hand records,
+amendments, presence, turns, the wallet outbox, alarms, chat, complaints and lobby
+preferences, each kept by its own module of this package; the records' types the server
+uses are named here too.
 
 Money is not here: it lives in the ledger (:mod:`punto.ledger.store`), in the same
 database. Every method is one short transaction.
