@@ -25,7 +25,7 @@ _PRESENCE_PG = text(
 """Where each of many players (distinct) is (:meth:`PresenceStore.tables_of_many`), on
 PostgreSQL: a join with the array's elements, which a generic plan runs as fast as one
 made for the values (``player_id = ANY(…)`` on a generic plan compares every row with
-every id: ``punto.ledger.store._LOCK_PG``)."""
+every id: ``punto.ledger.posting.LOCK_PG``)."""
 
 
 async def enter(
