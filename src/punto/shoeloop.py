@@ -20,7 +20,8 @@ grouped: a :class:`ShoeParams` (the shoe procedure as plain numbers) and a
 >>> cards = np.array([i % 13 for i in range(params.decks * 52)], dtype=np.int8)
 >>> state = np.array([1, 2, 3, 4], dtype=np.uint64)
 >>> tally = np.zeros(2000, dtype=np.int64)
->>> hands, voids = deal_shoe(state, cards, params, 10, TABLEAU, tally, np.empty(0, np.int64))
+>>> cut_index = new_shoe(state, cards, params)
+>>> hands, voids = play_shoe(cards, cut_index, params, 10, TABLEAU, tally, np.empty(0, np.int64))
 >>> hands, voids, int(tally.sum())
 (10, 0, 10)
 """
@@ -46,9 +47,8 @@ __all__ = [
     "ShoeParams",
     "Tableau",
     "below",
-    "cut_shoe",
     "deal_continuous",
-    "deal_shoe",
+    "new_shoe",
     "next_random",
     "play_shoe",
     "shuffle",
@@ -331,37 +331,17 @@ play_shoe = njit(cache=True)(_play_shoe)
 """Deal one shoe of a given order and cut index: (hands dealt, void hands)."""
 
 
-def _cut_shoe(state: npt.NDArray[np.uint64], cards: npt.NDArray[np.int8], shoe: ShoeParams) -> int:
-    """Shuffle ``cards`` and place the cut card [M2]: the index of the first card
-    behind it."""
+def _new_shoe(state: npt.NDArray[np.uint64], cards: npt.NDArray[np.int8], shoe: ShoeParams) -> int:
+    """Shuffle ``cards`` and place the cut card [M2]: the cut index, for
+    :func:`play_shoe`."""
     n = cards.shape[0]
     shuffle(state, cards, n)
     spread = shoe.cut_max_from_end - shoe.cut_min_from_end + 1
     return int(n - (shoe.cut_min_from_end + below(state, spread)))
 
 
-cut_shoe = njit(cache=True)(_cut_shoe)
+new_shoe = njit(cache=True)(_new_shoe)
 """Shuffle a shoe and place its cut card: the cut index."""
-
-
-def _deal_shoe(
-    state: npt.NDArray[np.uint64],
-    cards: npt.NDArray[np.int8],
-    shoe: ShoeParams,
-    quota: int,
-    tableau: Tableau,
-    tally: npt.NDArray[np.int64],
-    record: npt.NDArray[np.int64],
-) -> tuple[int, int]:
-    """A new shoe: shuffled, cut and dealt (at most ``quota`` hands), as
-    :func:`play_shoe` reports it."""
-    cut_index = cut_shoe(state, cards, shoe)
-    hands, voids = play_shoe(cards, cut_index, shoe, quota, tableau, tally, record)
-    return hands, voids
-
-
-deal_shoe = njit(cache=True)(_deal_shoe)
-"""Shuffle, cut and deal one shoe: (hands dealt, void hands)."""
 
 
 def _deal_continuous(

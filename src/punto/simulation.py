@@ -42,7 +42,7 @@ from punto.bets import Bet
 from punto.errors import SimulationError
 from punto.outcome import Winner
 from punto.rules import Rules
-from punto.shoeloop import TABLEAU, ShoeParams, Tableau, deal_continuous, deal_shoe, play_shoe
+from punto.shoeloop import TABLEAU, ShoeParams, Tableau, deal_continuous, new_shoe, play_shoe
 
 __all__ = [
     "STREAM_HANDS",
@@ -86,7 +86,8 @@ def _stream(
     voids = 0
     shoes = 0
     while hands < quota:
-        dealt, void = deal_shoe(state, cards, shoe, quota - hands, tableau, tally, no_record)
+        cut_index = new_shoe(state, cards, shoe)
+        dealt, void = play_shoe(cards, cut_index, shoe, quota - hands, tableau, tally, no_record)
         hands += dealt
         voids += void
         shoes += 1

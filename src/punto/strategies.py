@@ -40,7 +40,7 @@ from punto.bets import Bet
 from punto.errors import SimulationError
 from punto.outcome import Winner
 from punto.rules import Rules
-from punto.shoeloop import TABLEAU, ShoeParams, Tableau, deal_shoe
+from punto.shoeloop import TABLEAU, ShoeParams, Tableau, new_shoe, play_shoe
 from punto.simulation import max_workers, resolve_seed, stream_states
 
 __all__ = [
@@ -238,7 +238,10 @@ def _sessions(
         streak = 0
         played = 0
         while played < session_hands and ruined == 0:
-            dealt, _ = deal_shoe(state, cards, shoe, session_hands - played, tableau, tally, record)
+            cut_index = new_shoe(state, cards, shoe)
+            dealt, _ = play_shoe(
+                cards, cut_index, shoe, session_hands - played, tableau, tally, record
+            )
             if dealt == 0:
                 break
             last = -1  # Big Road: last non-tie winner (0 Banker, 1 Player)
