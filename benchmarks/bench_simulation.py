@@ -1,8 +1,9 @@
 """Simulation speed: ``.venv/bin/python benchmarks/bench_simulation.py [HANDS]``.
 
-Prints hands per second of the compiled kernels with 1 and 2 worker threads (real
-shoes: shuffle, cut card, burns, last-hand rule, every bet tallied), beside a plain
-pure-Python loop doing the same dealing, and beside the ShoeDealer engine.
+Prints hands per second of the compiled shoe loop with 1 and 2 worker threads (real
+shoes: shuffle, cut card, burns, last-hand rule, every bet tallied), of a betting system
+played on the same loop, beside a plain pure-Python loop doing the same dealing, and
+beside the ShoeDealer engine.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from punto.cards import RANKS
 from punto.dealing import HandDealt, ShoeDealer
 from punto.rules import Rules, preset
 from punto.simulation import max_workers, simulate
+from punto.strategies import BettingSystem, Pattern, Progression, evaluate
 from punto.tableau import banker_draws, hand_total, is_natural, player_draws
 
 
@@ -74,6 +76,20 @@ def dealer_rate(rules: Rules, shoes: int) -> float:
     return hands / (time.perf_counter() - started)
 
 
+def system_rate(rules: Rules, sessions: int) -> float:
+    """Hands per second of Martingale on the Big Road (follow), one worker."""
+    system = BettingSystem(
+        progression=Progression.MARTINGALE,
+        pattern=Pattern.FOLLOW,
+        unit=1000,
+        bankroll=50_000,
+        session_hands=100,
+    )
+    evaluate(rules, system, sessions=100, seed=0)  # compile / load cache
+    result = evaluate(rules, system, sessions=sessions, seed=1)
+    return sessions * system.session_hands / result.seconds
+
+
 def main() -> None:
     """Measure and print."""
     hands = int(sys.argv[1]) if len(sys.argv) > 1 else 60_000_000
@@ -88,6 +104,8 @@ def main() -> None:
             f"{result.hands_per_second / 1e6:6.2f} M hands/s "
             f"({hands:,} hands of live_tiger in {result.seconds:.2f} s)"
         )
+    system = system_rate(preset("macau"), max(1, hands // 300))
+    print(f"betting system, 1 worker: {system / 1e6:6.2f} M hands/s (martingale/follow, macau)")
     plain = plain_python_rate(rules, 200_000)
     engine = dealer_rate(rules, 30)
     best = max(rates.values())

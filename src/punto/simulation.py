@@ -1,13 +1,11 @@
-"""Monte Carlo simulation: real shoes dealt by compiled kernels, tallied exactly.
+"""Monte Carlo simulation: real shoes dealt by the compiled shoe loop, tallied exactly.
 
-Each shoe follows the procedure of :class:`punto.dealing.ShoeDealer` [M2], [M3], [S5]:
-a Fisher-Yates shuffle, the cut card placed between ``cut_min_from_end`` and
-``cut_max_from_end`` cards from the end, the start burn, demonstration hands, then hands
-until the last-hand rule ends the shoe (one more hand, or "minimum seven cards or void").
-The drawing rules are lookup arrays derived from :mod:`punto.tableau`; a hand is tallied
-by its cell (:data:`punto.analysis.CELLS`), and the bets are priced afterwards from the
-cell counts with the classes :func:`punto.bets.classify` gave each cell — so no bet rule
-or paytable is copied into the kernel.
+Shoes are dealt by :mod:`punto.shoeloop` (the procedure of
+:class:`punto.dealing.ShoeDealer` [M2], [M3], [S5], the tableau read off
+:class:`punto.coup.Coup`); a hand is tallied by its cell (:data:`punto.analysis.CELLS`),
+and the bets are priced afterwards from the cell counts with the classes
+:func:`punto.bets.classify` gave each cell — so no bet rule or paytable is copied into
+the kernel.
 
 Work is split into independent streams of :data:`STREAM_HANDS` hands, each with its own
 xoshiro256** generator seeded from ``(seed, stream index)`` by
@@ -39,13 +37,12 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from punto.analysis import CELLS, Composition, analyze, bet_table, cell_facts, tableau_arrays
+from punto.analysis import CELLS, Composition, analyze, bet_table, cell_facts
 from punto.bets import Bet
-from punto.cards import RANKS
-from punto.dealing import VOID_MIN_CARDS
 from punto.errors import SimulationError
 from punto.outcome import Winner
-from punto.rules import BurnRule, LastHandRule, Rules
+from punto.rules import Rules
+from punto.shoeloop import TABLEAU, ShoeParams, Tableau, deal_continuous, new_shoe, play_shoe
 
 __all__ = [
     "STREAM_HANDS",
@@ -66,270 +63,31 @@ STREAM_HANDS = 1 << 20
 Z95 = 1.959963984540054
 """Two-sided 95% normal quantile."""
 
-_BURN_CODES = {BurnRule.NONE: 0, BurnRule.DECKS: 1, BurnRule.FIRST_CARD_VALUE: 2}
-_LAST_CODES = {
-    LastHandRule.LAST_HAND: 0,
-    LastHandRule.ONE_MORE: 1,
-    LastHandRule.MIN_SEVEN_OR_VOID: 2,
-}
-_RANK_VALUES = np.array([rank.value_points for rank in RANKS], dtype=np.int64)
-_NATURAL, _PLAYER_DRAWS, _BANKER_ALONE, _BANKER_ON_THIRD = tableau_arrays()
 
-
-@dataclass(frozen=True, slots=True)
-class ShoeParams:
-    """The shoe procedure of a :class:`~punto.rules.Rules` as plain numbers (what the
-    kernels and remote workers receive)."""
-
-    decks: int
-    cut_min_from_end: int
-    cut_max_from_end: int
-    burn: int
-    demo_hands: int
-    last_hand: int
-    continuous_shuffler: bool
-
-    @classmethod
-    def of(cls, rules: Rules) -> ShoeParams:
-        """The procedure settings of ``rules``."""
-        return cls(
-            decks=rules.decks,
-            cut_min_from_end=rules.cut_min_from_end,
-            cut_max_from_end=rules.cut_max_from_end,
-            burn=_BURN_CODES[rules.burn],
-            demo_hands=rules.demo_hands,
-            last_hand=_LAST_CODES[rules.last_hand],
-            continuous_shuffler=rules.continuous_shuffler,
-        )
-
-
-# -- random numbers: xoshiro256** ------------------------------------------------------
-
-
-def _rotl(x: np.uint64, k: int) -> np.uint64:
-    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
-
-
-def _next(s: npt.NDArray[np.uint64]) -> np.uint64:
-    result: np.uint64 = _rotl_jit(s[1] * np.uint64(5), 7) * np.uint64(9)
-    t = s[1] << np.uint64(17)
-    s[2] ^= s[0]
-    s[3] ^= s[1]
-    s[1] ^= s[2]
-    s[0] ^= s[3]
-    s[2] ^= t
-    s[3] = _rotl_jit(s[3], 45)
-    return result
-
-
-def _below(s: npt.NDArray[np.uint64], n: int) -> int:
-    """A uniform integer in ``[0, n)`` (Lemire's method, exact; ``n < 2**32``)."""
-    bound = np.uint64(n)
-    mask = np.uint64(0xFFFFFFFF)
-    m = (_next_jit(s) >> np.uint64(32)) * bound
-    low = m & mask
-    if low < bound:
-        threshold = (np.uint64(0x100000000) - bound) % bound
-        while low < threshold:
-            m = (_next_jit(s) >> np.uint64(32)) * bound
-            low = m & mask
-    return int(m >> np.uint64(32))
-
-
-def _shuffle(s: npt.NDArray[np.uint64], cards: npt.NDArray[np.int8], first: int) -> None:
-    """Fisher-Yates: a uniform order of ``cards`` (only the first ``first`` positions
-    when ``first`` is smaller than the shoe: a continuous shuffler's next coup)."""
-    n = cards.shape[0]
-    for i in range(min(first, n - 1)):
-        j = i + _below_jit(s, n - i)
-        tmp = cards[i]
-        cards[i] = cards[j]
-        cards[j] = tmp
-
-
-_rotl_jit = njit(cache=True, inline="always")(_rotl)
-_next_jit = njit(cache=True)(_next)
-_below_jit = njit(cache=True)(_below)
-_shuffle_jit = njit(cache=True)(_shuffle)
-
-
-# -- one coup, one shoe ---------------------------------------------------------------
-
-
-def _coup(
-    cards: npt.NDArray[np.int8],
-    pos: int,
-    values: npt.NDArray[np.int64],
-    natural: npt.NDArray[np.bool_],
-    player_draws: npt.NDArray[np.bool_],
-    banker_alone: npt.NDArray[np.bool_],
-    banker_on_third: npt.NDArray[np.bool_],
-) -> tuple[int, int]:
-    """Deal one coup from ``pos`` by the tableau [M7], [M9]: (cell, next position)."""
-    r1 = cards[pos]
-    r2 = cards[pos + 1]
-    r3 = cards[pos + 2]
-    r4 = cards[pos + 3]
-    pos += 4
-    pt = (values[r1] + values[r3]) % 10
-    bt = (values[r2] + values[r4]) % 10
-    pc = 2
-    bc = 2
-    if not (natural[pt] or natural[bt]):
-        if player_draws[pt]:
-            third = values[cards[pos]]
-            pos += 1
-            pc = 3
-            if banker_on_third[bt, third]:
-                bt = (bt + values[cards[pos]]) % 10
-                pos += 1
-                bc = 3
-            pt = (pt + third) % 10
-        elif banker_alone[bt]:
-            bt = (bt + values[cards[pos]]) % 10
-            pos += 1
-            bc = 3
-    player_pair = r1 == r3
-    banker_pair = r2 == r4
-    if player_pair and banker_pair:
-        flag = 4 if r1 == r2 else 3
-    elif player_pair:
-        flag = 1
-    elif banker_pair:
-        flag = 2
-    else:
-        flag = 0
-    cell = (((pt * 10 + bt) * 2 + pc - 2) * 2 + bc - 2) * 5 + flag
-    return cell, pos
-
-
-_coup_jit = njit(cache=True, inline="always")(_coup)
-
-
-def _play_shoe(
-    cards: npt.NDArray[np.int8],
-    cut_index: int,
-    decks: int,
-    burn: int,
-    demo_hands: int,
-    last_hand: int,
-    void_min_cards: int,
-    quota: int,
-    values: npt.NDArray[np.int64],
-    natural: npt.NDArray[np.bool_],
-    player_draws: npt.NDArray[np.bool_],
-    banker_alone: npt.NDArray[np.bool_],
-    banker_on_third: npt.NDArray[np.bool_],
-    tally: npt.NDArray[np.int64],
-    record: npt.NDArray[np.int64],
-) -> tuple[int, int]:
-    """Deal one shoe in ``cards`` order like :class:`~punto.dealing.ShoeDealer`, at most
-    ``quota`` hands: (hands dealt, void hands). A resolved hand adds one to its cell of
-    ``tally``; when ``record`` has room, hand ``i`` is written to ``record[i]`` (its cell,
-    or ``-1 - cell`` for a void hand)."""
-    n = cards.shape[0]
-    pos = 0
-    if burn == 1:
-        pos = decks
-    elif burn == 2:
-        first = values[cards[0]]
-        pos = 1 + (first if first != 0 else 10)
-    for _ in range(demo_hands):
-        if n - pos < 6:
-            return 0, 0
-        _, pos = _coup_jit(cards, pos, values, natural, player_draws, banker_alone, banker_on_third)
-    extra = 1 if last_hand == 1 else 0
-    hands = 0
-    voids = 0
-    cut_hand = -1
-    last = 0
-    cut_during = False
-    while hands < quota and n - pos >= 6:
-        start = pos
-        if cut_hand < 0 and pos >= cut_index:
-            cut_hand = hands + 1  # the cut card shows between hands [M3]
-            last = cut_hand + extra
-        cell, pos = _coup_jit(
-            cards, pos, values, natural, player_draws, banker_alone, banker_on_third
-        )
-        hands += 1
-        if cut_hand < 0 and start < cut_index < pos:
-            cut_hand = hands  # the cut card came out during this hand
-            cut_during = True
-            last = cut_hand + extra
-        is_last = cut_hand >= 0 and hands >= last
-        void = is_last and last_hand == 2 and cut_during and n - pos < void_min_cards
-        if void:
-            voids += 1
-        else:
-            tally[cell] += 1
-        if hands <= record.shape[0]:
-            record[hands - 1] = -1 - cell if void else cell
-        if is_last:
-            break
-    return hands, voids
-
-
-_play_shoe_jit = njit(cache=True)(_play_shoe)
+# -- the streams kernel ---------------------------------------------------------------
 
 
 def _stream(
     state: npt.NDArray[np.uint64],
     quota: int,
-    decks: int,
-    cut_min: int,
-    cut_max: int,
-    burn: int,
-    demo_hands: int,
-    last_hand: int,
-    csm: bool,
-    void_min_cards: int,
-    values: npt.NDArray[np.int64],
-    natural: npt.NDArray[np.bool_],
-    player_draws: npt.NDArray[np.bool_],
-    banker_alone: npt.NDArray[np.bool_],
-    banker_on_third: npt.NDArray[np.bool_],
+    shoe: ShoeParams,
+    tableau: Tableau,
     tally: npt.NDArray[np.int64],
 ) -> tuple[int, int, int]:
     """Deal shoes until ``quota`` hands: (hands, void hands, shoes)."""
-    n = decks * 52
+    n = shoe.decks * 52
     cards = np.empty(n, dtype=np.int8)
     for i in range(n):
         cards[i] = i % 13
+    if shoe.continuous_shuffler:
+        return deal_continuous(state, cards, quota, tableau, tally), 0, 1
     no_record = np.empty(0, dtype=np.int64)
     hands = 0
     voids = 0
     shoes = 0
-    if csm:
-        # [M7.2] every coup from a full shoe: a fresh uniform order of the first six.
-        while hands < quota:
-            _shuffle_jit(state, cards, 6)
-            cell, _ = _coup_jit(
-                cards, 0, values, natural, player_draws, banker_alone, banker_on_third
-            )
-            tally[cell] += 1
-            hands += 1
-        return hands, 0, 1
     while hands < quota:
-        _shuffle_jit(state, cards, n)
-        cut_index = n - (cut_min + _below_jit(state, cut_max - cut_min + 1))
-        dealt, void = _play_shoe_jit(
-            cards,
-            cut_index,
-            decks,
-            burn,
-            demo_hands,
-            last_hand,
-            void_min_cards,
-            quota - hands,
-            values,
-            natural,
-            player_draws,
-            banker_alone,
-            banker_on_third,
-            tally,
-            no_record,
-        )
+        cut_index = new_shoe(state, cards, shoe)
+        dealt, void = play_shoe(cards, cut_index, shoe, quota - hands, tableau, tally, no_record)
         hands += dealt
         voids += void
         shoes += 1
@@ -344,42 +102,14 @@ _stream_jit = njit(cache=True)(_stream)
 def _streams(
     states: npt.NDArray[np.uint64],
     quotas: npt.NDArray[np.int64],
-    decks: int,
-    cut_min: int,
-    cut_max: int,
-    burn: int,
-    demo_hands: int,
-    last_hand: int,
-    csm: bool,
-    void_min_cards: int,
-    values: npt.NDArray[np.int64],
-    natural: npt.NDArray[np.bool_],
-    player_draws: npt.NDArray[np.bool_],
-    banker_alone: npt.NDArray[np.bool_],
-    banker_on_third: npt.NDArray[np.bool_],
+    shoe: ShoeParams,
+    tableau: Tableau,
     tallies: npt.NDArray[np.int64],
     stats: npt.NDArray[np.int64],
 ) -> None:
     """Independent streams, one per row, on numba's worker threads."""
     for k in prange(quotas.shape[0]):
-        hands, voids, shoes = _stream_jit(
-            states[k],
-            quotas[k],
-            decks,
-            cut_min,
-            cut_max,
-            burn,
-            demo_hands,
-            last_hand,
-            csm,
-            void_min_cards,
-            values,
-            natural,
-            player_draws,
-            banker_alone,
-            banker_on_third,
-            tallies[k],
-        )
+        hands, voids, shoes = _stream_jit(states[k], quotas[k], shoe, tableau, tallies[k])
         stats[k, 0] = hands
         stats[k, 1] = voids
         stats[k, 2] = shoes
@@ -457,25 +187,7 @@ def run_streams(
     previous = numba.get_num_threads()
     numba.set_num_threads(max(1, min(workers, max_workers())))
     try:
-        _streams_jit(
-            states,
-            quotas,
-            params.decks,
-            params.cut_min_from_end,
-            params.cut_max_from_end,
-            params.burn,
-            params.demo_hands,
-            params.last_hand,
-            params.continuous_shuffler,
-            VOID_MIN_CARDS,
-            _RANK_VALUES,
-            _NATURAL,
-            _PLAYER_DRAWS,
-            _BANKER_ALONE,
-            _BANKER_ON_THIRD,
-            tallies,
-            stats,
-        )
+        _streams_jit(states, quotas, params, TABLEAU, tallies, stats)
     finally:
         numba.set_num_threads(previous)
     return tallies.sum(axis=0), stats
@@ -488,23 +200,8 @@ def deal_order(rules: Rules, ranks: npt.NDArray[np.int8], cut_index: int) -> lis
     params = ShoeParams.of(rules)
     record = np.zeros(ranks.shape[0], dtype=np.int64)
     tally = np.zeros(CELLS, dtype=np.int64)
-    hands, _ = _play_shoe_jit(
-        np.ascontiguousarray(ranks, dtype=np.int8),
-        cut_index,
-        params.decks,
-        params.burn,
-        params.demo_hands,
-        params.last_hand,
-        VOID_MIN_CARDS,
-        ranks.shape[0],
-        _RANK_VALUES,
-        _NATURAL,
-        _PLAYER_DRAWS,
-        _BANKER_ALONE,
-        _BANKER_ON_THIRD,
-        tally,
-        record,
-    )
+    cards = np.ascontiguousarray(ranks, dtype=np.int8)
+    hands, _ = play_shoe(cards, cut_index, params, ranks.shape[0], TABLEAU, tally, record)
     return [int(cell) for cell in record[:hands]]
 
 

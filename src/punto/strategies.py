@@ -10,7 +10,7 @@ every shoe.
 
 Each session starts a new shoe with the bankroll and plays up to ``session_hands``
 hands, across shoes if needed, until the bankroll cannot cover one unit (ruin). Shoes are
-dealt by the kernels of :mod:`punto.simulation` (cut card, burns, last-hand rule); stakes
+dealt by the compiled shoe loop of :mod:`punto.shoeloop` (cut card, burns, last-hand rule); stakes
 are whole multiples of the unit, and the unit must make every payout a whole number of
 minor units, so money stays exact integers. No system changes the house edge:
 
@@ -28,6 +28,7 @@ import enum
 import time
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -36,24 +37,11 @@ from numba import njit, prange
 
 from punto.analysis import CELLS, Composition, analyze, bet_table, cell_facts
 from punto.bets import Bet
-from punto.dealing import VOID_MIN_CARDS
 from punto.errors import SimulationError
 from punto.outcome import Winner
 from punto.rules import Rules
-from punto.simulation import (
-    _BANKER_ALONE,
-    _BANKER_ON_THIRD,
-    _NATURAL,
-    _PLAYER_DRAWS,
-    _RANK_VALUES,
-    ShoeParams,
-    _below_jit,
-    _play_shoe_jit,
-    _shuffle_jit,
-    max_workers,
-    resolve_seed,
-    stream_states,
-)
+from punto.shoeloop import TABLEAU, ShoeParams, Tableau, new_shoe, play_shoe
+from punto.simulation import max_workers, resolve_seed, stream_states
 
 __all__ = [
     "SESSIONS_PER_STREAM",
@@ -196,41 +184,53 @@ class SystemResult:
 # -- the kernel -----------------------------------------------------------------------
 
 
+class _Play(NamedTuple):
+    """A :class:`BettingSystem` as the kernel reads it (codes and minor units)."""
+
+    progression: int
+    pattern: int
+    unit: int
+    bankroll: int
+    max_bet: int
+    session_hands: int
+
+
+class _Payouts(NamedTuple):
+    """What each cell means to a Banker or Player bet."""
+
+    winner_of_cell: npt.NDArray[np.int64]
+    """0 Banker, 1 Player, 2 tie."""
+    net_num: npt.NDArray[np.int64]
+    """``[side, cell]``: numerator of the net result per unit staked (side 0 Banker)."""
+    net_den: npt.NDArray[np.int64]
+    """``[side, cell]``: its denominator."""
+
+
 def _sessions(
     state: npt.NDArray[np.uint64],
-    sessions: int,
-    decks: int,
-    cut_min: int,
-    cut_max: int,
-    burn: int,
-    demo_hands: int,
-    last_hand: int,
-    void_min_cards: int,
-    values: npt.NDArray[np.int64],
-    natural: npt.NDArray[np.bool_],
-    player_draws: npt.NDArray[np.bool_],
-    banker_alone: npt.NDArray[np.bool_],
-    banker_on_third: npt.NDArray[np.bool_],
-    winner_of_cell: npt.NDArray[np.int64],
-    net_num: npt.NDArray[np.int64],
-    net_den: npt.NDArray[np.int64],
-    progression: int,
-    pattern: int,
-    unit: int,
-    bankroll: int,
-    max_bet: int,
-    session_hands: int,
+    shoe: ShoeParams,
+    tableau: Tableau,
+    play: _Play,
+    payouts: _Payouts,
     out: npt.NDArray[np.int64],
 ) -> None:
     """``out[i]`` = (final bankroll, staked, bets, ruined) of session ``i``."""
-    n = decks * 52
+    progression = play.progression
+    pattern = play.pattern
+    unit = play.unit
+    max_bet = play.max_bet
+    session_hands = play.session_hands
+    winner_of_cell = payouts.winner_of_cell
+    net_num = payouts.net_num
+    net_den = payouts.net_den
+    n = shoe.decks * 52
     cards = np.empty(n, dtype=np.int8)
     for i in range(n):
         cards[i] = i % 13
     tally = np.zeros(winner_of_cell.shape[0], dtype=np.int64)
     record = np.empty(n, dtype=np.int64)
-    for session in range(sessions):
-        money = bankroll
+    for session in range(out.shape[0]):
+        money = play.bankroll
         staked = 0
         bets = 0
         ruined = 0
@@ -238,24 +238,9 @@ def _sessions(
         streak = 0
         played = 0
         while played < session_hands and ruined == 0:
-            _shuffle_jit(state, cards, n)
-            cut_index = n - (cut_min + _below_jit(state, cut_max - cut_min + 1))
-            dealt, _ = _play_shoe_jit(
-                cards,
-                cut_index,
-                decks,
-                burn,
-                demo_hands,
-                last_hand,
-                void_min_cards,
-                session_hands - played,
-                values,
-                natural,
-                player_draws,
-                banker_alone,
-                banker_on_third,
-                tally,
-                record,
+            cut_index = new_shoe(state, cards, shoe)
+            dealt, _ = play_shoe(
+                cards, cut_index, shoe, session_hands - played, tableau, tally, record
             )
             if dealt == 0:
                 break
@@ -337,58 +322,18 @@ _sessions_jit = njit(cache=True)(_sessions)
 def _all_sessions(
     states: npt.NDArray[np.uint64],
     counts: npt.NDArray[np.int64],
-    decks: int,
-    cut_min: int,
-    cut_max: int,
-    burn: int,
-    demo_hands: int,
-    last_hand: int,
-    void_min_cards: int,
-    values: npt.NDArray[np.int64],
-    natural: npt.NDArray[np.bool_],
-    player_draws: npt.NDArray[np.bool_],
-    banker_alone: npt.NDArray[np.bool_],
-    banker_on_third: npt.NDArray[np.bool_],
-    winner_of_cell: npt.NDArray[np.int64],
-    net_num: npt.NDArray[np.int64],
-    net_den: npt.NDArray[np.int64],
-    progression: int,
-    pattern: int,
-    unit: int,
-    bankroll: int,
-    max_bet: int,
-    session_hands: int,
     offsets: npt.NDArray[np.int64],
+    shoe: ShoeParams,
+    tableau: Tableau,
+    play: _Play,
+    payouts: _Payouts,
     out: npt.NDArray[np.int64],
 ) -> None:
+    """Independent streams of sessions, one per row of ``states``, on numba's worker
+    threads: stream ``s`` plays ``counts[s]`` sessions into ``out`` from ``offsets[s]``."""
     for s in prange(counts.shape[0]):
         start = offsets[s]
-        _sessions_jit(
-            states[s],
-            counts[s],
-            decks,
-            cut_min,
-            cut_max,
-            burn,
-            demo_hands,
-            last_hand,
-            void_min_cards,
-            values,
-            natural,
-            player_draws,
-            banker_alone,
-            banker_on_third,
-            winner_of_cell,
-            net_num,
-            net_den,
-            progression,
-            pattern,
-            unit,
-            bankroll,
-            max_bet,
-            session_hands,
-            out[start : start + counts[s]],
-        )
+        _sessions_jit(states[s], shoe, tableau, play, payouts, out[start : start + counts[s]])
 
 
 _all_sessions_jit = njit(cache=True, parallel=True)(_all_sessions)
@@ -445,6 +390,15 @@ def evaluate(
     if rules.continuous_shuffler:
         raise SimulationError("betting systems read the roads of real shoes, not a shuffler")
     net_num, net_den = _net_tables(rules, system.unit)
+    payouts = _Payouts(winner_of_cell=_winner_codes(), net_num=net_num, net_den=net_den)
+    play = _Play(
+        progression=_PROGRESSION_CODES[system.progression],
+        pattern=_PATTERN_CODES[system.pattern],
+        unit=system.unit,
+        bankroll=system.bankroll,
+        max_bet=system.max_bet if system.max_bet is not None else int(np.iinfo(np.int64).max),
+        session_hands=system.session_hands,
+    )
     run_seed = resolve_seed(seed)
     params = ShoeParams.of(rules)
     full, rest = divmod(sessions, SESSIONS_PER_STREAM)
@@ -456,33 +410,7 @@ def evaluate(
     previous = numba.get_num_threads()
     numba.set_num_threads(workers)
     try:
-        _all_sessions_jit(
-            states,
-            counts,
-            params.decks,
-            params.cut_min_from_end,
-            params.cut_max_from_end,
-            params.burn,
-            params.demo_hands,
-            params.last_hand,
-            VOID_MIN_CARDS,
-            _RANK_VALUES,
-            _NATURAL,
-            _PLAYER_DRAWS,
-            _BANKER_ALONE,
-            _BANKER_ON_THIRD,
-            _winner_codes(),
-            net_num,
-            net_den,
-            _PROGRESSION_CODES[system.progression],
-            _PATTERN_CODES[system.pattern],
-            system.unit,
-            system.bankroll,
-            system.max_bet if system.max_bet is not None else np.iinfo(np.int64).max,
-            system.session_hands,
-            offsets,
-            out,
-        )
+        _all_sessions_jit(states, counts, offsets, params, TABLEAU, play, payouts, out)
     finally:
         numba.set_num_threads(previous)
     seconds = time.perf_counter() - started

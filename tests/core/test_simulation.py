@@ -13,6 +13,7 @@ from punto.bets import CoupFacts
 from punto.dealing import HandDealt, ShoeDealer, ShoeEnded, ShoeStarted
 from punto.errors import SimulationError
 from punto.rules import PRESETS, LastHandRule, Rules, preset
+from punto.shoeloop import next_random
 from punto.simulation import (
     ShoeParams,
     deal_order,
@@ -22,7 +23,6 @@ from punto.simulation import (
     stream_plan,
     stream_states,
 )
-from punto.simulation import _next_jit as next_random
 
 MASK = (1 << 64) - 1
 

@@ -11,7 +11,8 @@ from punto.errors import SimulationError
 from punto.outcome import Winner
 from punto.roads import RoadBoard, RoadResult
 from punto.rules import Rules, preset
-from punto.simulation import _below_jit, _shuffle_jit, deal_order, max_workers, stream_states
+from punto.shoeloop import below, shuffle
+from punto.simulation import deal_order, max_workers, stream_states
 from punto.strategies import _PURPOSE, BettingSystem, Pattern, Progression, evaluate
 
 RULES = preset("macau")
@@ -152,8 +153,8 @@ def _reference(rules: Rules, system: BettingSystem, sessions: int, seed: int) ->
     for _ in range(sessions):
         money, staked, bets, ruined, k, streak, played = system.bankroll, 0, 0, False, 1, 0, 0
         while played < system.session_hands and not ruined:
-            _shuffle_jit(state, cards, n)
-            cut_index = n - (rules.cut_min_from_end + _below_jit(state, spread))
+            shuffle(state, cards, n)
+            cut_index = n - (rules.cut_min_from_end + below(state, spread))
             cells = deal_order(rules, cards, cut_index)[: system.session_hands - played]
             board = RoadBoard()
             for cell in cells:
