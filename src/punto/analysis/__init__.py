@@ -48,7 +48,6 @@ from punto.analysis.enumeration import (
     Enumeration,
     draw_arrays,
     enumerate_coups,
-    tableau_arrays,
 )
 from punto.analysis.pricing import (
     COUP_EVENTS,
@@ -99,7 +98,6 @@ __all__ = [
     "event_probabilities",
     "house_edges",
     "reference_enumeration",
-    "tableau_arrays",
     "track",
     "track_events",
 ]

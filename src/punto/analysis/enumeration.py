@@ -27,12 +27,9 @@ from punto.tableau import (
     BANKER_TAKES_THIRD,
     PLAYER_TAKES_THIRD,
     STOOD,
-    banker_draws,
-    is_natural,
-    player_draws,
 )
 
-__all__ = ["STOOD", "Enumeration", "draw_arrays", "enumerate_coups", "tableau_arrays"]
+__all__ = ["STOOD", "Enumeration", "draw_arrays", "enumerate_coups"]
 
 
 _RANK_VALUES = np.array([rank.value_points for rank in RANKS], dtype=np.int64)
@@ -59,28 +56,6 @@ def draw_arrays() -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
 
 
 _PLAYER_TAKES, _BANKER_TAKES = draw_arrays()
-
-
-def tableau_arrays() -> tuple[
-    npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]
-]:
-    """The [M9] rules of :mod:`punto.tableau` as four separate lookup arrays, for a loop
-    that tests them one by one: natural[total], player_draws[total], banker_alone[total]
-    (Player stood) and banker_on_third[banker total, Player's third-card value]
-    (:func:`draw_arrays` gives the steps themselves).
-
-    >>> natural, player, alone, on_third = tableau_arrays()
-    >>> bool(natural[8]), bool(player[5]), bool(on_third[3, 8]), bool(on_third[6, 7])
-    (True, True, False, True)
-    """
-    natural = np.array([is_natural(t) for t in range(10)], dtype=np.bool_)
-    player = np.array([player_draws(t) for t in range(10)], dtype=np.bool_)
-    alone = np.array([banker_draws(t, player_third=None) for t in range(10)], dtype=np.bool_)
-    on_third = np.array(
-        [[banker_draws(t, player_third=v) for v in range(10)] for t in range(10)],
-        dtype=np.bool_,
-    )
-    return natural, player, alone, on_third
 
 
 def _first_four(
