@@ -223,8 +223,12 @@ class SeamlessWallet:
         retry: RetryPolicy | None = None,
         api_key: str | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        operator_id: str | None = None,
     ) -> None:
         self._retry = retry or RetryPolicy()
+        self._prefix = f"{operator_id}." if operator_id else None
+        """The user ids of the operator's launched players start with it; its wallet knows
+        them by its own ids, without it."""
         self._base = base_url.rstrip("/")
         self._own_client = client is None
         self._client = client or httpx.AsyncClient(timeout=self._retry.timeout)
@@ -267,9 +271,16 @@ class SeamlessWallet:
             f"attempts ({problem}); the outcome is unknown: roll the transaction back"
         )
 
+    def _their(self, player_id: str) -> str:
+        """The operator's own id of the player ``player_id``."""
+        if self._prefix is not None and player_id.startswith(self._prefix):
+            return player_id[len(self._prefix) :]
+        return player_id
+
     async def balance(self, player_id: str) -> int:
         """The player's balance at the operator."""
-        answer = await self._call("GET", f"/balance/{quote(player_id, safe='')}", key=None)
+        their = quote(self._their(player_id), safe="")
+        answer = await self._call("GET", f"/balance/{their}", key=None)
         return _int(answer, "balance")
 
     async def _move(
@@ -279,7 +290,7 @@ class SeamlessWallet:
             raise LedgerError(f"a {action} must be a positive whole number of minor units")
         body: dict[str, Any] = {
             "transaction_id": transaction_id,
-            "player_id": player_id,
+            "player_id": self._their(player_id),
             "amount": amount,
         }
         if round_id is not None:
@@ -303,7 +314,11 @@ class SeamlessWallet:
 
     async def rollback(self, transaction_id: str, *, player_id: str, amount: int) -> WalletReceipt:
         """``POST /rollback`` of the debit ``transaction_id`` (key ``rollback:<id>``)."""
-        body = {"transaction_id": transaction_id, "player_id": player_id, "amount": amount}
+        body = {
+            "transaction_id": transaction_id,
+            "player_id": self._their(player_id),
+            "amount": amount,
+        }
         answer = await self._call("POST", "/rollback", key=f"rollback:{transaction_id}", body=body)
         return _receipt(transaction_id, answer)
 

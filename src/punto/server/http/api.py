@@ -46,6 +46,7 @@ from punto.server.features.backoffice import (
 from punto.server.features.recordings import hand_video
 from punto.server.features.reports import daily_report, player_transactions
 from punto.server.node import Node
+from punto.server.store.operators import OperatorStore
 from punto.server.tables.configs import TableConfig, tiers_from_json
 from punto.server.tables.truth import player_net
 from punto.shoe import ShoeReveal, verify_commitment
@@ -301,6 +302,7 @@ async def me(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
         raise AuthError("this account no longer exists")
     player = actor.role is Role.PLAYER
     tables = await node.store.tables_of(user.id) if player else []
+    launched = await OperatorStore(node.engine).player(user.id) if player else None
     return {
         "user_id": user.id,
         "role": user.role.value,
@@ -310,6 +312,9 @@ async def me(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
         "table": tables[0] if tables else None,
         "tables": tables,
         "max_tables": node.settings.max_tables,
+        "operator": launched.operator_id if launched else None,
+        "currency": launched.currency if launched else None,
+        "language": launched.language if launched else None,
     }
 
 
