@@ -119,7 +119,8 @@ async def test_a_launch_is_granted_once_and_refused_when_bad(backend: str, tmp_p
             with pytest.raises(ConflictError, match="sent before"):
                 await launcher.fresh(operator, asked.timestamp, sig)  # a replay
             granted = await launcher.launch(operator, asked, root="https://punto.example/app/")
-            assert granted.first and granted.user_id == "acme.p-1"
+            assert granted.first
+            assert granted.user_id == "acme.p-1"
             assert granted.url.startswith("https://punto.example/app/?launch=")
             assert granted.url.endswith("#/")
             token = granted.url.split("launch=")[1].split("#")[0]
@@ -130,8 +131,8 @@ async def test_a_launch_is_granted_once_and_refused_when_bad(backend: str, tmp_p
             assert sum(not isinstance(a, BaseException) for a in answers) == 1
             assert sum(isinstance(a, AuthError) for a in answers) == 1
             record = next(a for a in answers if not isinstance(a, BaseException))
-            assert record.user_id == "acme.p-1"  # type: ignore[union-attr]
-            assert record.details["currency"] == "EUR"  # type: ignore[union-attr]
+            assert record.user_id == "acme.p-1"
+            assert record.details["currency"] == "EUR"
             with pytest.raises(AuthError, match="used or has expired"):
                 await launcher.redeem("f" * 32)  # forged
             # a token unused for longer than its life is refused

@@ -203,4 +203,5 @@ async def test_a_production_server_launches_a_signed_player_and_refuses_every_ba
         assert (await a.launch(a.body(player_id="p-3"))).status_code == 403
         assert await _users(url) == 3
         log = (tmp_path / "server.log").read_text()
-        assert "Traceback" not in log and " ERROR " not in log
+        assert "Traceback" not in log
+        assert " ERROR " not in log
