@@ -28,7 +28,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     if _MISSING is None:
         return
     for item in items:
-        if "e2e" in item.nodeid.split("/"):
+        if "web" in item.nodeid.split("/"):
             item.add_marker(pytest.mark.skip(reason=_MISSING))
 
 
