@@ -89,8 +89,9 @@ def minor_units(currency: str) -> int:
 def check_currencies(codes: list[str]) -> tuple[str, ...]:
     """Current ISO 4217 codes, upper case, each once, in the order given."""
     seen: list[str] = []
-    for code in codes:
-        code = code.strip().upper()
+    for code in (code.strip().upper() for code in codes):
+        if not code:
+            continue
         minor_units(code)
         if code not in seen:
             seen.append(code)

@@ -101,6 +101,7 @@ window.addEventListener("hashchange", route);
 applyDocumentLang();
 redeemLaunch().then((launched) => {
   if (launched && launched !== "ok") {
+    renderHeader();
     fill(main, h("div", { class: "page page-narrow", "data-testid": "launch-failed" }, h("h1", {}, t("launch.failed_title")), h("p", {}, t("launch.failed"))));
     return;
   }
