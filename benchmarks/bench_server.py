@@ -61,13 +61,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import asyncpg
 import httpx
 import orjson
 import websockets
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from naive_ceiling import naive_ceiling
 from punto.bets import Bet
 from punto.ledger.store import LedgerStore, create_engine
 from punto.ledger.wallet import InternalWallet
@@ -135,7 +135,7 @@ def calibrate(rounds: int = 5) -> float:
     (dictionaries, small objects, strings, JSON). On this machine the same code's figures
     move with the hour by up to three times, and every figure here is the server's on one
     core: this says how fast a core ran Python at that moment — no more (the other core's
-    load moves it within seconds; compare code by alternated runs, docs/server.md)."""
+    load moves it within seconds; compare code by alternated runs, benchmarks/RESULTS.md)."""
 
     def work() -> int:
         made = 0
@@ -428,81 +428,6 @@ async def bets_per_second(
         f"confirm latency p50 {figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms{busy}"
     )
     return text, figures
-
-
-_NAIVE_SCHEMA = (
-    "CREATE TABLE naive_accounts (code text PRIMARY KEY, balance bigint NOT NULL "
-    "CHECK (balance >= 0))",
-    "CREATE TABLE naive_entries (transaction_id text NOT NULL, account_code text NOT NULL "
-    "REFERENCES naive_accounts (code), amount bigint NOT NULL, "
-    "PRIMARY KEY (transaction_id, account_code))",
-)
-
-
-async def naive_ceiling(
-    url: str, *, tables: int, players: int, connections: int = 32, bets: int = 6000
-) -> tuple[str, float]:
-    """The ceiling the issue measured the server against: each bet its own PostgreSQL
-    transaction of the ledger's simplest form (the player debited, the table's escrow
-    credited, two entries), from ``connections`` connections at once, ``players`` players
-    at ``tables`` tables as in the saturated run; on the same machine just after it, so
-    the server's rate can be read as a multiple of it whatever the machine's speed."""
-    setup = await asyncpg.connect(url)
-    try:
-        for statement in _NAIVE_SCHEMA:
-            await setup.execute(statement)
-        codes = [f"player:n{n}" for n in range(players)] + [f"escrow:t{t}" for t in range(tables)]
-        await setup.executemany(
-            "INSERT INTO naive_accounts VALUES ($1, $2)",
-            [(code, 10**12) for code in codes],
-        )
-    finally:
-        await setup.close()
-    pool = await asyncpg.create_pool(url, min_size=connections, max_size=connections)
-    assert pool is not None
-    taken = iter(range(bets))
-
-    async def worker() -> None:
-        async with pool.acquire() as conn:
-            for k in taken:
-                n = k % players
-                player, escrow, tx = f"player:n{n}", f"escrow:t{n % tables}", f"tx{k}"
-                async with conn.transaction():
-                    done = await conn.execute(
-                        "UPDATE naive_accounts SET balance = balance - 1000 "
-                        "WHERE code = $1 AND balance >= 1000",
-                        player,
-                    )
-                    assert done == "UPDATE 1", done
-                    await conn.execute(
-                        "UPDATE naive_accounts SET balance = balance + 1000 WHERE code = $1",
-                        escrow,
-                    )
-                    await conn.execute(
-                        "INSERT INTO naive_entries VALUES ($1, $2, -1000), ($1, $3, 1000)",
-                        tx,
-                        player,
-                        escrow,
-                    )
-
-    try:
-        started = time.perf_counter()
-        await asyncio.gather(*(worker() for _ in range(connections)))
-        elapsed = time.perf_counter() - started
-        async with pool.acquire() as conn:  # every bet written once, no money made
-            entries = await conn.fetchval("SELECT count(*) FROM naive_entries")
-            total = await conn.fetchval("SELECT sum(balance) FROM naive_accounts")
-        assert entries == 2 * bets, (entries, bets)
-        assert total == len(codes) * 10**12, total
-    finally:
-        await pool.close()
-    rate = bets / elapsed
-    return (
-        f"one PostgreSQL transaction a bet (debit, credit, two entries; {connections} "
-        f"connections, {players} players at {tables} table{'s' * (tables > 1)}): "
-        f"{rate:,.0f} bets/s",
-        rate,
-    )
 
 
 # -- 2. settling a round with 10,000 bets ------------------------------------------------

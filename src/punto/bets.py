@@ -1,4 +1,4 @@
-"""Every bet of RULES.md §3 and the rule that decides it.
+"""Every bet of the rules ([M13], [M17], [M18], [L], [O]) and the rule that decides it.
 
 A bet's rule maps the facts of a finished coup to a *payout class* (``"win"``,
 ``"push"``, ``"lose"``, ``"win_by_9"``, ``"three_card"`` …). How much each class

@@ -30,7 +30,7 @@ from typing import Any
 from punto.bets import Bet
 from punto.cards import Card
 from punto.coup import Position
-from punto.errors import ProtocolError
+from punto.errors import ProtocolError, RulesError
 from punto.outcome import Outcome, Side
 from punto.roads import RoadStreak
 from punto.settlement import BetResult, Settlement
@@ -256,7 +256,13 @@ def legal_actions_from_json(data: Mapping[str, Any]) -> LegalActions:
 
 
 def tier_json(tier: LimitTier) -> dict[str, Any]:
-    """A limit tier as JSON."""
+    """A limit tier as JSON: amounts in minor units, ``bet_limits`` bet to ``[min, max]``
+    (the one form of a tier on the wire, in a rules document and in the store).
+
+    >>> low = LimitTier(name="low", min_bet=100, max_bet=900, side_min=50, side_max=90)
+    >>> tier_from_json(tier_json(low)) == low, tier_json(low)["bet_limits"]
+    (True, {})
+    """
     return {
         "name": tier.name,
         "min_bet": tier.min_bet,
@@ -267,19 +273,58 @@ def tier_json(tier: LimitTier) -> dict[str, Any]:
     }
 
 
-def tier_from_json(data: Mapping[str, Any]) -> LimitTier:
-    """A limit tier from :func:`tier_json` (checked again, as any tier is)."""
+def tier_from_json(data: object) -> LimitTier:
+    """A limit tier from :func:`tier_json`'s data, checked key by key and again as any
+    tier is; :class:`~punto.errors.RulesError` says what is wrong.
+
+    >>> tier_from_json({"name": "low", "min_bet": 100, "max_bet": 900}).max_bet
+    Traceback (most recent call last):
+    ...
+    punto.errors.RulesError: a limit tier needs side_max, side_min
+    """
+    if not isinstance(data, Mapping):
+        raise RulesError(f"must be an object, not {data!r}")
+    unknown = sorted(set(data) - _TIER_KEYS)
+    if unknown:
+        raise RulesError(f"unknown limit tier key {unknown[0]!r}")
+    missing = sorted(_TIER_KEYS - {"bet_limits"} - set(data))
+    if missing:
+        raise RulesError(f"a limit tier needs {', '.join(missing)}")
+    pairs = data.get("bet_limits", {})
+    if not isinstance(pairs, Mapping):
+        raise RulesError(f"must be an object, not {pairs!r}")
+    limits: dict[Bet, tuple[int, int]] = {}
+    for key, pair in pairs.items():
+        if not isinstance(pair, list | tuple) or len(pair) != 2:
+            raise RulesError(f"the limits of {key} are [minimum, maximum], not {pair!r}")
+        limits[_tier_bet(key)] = (_tier_amount(pair[0]), _tier_amount(pair[1]))
+    name = data["name"]
+    if not isinstance(name, str):
+        raise RulesError(f"a limit tier's name is a string, not {name!r}")
     return LimitTier(
-        name=str(data["name"]),
-        min_bet=_int(data["min_bet"]),
-        max_bet=_int(data["max_bet"]),
-        side_min=_int(data["side_min"]),
-        side_max=_int(data["side_max"]),
-        bet_limits={
-            Bet(bet): (_int(low), _int(high))
-            for bet, (low, high) in data.get("bet_limits", {}).items()
-        },
+        name=name,
+        min_bet=_tier_amount(data["min_bet"]),
+        max_bet=_tier_amount(data["max_bet"]),
+        side_min=_tier_amount(data["side_min"]),
+        side_max=_tier_amount(data["side_max"]),
+        bet_limits=MappingProxyType(limits),
     )
+
+
+_TIER_KEYS = frozenset({"name", "min_bet", "max_bet", "side_min", "side_max", "bet_limits"})
+
+
+def _tier_bet(key: object) -> Bet:
+    try:
+        return Bet(key)
+    except ValueError:
+        raise RulesError(f"{key!r} is not a bet") from None
+
+
+def _tier_amount(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"must be a whole number, not {value!r}")
+    return value
 
 
 def reveal_json(reveal: ShoeReveal) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from punto.cards import Card
 from punto.errors import CoupError, IncompleteCoupError, TableauError
 from punto.outcome import Outcome, Side
-from punto.tableau import banker_draws, hand_total, is_natural, player_draws
+from punto.tableau import banker_takes_third, hand_total, is_natural, player_takes_third
 
 __all__ = ["CardDealt", "Coup", "DrawReason", "Position", "coup_of_hands", "deal_coup"]
 
@@ -141,15 +141,13 @@ class Coup:
             return _INITIAL[dealt]
         p_two = hand_total([c.value for c in self._player[:2]])
         b_two = hand_total([c.value for c in self._banker[:2]])
-        if is_natural(p_two) or is_natural(b_two):
-            return None
         if len(self._player) == 2 and len(self._banker) == 2:
-            if player_draws(p_two):
+            if player_takes_third(p_two, b_two):
                 return Position.PLAYER_3
-            return Position.BANKER_3 if banker_draws(b_two, player_third=None) else None
+            return Position.BANKER_3 if banker_takes_third(p_two, b_two, None) else None
         if len(self._player) == 3 and len(self._banker) == 2:
             third = self._player[2].value
-            return Position.BANKER_3 if banker_draws(b_two, player_third=third) else None
+            return Position.BANKER_3 if banker_takes_third(p_two, b_two, third) else None
         return None
 
     @property

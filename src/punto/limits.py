@@ -1,6 +1,6 @@
 """Table limits and the rules on which bets may be placed together.
 
-Each player picks a :class:`~punto.tiers.LimitTier` when sitting [RULES.md §4] (the tier
+Each player picks a :class:`~punto.tiers.LimitTier` when sitting [L] [O] (the tier
 is data of the rules, :mod:`punto.tiers`; it is also importable from here). :func:`check_bets`
 checks one player's bets for one hand against every limit, each failure a typed
 error that names the limit and its value:

@@ -1,4 +1,4 @@
-"""Paytables as named data: what each payout class of a bet pays, to 1 [RULES.md §3].
+"""Paytables as named data: what each payout class of a bet pays, to 1 [M17] [L] [O].
 
 A table's rules choose one paytable per offered bet by name. Odds are exact
 fractions; ``push`` pays 0 (the stake is returned) and ``lose`` costs the stake.

@@ -1,13 +1,13 @@
 """Roads (scoreboards) [O]: bead plate, Big Road, derived roads, Ask Banker / Ask Player.
 
-The exact rules are in ``spec/ROADS.md`` (RULES.md §8 [O]); this module is their one copy.
+The exact rules are restated in ``docs/roads.md`` (the roads of [O]); this module is their one copy.
 A :class:`RoadBoard` is fed one :class:`RoadResult` at a time and updates every road in
 constant work per hand: it keeps the Big Road's logical-column lengths and each grid's
 occupancy as it goes and never rebuilds. It does no I/O; :mod:`punto.roads_render` draws it.
 
-Columns and rows count from 0 here (ROADS.md counts them from 1).
+Columns and rows count from 0 here (docs/roads.md's rules count them from 1).
 
-The worked example of ROADS.md (B B P P P B P B B):
+The worked example of the roads' rules (B B P P P B P B B):
 
 >>> from dataclasses import astuple
 >>> board = RoadBoard.replay(parse_results("BBPPPBPBB"))
@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 DEFAULT_HEIGHT = 6
-"""Rows of every road grid unless the board is told otherwise (ROADS.md: a 6-row grid)."""
+"""Rows of every road grid unless the board is told otherwise ([O]: a 6-row grid)."""
 
 _WINNER_CODES = {"B": Winner.BANKER, "P": Winner.PLAYER, "T": Winner.TIE}
 _CODE_OF_WINNER = {winner: code for code, winner in _WINNER_CODES.items()}
@@ -351,7 +351,7 @@ class RoadUpdate:
 
 class _StreakRoad:
     """Entries laid in streaks (logical columns) and on a grid of ``height`` rows with
-    dragon tails, one entry at a time in constant work (ROADS.md, Big Road).
+    dragon tails, one entry at a time in constant work ([O], Big Road).
 
     An entry equal to the previous one (``key``) extends the streak, else starts a new one.
     A streak goes down while the next cell is inside the grid and empty, then turns right
@@ -440,7 +440,7 @@ class _StreakRoad:
 
 
 def _derived_colour(lengths: list[int], k: int, col: int, row: int) -> Colour | None:
-    """The mark road ``k`` adds for a Big Road entry at logical ``col``, ``row`` (ROADS.md).
+    """The mark road ``k`` adds for a Big Road entry at logical ``col``, ``row`` ([O]).
 
     Only the lengths of columns left of ``col`` are read: they are complete by then.
     """

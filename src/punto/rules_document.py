@@ -34,6 +34,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from punto.bets import Bet
+from punto.codec import tier_from_json, tier_json
 from punto.errors import PresetError, RulesError
 from punto.limits import LimitTier
 from punto.money import Rounding
@@ -48,24 +49,10 @@ __all__ = [
     "overrides_of",
     "rules_from_document",
     "rules_to_document",
-    "tier_from_document",
-    "tier_to_document",
 ]
 
 DOCUMENT_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
 """The keys of a rules document: every field of :class:`Rules`, in its order."""
-
-
-def tier_to_document(tier: LimitTier) -> dict[str, Any]:
-    """A limit tier as JSON data (minor units; ``bet_limits`` bet to ``[min, max]``)."""
-    return {
-        "name": tier.name,
-        "min_bet": tier.min_bet,
-        "max_bet": tier.max_bet,
-        "side_min": tier.side_min,
-        "side_max": tier.side_max,
-        "bet_limits": {bet.value: [low, high] for bet, (low, high) in tier.bet_limits.items()},
-    }
 
 
 def rules_to_document(rules: Rules) -> dict[str, Any]:
@@ -78,7 +65,7 @@ def rules_to_document(rules: Rules) -> dict[str, Any]:
         elif name == "close_from_hand":
             value = {bet.value: hand for bet, hand in value.items()}
         elif name == "limit_tiers":
-            value = [tier_to_document(tier) for tier in value]
+            value = [tier_json(tier) for tier in value]
         elif name == "tie_policy":
             value = value.name
         elif isinstance(value, enum.Enum):
@@ -144,34 +131,9 @@ def _close_from_hand(field: str, value: object) -> Mapping[Bet, int]:
     )
 
 
-def tier_from_document(data: object, *, field: str = "limit_tiers") -> LimitTier:
-    """A limit tier from :func:`tier_to_document`'s data; :class:`RulesError` naming
-    ``field`` if it is malformed."""
-    tier = _mapping(field, data)
-    known = {"name", "min_bet", "max_bet", "side_min", "side_max", "bet_limits"}
-    unknown = sorted(set(tier) - known)
-    if unknown:
-        raise _fail(field, f"unknown limit tier key {unknown[0]!r}")
-    missing = sorted(known - {"bet_limits"} - set(tier))
-    if missing:
-        raise _fail(field, f"a limit tier needs {', '.join(missing)}")
-    limits: dict[Bet, tuple[int, int]] = {}
-    for key, pair in _mapping(field, tier.get("bet_limits", {})).items():
-        if not isinstance(pair, list | tuple) or len(pair) != 2:
-            raise _fail(field, f"the limits of {key} are [minimum, maximum], not {pair!r}")
-        limits[_bet(field, key)] = (_whole(field, pair[0]), _whole(field, pair[1]))
-    name = tier["name"]
-    if not isinstance(name, str):
-        raise _fail(field, f"a limit tier's name is a string, not {name!r}")
+def _tier(field: str, data: object) -> LimitTier:
     try:
-        return LimitTier(
-            name=name,
-            min_bet=_whole(field, tier["min_bet"]),
-            max_bet=_whole(field, tier["max_bet"]),
-            side_min=_whole(field, tier["side_min"]),
-            side_max=_whole(field, tier["side_max"]),
-            bet_limits=MappingProxyType(limits),
-        )
+        return tier_from_json(data)
     except RulesError as exc:
         raise _fail(field, str(exc)) from None
 
@@ -179,7 +141,7 @@ def tier_from_document(data: object, *, field: str = "limit_tiers") -> LimitTier
 def _tiers(field: str, value: object) -> tuple[LimitTier, ...]:
     if not isinstance(value, list | tuple):
         raise _fail(field, f"must be a list of limit tiers, not {value!r}")
-    return tuple(tier_from_document(item, field=field) for item in value)
+    return tuple(_tier(field, item) for item in value)
 
 
 def _tie_policy(field: str, value: object) -> TiePolicy:

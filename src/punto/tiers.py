@@ -1,4 +1,4 @@
-"""Limit tiers: the per-bet minimum and maximum a player sits on [RULES.md §4].
+"""Limit tiers: the per-bet minimum and maximum a player sits on [L] [O].
 
 Pure data of the rules (:class:`punto.rules.Rules` holds its tiers); the checks of bets
 against a tier and the other table limits are :mod:`punto.limits`'s. Amounts are integer

@@ -1,4 +1,4 @@
-"""Every bet of RULES.md §3 against every kind of outcome it distinguishes.
+"""Every bet of the rules ([M13], [M17], [L], [O]) against every outcome it distinguishes.
 
 Each coup is dealt from real cards (shoe order P1 B1 P2 B2 P3 B3) through the tableau,
 then settled under a preset; each test is named after the rule it checks. Stakes are

@@ -1,7 +1,7 @@
 """Table limits: per-bet minimum and maximum per tier, [M14], [M18], [S11], [O], [L].
 
 The Hypothesis test checks that :func:`check_bets` rejects exactly what an independent
-oracle, written here from RULES.md §3-§4, says breaks a limit: what it must, and
+oracle, written here from the rules ([M14], [M18], [L], [O]), says breaks a limit: what it must, and
 nothing else.
 """
 
@@ -377,7 +377,7 @@ def oracle(
     table_banker: int,
     table_player: int,
 ) -> set[Violation]:
-    """Every limit the bets break, read straight from RULES.md §3-§4."""
+    """Every limit the bets break, read straight from the rules ([M14], [M18], [L], [O])."""
     broken: set[Violation] = set()
     for bet, amount in bets.items():
         if bet not in rules.paytables:

@@ -1,6 +1,6 @@
-"""Roads [O] (RULES.md §8, ROADS.md): bead plate, Big Road, derived roads, ask-roads.
+"""Roads [O] (docs/roads.md): bead plate, Big Road, derived roads, ask-roads.
 
-Hand-worked cases first, then Hypothesis against a reference that reads ROADS.md literally
+Hand-worked cases first, then Hypothesis against a reference that reads the rules literally
 from the whole history at once (the board itself works one hand at a time).
 """
 
@@ -66,7 +66,7 @@ def _logical_cols(letters: str) -> list[int]:
     return cols
 
 
-# --- ROADS.md worked example ---------------------------------------------------------
+# --- the roads' worked example -------------------------------------------------------
 
 
 def test_o_roads_md_worked_example_derived_roads() -> None:
@@ -467,7 +467,7 @@ def test_o_add_and_ask_do_constant_work_however_long_the_shoe() -> None:
     assert statistics.median(memory[599]) <= 2 * statistics.median(memory[3])
 
 
-# --- the reference: ROADS.md read literally from the whole history ---------------------
+# --- the reference: the rules read literally from the whole history -------------------
 
 
 def reference_columns(results: Sequence[RoadResult]) -> list[int]:
@@ -485,7 +485,7 @@ def reference_columns(results: Sequence[RoadResult]) -> list[int]:
 
 
 def reference_colours(lengths: list[int], k: int) -> list[Colour]:
-    """ROADS.md, 1-based, from the complete columns (each entry's left columns are done)."""
+    """The rules, 1-based, from the complete columns (each entry's left columns are done)."""
     if len(lengths) >= k + 1 and lengths[k] >= 2:
         start = (k + 1, 2)
     elif len(lengths) >= k + 2:

@@ -1,7 +1,7 @@
-"""Settlement never creates or loses money, and pays what RULES.md §3 says.
+"""Settlement never creates or loses money, and pays what the paytables of [M17] [L] [O] say.
 
 Hypothesis deals random coups through the tableau and settles random bets on every
-preset; an independent oracle, written here from the RULES.md §3 table, says what each
+preset; an independent oracle, written here from the rules' table of bets, says what each
 bet must pay.
 """
 
@@ -31,7 +31,7 @@ _DRAGON = {
 
 
 def expected_odds(rules: Rules, bet: Bet, out: Outcome) -> Fraction:
-    """Net per unit staked, from the RULES.md §3 table (-1: lost, 0: push)."""
+    """Net per unit staked, from the rules' table of bets (-1: lost, 0: push)."""
     table = rules.paytables[bet]
     p, b = out.player_total, out.banker_total
     tie = out.winner is Winner.TIE

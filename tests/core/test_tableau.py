@@ -2,7 +2,7 @@
 
 The exhaustive check deals every sequence of six card values 0-9 through
 :class:`~punto.coup.Coup` and compares it with :func:`reference_coup`, a
-re-implementation of the rules written from the wording of RULES.md [M5], [M7],
+re-implementation of the rules written from the wording of the rules [M5], [M7],
 [M9], [M11], [M12] and sharing no code with :mod:`punto.tableau`.
 """
 
@@ -197,7 +197,7 @@ def test_m11_higher_total_wins_m12_equal_is_a_tie(values: tuple[int, ...], winne
 
 
 def reference_banker_draws_after_player_third(banker: int, third: int) -> bool:
-    """[M9] table, row by row, as RULES.md words it."""
+    """[M9] table, row by row, as the rule words it."""
     if banker in (0, 1, 2):
         return True  # draws whatever the third card
     if banker == 3:

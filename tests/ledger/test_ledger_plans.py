@@ -16,7 +16,7 @@ import pytest
 from ledger_support import POSTGRESQL, ledger_database
 from sqlalchemy import TextClause, text
 
-from punto.ledger import store
+from punto.ledger import confirms, posting, rows
 from punto.ledger.store import create_engine
 from punto.server.store import storage
 from punto.server.store.migrate import upgrade_async
@@ -110,15 +110,15 @@ async def test_many_keys_probe_the_index_on_a_generic_plan(backend: str, tmp_pat
         keys = [f"stake:c{n}" for n in range(1, 2501)]
         cases: dict[str, tuple[TextClause | str, dict[str, list[str]]]] = {
             "the accounts a posting locks": (
-                store._LOCK_PG,
+                posting.LOCK_PG,
                 {"codes": [f"player:{p}" for p in players]},
             ),
             "the keys already posted": (
-                text(f"SELECT id FROM ledger_transactions WHERE {store._KEYS_PG.text}"),
+                text(f"SELECT id FROM ledger_transactions WHERE {rows.KEYS_PG.text}"),
                 {"keys": keys},
             ),
             "what a batch of confirms is checked against": (
-                store._BATCH_PG,
+                confirms.BATCH_PG,
                 {
                     "rounds": [f"t:1-{n}" for n in range(1, 2501)],
                     "keys": keys,
@@ -134,9 +134,9 @@ async def test_many_keys_probe_the_index_on_a_generic_plan(backend: str, tmp_pat
             assert not _compared_with_every_key(nodes), (what, nodes)
             # each lock is its part's last step, above the ordering: rows are locked in
             # key order, as every posting locks them (no two wait for each other)
-            if statement is store._LOCK_PG:
+            if statement is posting.LOCK_PG:
                 assert nodes[0]["Node Type"] == "LockRows", (what, nodes)
-            if statement is store._BATCH_PG:
+            if statement is confirms.BATCH_PG:
                 locks = [n for n in nodes if n["Node Type"] == "LockRows"]
                 assert len(locks) == 2, (what, nodes)
                 assert all(n["Plans"][0]["Node Type"] == "Sort" for n in locks), (what, nodes)

@@ -28,16 +28,15 @@ from punto.errors import (
     RoundStateError,
 )
 from punto.ledger import model
+from punto.ledger.driver import insert_rows, on_driver
 from punto.ledger.migrate import alembic_config
 from punto.ledger.model import Account, TransactionKind
+from punto.ledger.rows import ACCOUNTS
 from punto.ledger.store import (
-    _A,
     ConfirmRequest,
     LedgerStore,
     RoundInfo,
     RoundStatus,
-    _insert,
-    _on_driver,
     create_engine,
 )
 from punto.ledger.tables import VERSION_TABLE, Base
@@ -581,22 +580,22 @@ async def test_a_statement_on_the_driver_is_seen_and_fails_as_sqlalchemy_would(
         event.listen(store.engine.sync_engine, "before_cursor_execute", listen)
         insert = "INSERT INTO ledger_accounts (code, kind, key) VALUES ($1, 'player', $2)"
         async with store.engine.begin() as conn:
-            assert [tuple(r) for r in await _on_driver(conn, "SELECT $1::int", (7,))] == [(7,)]
-            await _on_driver(conn, insert, ("player:dup", "dup"))
+            assert [tuple(r) for r in await on_driver(conn, "SELECT $1::int", (7,))] == [(7,)]
+            await on_driver(conn, insert, ("player:dup", "dup"))
         assert seen.count("SELECT $1::int") == 1
         with pytest.raises(IntegrityError):
             async with store.engine.begin() as conn:
-                await _on_driver(conn, insert, ("player:dup", "dup"))
+                await on_driver(conn, insert, ("player:dup", "dup"))
         with pytest.raises(DBAPIError) as failed:
             async with store.engine.begin() as conn:
-                await _on_driver(conn, "SELECT * FROM no_such_table", ())
+                await on_driver(conn, "SELECT * FROM no_such_table", ())
         assert not failed.value.connection_invalidated
         async with store.engine.connect() as conn:
             pid = (await conn.exec_driver_sql("SELECT pg_backend_pid()")).scalar_one()
             async with store.engine.connect() as other:
                 await other.execute(text("SELECT pg_terminate_backend(:p, 5000)"), {"p": pid})
             with pytest.raises(DBAPIError) as cut:
-                await _on_driver(conn, "SELECT 1", ())
+                await on_driver(conn, "SELECT 1", ())
             assert cut.value.connection_invalidated
             assert conn.invalidated
         async with store.engine.connect() as conn:  # cut before the unit's first statement
@@ -605,10 +604,10 @@ async def test_a_statement_on_the_driver_is_seen_and_fails_as_sqlalchemy_would(
             async with store.engine.connect() as other:
                 await other.execute(text("SELECT pg_terminate_backend(:p, 5000)"), {"p": pid})
             with pytest.raises(DBAPIError) as cut:
-                await _on_driver(conn, "SELECT 1", ())  # its transaction cannot begin
+                await on_driver(conn, "SELECT 1", ())  # its transaction cannot begin
             assert cut.value.connection_invalidated
         async with store.engine.begin() as conn:  # the pool lends a working connection
-            assert [tuple(r) for r in await _on_driver(conn, "SELECT 2", ())] == [(2,)]
+            assert [tuple(r) for r in await on_driver(conn, "SELECT 2", ())] == [(2,)]
 
 
 async def test_statements_on_the_driver_run_in_the_units_transaction_even_first(
@@ -624,8 +623,8 @@ async def test_statements_on_the_driver_run_in_the_units_transaction_even_first(
     async with ledger_store(backend, tmp_path) as store:
         xid = "SELECT txid_current()"
         async with store.engine.begin() as conn:
-            first = await _on_driver(conn, xid, ())
-            second = await _on_driver(conn, xid, ())
+            first = await on_driver(conn, xid, ())
+            second = await on_driver(conn, xid, ())
         assert first == second  # one transaction (each statement alone: two ids)
         insert = "INSERT INTO ledger_accounts (code, kind, key) VALUES ($1, 'player', $2)"
 
@@ -634,16 +633,16 @@ async def test_statements_on_the_driver_run_in_the_units_transaction_even_first(
         async def failing(opening: str) -> None:
             async with store.engine.begin() as conn:
                 if opening == "statement":
-                    await _on_driver(conn, insert, ("player:gone", "gone"))
+                    await on_driver(conn, insert, ("player:gone", "gone"))
                 else:
-                    await _insert(conn, _A, ("code", "kind", "key", "balance"), copied)
+                    await insert_rows(conn, ACCOUNTS, ("code", "kind", "key", "balance"), copied)
                 raise RuntimeError("the unit failed")
 
         for opening in ("statement", "copy"):
             with pytest.raises(RuntimeError, match="the unit failed"):
                 await failing(opening)
         async with store.engine.connect() as conn:
-            found = await _on_driver(
+            found = await on_driver(
                 conn,
                 "SELECT count(*) FROM ledger_accounts WHERE code = $1 OR code LIKE 'player:c%'",
                 ("player:gone",),

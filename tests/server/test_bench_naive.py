@@ -1,6 +1,7 @@
-"""The ceiling ``benchmarks/bench_server.py`` sets the server against on PostgreSQL: each
-bet its own transaction (issue 11's 730 bets/s). Its rate is only worth quoting if every
-bet it counts was written: these run it small on a real database and look at its rows."""
+"""The ceiling ``benchmarks/bench_server.py`` sets the server against on PostgreSQL
+(``benchmarks/naive_ceiling.py``): each bet its own transaction. Its rate is only worth
+quoting if every bet it counts was written: these run it small on a real database and look
+at its rows."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.slow]  # slow: the integration st
 
 
 def _bench() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_server.py"
-    spec = importlib.util.spec_from_file_location("bench_server_for_tests", path)
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "naive_ceiling.py"
+    spec = importlib.util.spec_from_file_location("naive_ceiling_for_tests", path)
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)

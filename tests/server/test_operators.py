@@ -22,7 +22,7 @@ from punto.server.operators.model import (
     user_id_of,
 )
 from punto.server.operators.registry import register
-from punto.server.operators.signing import signature, verify
+from punto.ledger.signing import signature, verify
 from punto.server.store.migrate import upgrade_async
 from punto.server.store.operators import OperatorStore
 

@@ -23,7 +23,7 @@ from punto.bets import Bet
 from punto.cards import parse_cards
 from punto.coup import deal_coup
 from punto.errors import InsufficientFundsError, PuntoError, RoundStateError
-from punto.ledger import store
+from punto.ledger import confirms, store
 from punto.ledger.model import (
     Account,
     Transaction,
@@ -131,7 +131,7 @@ async def test_a_batch_looks_up_only_its_own_players_bets(backend: str, tmp_path
         async with ledger.engine.connect() as conn:
             plan = (
                 await conn.exec_driver_sql(
-                    "EXPLAIN (ANALYZE, FORMAT JSON) " + store._BATCH_PG,
+                    "EXPLAIN (ANALYZE, FORMAT JSON) " + confirms.BATCH_PG,
                     (
                         ["g1"],
                         ["k1", "k2"],
@@ -496,7 +496,7 @@ async def test_a_connection_cut_during_a_settlements_copy_is_retried_and_pays_on
     connection is invalidated and the ledger runs the unit again by itself, which pays
     each player once (the caller sees no error)."""
     async with ledger_store(backend, tmp_path) as ledger:
-        # 520 players: 1,040 entries, more than one statement takes (store._ONE_STATEMENT)
+        # 520 players: 1,040 entries, more than one statement takes (posting._ONE_STATEMENT)
         players = await _round_of_bettors(ledger, 520, stake=1000)
         url = ledger.engine.url.render_as_string(hide_password=False)
         cuts: list[int] = []
@@ -682,7 +682,7 @@ async def test_two_batches_of_one_round_run_side_by_side_and_a_settlement_waits_
         async with ledger.engine.connect() as first:
             await first.begin()
             await first.exec_driver_sql(  # the first batch, checked and not yet posted
-                store._BATCH_PG,
+                confirms.BATCH_PG,
                 (["g1"], ["stake:c-ann"], ["ann"], ["player:ann"], ["escrow:g1"]),
             )
             second = asyncio.create_task(

@@ -22,7 +22,7 @@ from server_support import Process, http_client
 from sqlalchemy import func, select
 
 from punto.ledger.store import create_engine
-from punto.server.operators.signing import signature
+from punto.ledger.signing import signature
 from punto.server.store.schema import UserRow
 
 pytestmark = pytest.mark.asyncio

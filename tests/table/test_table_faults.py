@@ -1,4 +1,4 @@
-"""Every fault case of RULES.md §7 as its own test, named after its rule id: the fault is
+"""Every fault case ([M10], [S1]–[S9], [L]) as its own test, named after its rule id: the fault is
 an explicit action and has exactly its documented effect, and no fault loses or creates
 money."""
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import pytest
 
-from punto.server.operators.signing import signature
+from punto.ledger.signing import signature
 from web.pages import new_page, save
 from web.web_support import Server
 

@@ -12,7 +12,7 @@ from punto.errors import NotFoundError
 from punto.ledger.store import create_engine, database_url, reach
 from punto.server.operators.model import Operator
 from punto.server.operators.registry import register
-from punto.server.operators.signing import new_secret
+from punto.ledger.signing import new_secret
 from punto.server.store.migrate import upgrade_async
 from punto.server.store.operators import OperatorStore
 

@@ -3,7 +3,10 @@
 - :mod:`punto.ledger.model` — the pure core: accounts, entries, transactions and the
   postings of a round (stake, settlement, refund, correction). No I/O.
 - :mod:`punto.ledger.store` — the SQLAlchemy (async) store: idempotent, atomic posting,
-  round settlement, recovery and the books check.
+  round settlement, recovery and the books check; its parts are
+  :mod:`~punto.ledger.engine`, :mod:`~punto.ledger.records`, :mod:`~punto.ledger.rows`,
+  :mod:`~punto.ledger.posting`, :mod:`~punto.ledger.confirms`, :mod:`~punto.ledger.rounds`,
+  :mod:`~punto.ledger.audit` and :mod:`~punto.ledger.driver`.
 - :mod:`punto.ledger.migrate` — the Alembic migrations, run programmatically.
 - :mod:`punto.ledger.wallet` — the internal (transfer) and seamless (operator HTTP) wallets.
 - :mod:`punto.ledger.operator_ref` — a small reference operator for the seamless contract.

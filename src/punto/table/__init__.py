@@ -11,7 +11,7 @@ of the table's life. See ``docs/table.md``.
 - :mod:`~punto.table.seat_plan` — seats, marks, watchers [M15], [S13];
 - :mod:`~punto.table.squeeze` — who holds the cards [M16], [S], [O];
 - :mod:`~punto.table.kinds` — normal, VIP and bid-squeeze tables; RNG or live [O];
-- :mod:`~punto.table.fault_catalogue` — every fault of RULES.md §7 and its effect;
+- :mod:`~punto.table.fault_catalogue` — every fault case ([M10], [S1]–[S9], [L]) and its effect;
 - :mod:`~punto.table.shoes` — the RNG shoe and the scanned live shoe;
 - :mod:`~punto.table.records` — game numbers and hand records [L];
 - :mod:`~punto.table.legal` — what each viewer may do now, and the dealer's guidance;

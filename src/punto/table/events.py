@@ -711,7 +711,7 @@ class HandResettled:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FaultReported:
-    """A fault of RULES.md §7 was reported; its ``effect`` follows in later events."""
+    """A fault ([M10], [S1]–[S9], [L]) was reported; its ``effect`` follows in later events."""
 
     kind: ClassVar[str] = "fault_reported"
 

@@ -1,4 +1,4 @@
-"""Every fault of RULES.md §7 as data: the case, the rule that decides it, its effect.
+"""Every fault case ([M10], [S1]–[S9], [L]) as data: the case, the rule that decides it, its effect.
 
 A fault is reported with :meth:`punto.table.Table.report_fault`; the table applies the
 :class:`Effect` listed here and nothing else, so this table *is* the documented
@@ -74,7 +74,7 @@ class FaultSpec:
 
 
 class Fault(enum.Enum):
-    """Every fault case of RULES.md §7 (plus [M4] and the soiled card of [M3]/[S4])."""
+    """Every fault case of [M10], [S1]–[S9] and [L] (plus [M4] and the soiled card of [M3]/[S4])."""
 
     M4_CARD_EXPOSED = "m4_card_exposed"
     M10_MISDEAL_CORRECTED = "m10_misdeal_corrected"

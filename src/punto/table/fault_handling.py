@@ -1,5 +1,5 @@
 """Faults as actions: :meth:`FaultHandling.report_fault` applies the documented
-effect of every case of RULES.md §7 (:data:`punto.table.fault_catalogue.FAULTS`).
+effect of every fault case, [M10] [S1]–[S9] [L] (:data:`punto.table.fault_catalogue.FAULTS`).
 """
 
 from __future__ import annotations

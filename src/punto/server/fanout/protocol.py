@@ -377,7 +377,7 @@ class CutCardOut(_Message):
 
 
 class ReportFault(_Message):
-    """A fault of RULES.md §7."""
+    """A fault case ([M10], [S1]–[S9], [L])."""
 
     type: Literal["report_fault"]
     fault: Fault

@@ -5,7 +5,7 @@ Through ASGI every message a client gets is one ``websocket.send``: one pass thr
 Starlette, uvicorn and the ``websockets`` framer, and one system call, per message and
 connection. A table of thousands sends the same text to every client, and a player's bet
 brings several messages at once; measured, that path was most of a broadcast's time and a
-quarter of the server's time per confirmed bet (docs/server.md).
+large share of the server's time per confirmed bet (benchmarks/RESULTS.md).
 
 :class:`DirectProtocol` is uvicorn's own ``websockets-sansio`` protocol with one addition:
 when a connection is accepted, its ASGI scope carries

@@ -794,7 +794,7 @@ async def withdraw(player: str, body: Transfer, actor: ActorDep, node: NodeDep) 
 
 @router.get("/api/faults", tags=["supervision"])
 async def faults() -> dict[str, Any]:
-    """Every fault of RULES.md §7 and its effect."""
+    """Every fault case ([M10], [S1]–[S9], [L]) and its effect."""
     return {
         "faults": [
             {

@@ -26,7 +26,7 @@ from punto.server.operators.model import (
     minor_units,
     user_id_of,
 )
-from punto.server.operators.signing import verify
+from punto.ledger.signing import verify
 from punto.server.store.operators import LaunchRecord, OperatorPlayer, OperatorStore
 
 __all__ = ["SKEW", "TOKEN_TTL", "Launch", "LaunchRequest", "Launcher"]

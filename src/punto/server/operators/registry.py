@@ -14,7 +14,7 @@ from punto.server.operators.model import (
     check_operator_id,
     check_origin,
 )
-from punto.server.operators.signing import new_secret
+from punto.ledger.signing import new_secret
 from punto.server.store.operators import OperatorStore
 
 __all__ = ["register"]

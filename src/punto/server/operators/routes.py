@@ -15,7 +15,7 @@ from punto.server.operators.framing import FrameAncestors
 from punto.server.operators.launch import Launcher
 from punto.server.operators.model import LANGUAGES
 from punto.server.operators.registry import register
-from punto.server.operators.signing import SIGNATURE_HEADER, new_secret
+from punto.ledger.signing import SIGNATURE_HEADER, new_secret
 
 __all__ = ["OPERATOR_HEADER", "router"]
 

@@ -23,12 +23,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from punto.bets import Bet
+from punto.codec import tier_from_json, tier_json
 from punto.errors import ProtocolError
 from punto.limits import LimitTier
 from punto.rules import Rules
 from punto.rules_document import compose, rules_to_document
-from punto.server.fanout.protocol import tier_json
 from punto.table.kinds import Dealing, TableKind, TableSettings
 from punto.table.squeeze import Reading
 
@@ -225,19 +224,7 @@ def tiers_from_json(data: str | Sequence[Mapping[str, Any]] | None) -> tuple[Lim
         return None
     items = json.loads(data) if isinstance(data, str) else data
     try:
-        return tuple(
-            LimitTier(
-                name=str(t["name"]),
-                min_bet=int(t["min_bet"]),
-                max_bet=int(t["max_bet"]),
-                side_min=int(t["side_min"]),
-                side_max=int(t["side_max"]),
-                bet_limits=MappingProxyType(
-                    {Bet(b): (int(lo), int(hi)) for b, (lo, hi) in t.get("bet_limits", {}).items()}
-                ),
-            )
-            for t in items
-        )
+        return tuple(tier_from_json(t) for t in items)
     except (KeyError, TypeError, ValueError) as exc:
         raise ProtocolError(f"bad limit tiers: {exc}") from None
 

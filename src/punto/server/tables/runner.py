@@ -119,10 +119,9 @@ _LOG = logging.getLogger("punto.server.tables.runner")
 
 CONFIRM_DEPTH = 3
 """Batches of one table's confirms under way at once (checked, their stakes being
-written, not yet taken): while some are written the next is checked. Two let a table's
-check overlap its write; a third kept the server busier while writes wait for the
-database (PostgreSQL, 200 players at four tables, 6 alternated pairs: 5,274 → 5,588
-bets/s, docs/server.md). A table that limits its Banker–Player difference [M14] has one."""
+written, not yet taken): while some are written the next is checked, so the server
+keeps working while writes wait for the database. A table that limits its Banker–Player
+difference [M14] has one."""
 
 
 class TableRunner(TableCommands):

@@ -1,8 +1,8 @@
 """Entries without per-row foreign keys: the ledger checks them (bulk settlement).
 
 A settlement of 10,000 bets writes about 7,500 entries in one ``COPY``. Each of the two
-foreign keys of ``ledger_entries`` ran one look-up query per row: 7,500 rows took 110 to
-160 ms on PostgreSQL 15 with both, 30 to 40 ms without (docs/server.md). The ledger
+foreign keys of ``ledger_entries`` ran one look-up query per row, most of the copy's
+time. The ledger
 writes an entry only in the database transaction that inserts its transaction, after it
 has locked (and, if new, created) every account the entry names, and it deletes neither
 transactions nor accounts; ``punto ledger check`` proves afterwards that every entry

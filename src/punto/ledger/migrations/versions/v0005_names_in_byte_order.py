@@ -5,10 +5,9 @@ idempotency keys, round and player ids. Under a database's language collation (t
 default of ``initdb``: ``en_US.UTF-8``, ``C.UTF-8`` …) every comparison of those columns
 — each look-up, each insert into their indexes, each sort — goes through the locale's
 rules. They are identifiers, not words: byte order is their order (the order Python sorts
-them in, as the ledger locks accounts), and it compares with ``memcmp``. On PostgreSQL 15
-with a ``C.UTF-8`` database, twelve alternated copies of a settlement's 7,500 entries took
-a median 34.2 ms into the old table and 25.4 ms into the new one (docs/server.md). SQLite
-compares strings byte by byte already: nothing changes there.
+them in, as the ledger locks accounts), and it compares with ``memcmp``, so a
+settlement's copy of its entries is faster. SQLite compares strings byte by byte already:
+nothing changes there.
 
 Revision ID: 0005
 Revises: 0004

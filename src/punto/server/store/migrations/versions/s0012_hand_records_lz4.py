@@ -2,9 +2,8 @@
 
 A busy hand's record is megabytes of JSON (every chip of thousands of players). Stored
 with PostgreSQL's default ``pglz`` compression, writing it was a large part of settling
-such a hand; with ``lz4`` (PostgreSQL 14 and later) the ``INSERT`` of a 5 MB record
-took 58 ms instead of 75–83 (docs/server.md). Records already stored keep their
-compression; SQLite has none to set.
+such a hand; with ``lz4`` (PostgreSQL 14 and later) the ``INSERT`` is faster. Records
+already stored keep their compression; SQLite has none to set.
 
 Revision ID: s0012
 Revises: s0011

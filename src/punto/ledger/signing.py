@@ -1,4 +1,6 @@
-"""Request signatures: ``X-Punto-Signature: sha256=<hex HMAC-SHA256(secret, raw body)>``.
+"""Request signatures of operator calls, both ways (a launch to Punto, a wallet call to the
+operator): ``X-Punto-Signature: sha256=<hex HMAC-SHA256(secret, signed bytes)>``; the signed
+bytes are the raw body, or for a call with no body its path and query.
 
 >>> header = signature("s3cret", b'{"player_id": "p1"}')
 >>> header.startswith("sha256=") and len(header) == 71
