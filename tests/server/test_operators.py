@@ -11,6 +11,7 @@ import pytest
 from ledger_support import BACKENDS, ledger_database
 
 from punto.errors import AuthError, ConflictError, ForbiddenError, NotFoundError, ProtocolError
+from punto.ledger.signing import signature, verify
 from punto.ledger.store import create_engine
 from punto.server.operators.framing import REFRESH, FrameAncestors
 from punto.server.operators.launch import SKEW, TOKEN_TTL, Launcher
@@ -22,7 +23,6 @@ from punto.server.operators.model import (
     user_id_of,
 )
 from punto.server.operators.registry import register
-from punto.ledger.signing import signature, verify
 from punto.server.store.migrate import upgrade_async
 from punto.server.store.operators import OperatorStore
 

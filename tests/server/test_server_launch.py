@@ -21,8 +21,8 @@ from ledger_support import BACKENDS, ledger_database
 from server_support import Process, http_client
 from sqlalchemy import func, select
 
-from punto.ledger.store import create_engine
 from punto.ledger.signing import signature
+from punto.ledger.store import create_engine
 from punto.server.store.schema import UserRow
 
 pytestmark = pytest.mark.asyncio

@@ -9,10 +9,10 @@ import time
 
 from punto.cli.output import write_json
 from punto.errors import NotFoundError
+from punto.ledger.signing import new_secret
 from punto.ledger.store import create_engine, database_url, reach
 from punto.server.operators.model import Operator
 from punto.server.operators.registry import register
-from punto.ledger.signing import new_secret
 from punto.server.store.migrate import upgrade_async
 from punto.server.store.operators import OperatorStore
 

@@ -19,10 +19,11 @@ unknown, the caller rolls it back and can be sure no money stays taken.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import httpx
 
@@ -36,6 +37,7 @@ from punto.errors import (
 )
 from punto.ledger import model
 from punto.ledger.model import Account, Transaction, TransactionKind
+from punto.ledger.signing import SIGNATURE_HEADER, signature
 from punto.ledger.store import LedgerStore
 
 __all__ = [
@@ -224,8 +226,11 @@ class SeamlessWallet:
         api_key: str | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         operator_id: str | None = None,
+        secret: str | None = None,
     ) -> None:
         self._retry = retry or RetryPolicy()
+        self._secret = secret
+        """Signs every call (``X-Punto-Signature``) when the operator gave one."""
         self._prefix = f"{operator_id}." if operator_id else None
         """The user ids of the operator's launched players start with it; its wallet knows
         them by its own ids, without it."""
@@ -253,12 +258,18 @@ class SeamlessWallet:
         if key is not None:
             headers["Idempotency-Key"] = key
         url = f"{self._base}{path}"
+        content = None if body is None else json.dumps(body, separators=(",", ":")).encode()
+        if content is not None:
+            headers["Content-Type"] = "application/json"
+        if self._secret is not None:
+            signed = content if content is not None else urlsplit(url).path.encode()
+            headers[SIGNATURE_HEADER] = signature(self._secret, signed)
         problem = ""
         for attempt in range(1, self._retry.attempts + 1):
             if attempt > 1:
                 await self._sleep(self._retry.delay(attempt - 1))
             try:
-                response = await self._client.request(method, url, json=body, headers=headers)
+                response = await self._client.request(method, url, content=content, headers=headers)
             except httpx.TransportError as exc:
                 problem = f"{type(exc).__name__}: {exc}"
                 continue

@@ -145,6 +145,7 @@ class Node:
                 wallet = SeamlessWallet(
                     settings.wallet_url,
                     api_key=settings.wallet_api_key,
+                    secret=settings.wallet_secret,
                     operator_id=settings.operator_id,
                 )
             else:

@@ -19,6 +19,7 @@ from urllib.parse import quote, urlsplit
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
 
 from punto.errors import AuthError, ConflictError, ForbiddenError, ProtocolError
+from punto.ledger.signing import verify
 from punto.server.operators.model import (
     LANGUAGES,
     Operator,
@@ -26,7 +27,6 @@ from punto.server.operators.model import (
     minor_units,
     user_id_of,
 )
-from punto.ledger.signing import verify
 from punto.server.store.operators import LaunchRecord, OperatorPlayer, OperatorStore
 
 __all__ = ["SKEW", "TOKEN_TTL", "Launch", "LaunchRequest", "Launcher"]

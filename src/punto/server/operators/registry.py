@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from punto.errors import ProtocolError
+from punto.ledger.signing import new_secret
 from punto.server.operators.model import (
     DIALECTS,
     LANGUAGES,
@@ -14,7 +15,6 @@ from punto.server.operators.model import (
     check_operator_id,
     check_origin,
 )
-from punto.ledger.signing import new_secret
 from punto.server.store.operators import OperatorStore
 
 __all__ = ["register"]

@@ -9,13 +9,13 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from punto.errors import ConflictError, NotFoundError
+from punto.ledger.signing import SIGNATURE_HEADER, new_secret
 from punto.server.auth import Role, require_role
 from punto.server.http.api import ActorDep, NodeDep
 from punto.server.operators.framing import FrameAncestors
 from punto.server.operators.launch import Launcher
 from punto.server.operators.model import LANGUAGES
 from punto.server.operators.registry import register
-from punto.ledger.signing import SIGNATURE_HEADER, new_secret
 
 __all__ = ["OPERATOR_HEADER", "router"]
 
