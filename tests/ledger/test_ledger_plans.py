@@ -18,7 +18,7 @@ from sqlalchemy import TextClause, text
 
 from punto.ledger import confirms, posting, rows
 from punto.ledger.store import create_engine
-from punto.server.store import storage
+from punto.server.store import presence
 from punto.server.store.migrate import upgrade_async
 
 pytestmark = [pytest.mark.asyncio]
@@ -127,7 +127,7 @@ async def test_many_keys_probe_the_index_on_a_generic_plan(backend: str, tmp_pat
                     "escrows": [f"escrow:t:1-{n}" for n in range(1, 2501)],
                 },
             ),
-            "where many players are": (storage._PRESENCE_PG, {"ids": players}),
+            "where many players are": (presence._PRESENCE_PG, {"ids": players}),
         }
         for what, (statement, values) in cases.items():
             nodes = await _generic_plan(url, statement, values)

@@ -87,16 +87,19 @@ async def check_operator(url: str, wallet_url: str) -> tuple[int, str]:
 
 async def _confirm_one_bet(
     table: TableClient, bets: tuple[str, ...] = ("player",)
-) -> dict[str, object]:
-    """Put 1000 on each of ``bets`` (Player) and confirm; the confirm's answer."""
+) -> tuple[str, dict[str, object]]:
+    """Put 1000 on each of ``bets`` (Player) and confirm, in a betting round that opens
+    after this call (an earlier round's events still unread are never taken for it); the
+    round's game and the confirm's answer. A round that closes first: the next one."""
     while True:
-        await table.betting_open()
+        table.skip_to_end()
+        game = await table.betting_open()
         for bet in bets:
             await table.request({"type": "add_chip", "bet": bet})
         answer = await table.request({"type": "confirm"})
-        if answer["type"] == "error" and answer["error"] == "betting":
+        if answer["type"] == "error" and answer["error"] in ("betting", "phase"):
             continue
-        return answer
+        return game, answer
 
 
 @dataclass
@@ -167,7 +170,7 @@ async def test_a_debit_the_operator_took_but_did_not_answer_is_rolled_back_in_th
             await table.ok({"type": "choose_chip", "chip": 1000})
             operator.fail("debit", applied=True)
             operator.fail("rollback")
-            answer = await _confirm_one_bet(table)
+            _, answer = await _confirm_one_bet(table)
             assert answer["type"] == "error"
             assert answer["error"] == "wallet_unavailable", answer
             assert operator.balances["ann"] == 99_000  # the operator kept it, for now
@@ -188,9 +191,11 @@ async def test_a_debit_the_operator_took_but_did_not_answer_is_rolled_back_in_th
             # Banker both bet: whatever the coup, money comes back (a tie returns both
             # on these rules), so there is always a credit to send.
             operator.fail("credit", applied=True)
-            answer = await _confirm_one_bet(table, ("player", "banker"))
+            game, answer = await _confirm_one_bet(table, ("player", "banker"))
             assert answer["type"] == "ok", answer
-            settled = await table.next_of("hand_settled", timeout=40)
+            settled = await table.next_of(
+                "hand_settled", lambda m: m["event"]["game"] == game, timeout=40
+            )
             returned = settled["event"]["results"][0]["returned"]
             assert returned > 0
             # the credit is written down and tried by the player's own task, after the

@@ -186,7 +186,6 @@ class Node:
             else LocalBus(self.hub)
         )
         self.chat = ChatRoom(
-            engine=self.engine,
             store=self.store,
             bus=self.bus,
             messages=settings.chat_messages,

@@ -20,22 +20,17 @@ import re
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
-
-from sqlalchemy import Table, delete, insert, select
+from typing import TYPE_CHECKING, Any
 
 from punto.errors import ChatError, ForbiddenError, NotFoundError, ProtocolError, RateLimitedError
 from punto.server.auth import Actor, Role, require_role
 from punto.server.fanout.protocol import Chat, ChatMute
-from punto.server.store.schema import ChatMuteRow, ChatRow
 
 if TYPE_CHECKING:
-    from sqlalchemy.ext.asyncio import AsyncEngine
-
     from punto.server.fanout.bus import Bus
     from punto.server.store.storage import ServerStore
 
-__all__ = ["HISTORY", "ChatLimiter", "ChatRoom", "chat_text", "message_json"]
+__all__ = ["HISTORY", "ChatLimiter", "ChatRoom", "chat_text"]
 
 HISTORY = 50
 """How many recent lines a client gets after its snapshot."""
@@ -44,9 +39,6 @@ _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 """Direction marks and overrides: a line could show other words than it holds."""
 
 _CHATTERS = frozenset({Role.PLAYER, Role.DEALER, Role.SUPERVISOR})
-
-_C = cast(Table, ChatRow.__table__)
-_M = cast(Table, ChatMuteRow.__table__)
 
 
 def chat_text(text: str) -> str:
@@ -112,20 +104,6 @@ class ChatLimiter:
                 del self._sent[who]
 
 
-def message_json(row: Any) -> dict[str, Any]:
-    """A stored line as the ``chat`` message's fields."""
-    return {
-        "id": row.id,
-        "table": row.table_id,
-        "game": row.game,
-        "at": row.at,
-        "from": row.author_id,
-        "name": row.author_name,
-        "role": row.role,
-        "text": row.text,
-    }
-
-
 class ChatRoom:
     """The chat of the tables this process owns: checks, stores and publishes lines and
     mutes (one per process; rate limits are counted here, per sender)."""
@@ -133,14 +111,12 @@ class ChatRoom:
     def __init__(
         self,
         *,
-        engine: AsyncEngine,
         store: ServerStore,
         bus: Bus,
         messages: int,
         window: float,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self._engine = engine
         self._store = store
         self._bus = bus
         self._clock = clock
@@ -176,10 +152,8 @@ class ChatRoom:
             "role": actor.role.value,
             "text": line,
         }
-        async with self._engine.begin() as conn:
-            key = (await conn.execute(insert(_C).values(**values))).inserted_primary_key
-        assert key is not None
-        message = {"type": "chat", "id": int(key[0]), **_fields(values)}
+        key = await self._store.add_chat_line(values)
+        message = {"type": "chat", "id": key, **_fields(values)}
         await self._bus.publish({"table": table_id, "message": message})
         return message
 
@@ -191,16 +165,7 @@ class ChatRoom:
         if await self._store.user(player) is None:
             raise NotFoundError(f"no player {player!r}")
         now = self._clock()
-        async with self._engine.begin() as conn:
-            await conn.execute(
-                delete(_M).where(_M.c.table_id == table_id, _M.c.player_id == player)
-            )
-            if muted:
-                await conn.execute(
-                    insert(_M).values(
-                        table_id=table_id, player_id=player, muted_by=actor.user_id, at=now
-                    )
-                )
+        await self._store.set_chat_muted(table_id, player, muted=muted, by=actor.user_id, at=now)
         message = {
             "type": "chat_muted",
             "table": table_id,
@@ -213,20 +178,12 @@ class ChatRoom:
 
     async def muted(self, table_id: str, player: str) -> bool:
         """Whether a supervisor muted ``player`` at ``table_id``."""
-        async with self._engine.connect() as conn:
-            found = await conn.execute(
-                select(_M.c.player_id).where(_M.c.table_id == table_id, _M.c.player_id == player)
-            )
-            return found.first() is not None
+        return await self._store.chat_muted(table_id, player)
 
     async def history(self, table_id: str, actor: Actor) -> dict[str, Any]:
         """The ``chat_history`` message a client gets after its snapshot: the last
         :data:`HISTORY` lines, and whether this player is muted here."""
-        async with self._engine.connect() as conn:
-            rows = await conn.execute(
-                select(_C).where(_C.c.table_id == table_id).order_by(_C.c.id.desc()).limit(HISTORY)
-            )
-            lines = [message_json(r) for r in rows][::-1]
+        lines = await self._store.chat_lines(table_id, limit=HISTORY)
         you_muted = False
         if actor.role is Role.PLAYER and actor.user_id is not None:
             you_muted = await self.muted(table_id, actor.user_id)

@@ -13,7 +13,6 @@ number"; docs/protocol.md §2).
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import quote
@@ -91,7 +90,7 @@ async def hand_clip(game: str, actor: ActorDep, node: NodeDep) -> dict[str, Any]
     positions in the clip) of the hand's start, each card and its end."""
     require_role(actor, *Role, action="watch a hand's video")
     game = _game(game)
-    now = time.time()
+    now = node.clock.now()
     record, video = await _video(node, game, now=now)
     if actor.role is Role.DEALER or (
         actor.role is Role.PLAYER and actor.user_id not in record.get("bets", {})
@@ -133,7 +132,7 @@ async def hand_clip_playlist(game: str, key: _KeyQuery, node: NodeDep) -> Respon
     """The hand's clip as an HLS VOD playlist (``EXT-X-START`` at the hand's start)."""
     game = _game(game)
     _check_key(node, game, key)
-    _record, video = await _video(node, game, now=time.time())
+    _record, video = await _video(node, game, now=node.clock.now())
     clip = _available(game, video)
     text = clip_playlist(
         clip,
@@ -152,7 +151,7 @@ async def hand_clip_segment(game: str, segment: str, key: _KeyQuery, node: NodeD
     """One segment of the hand's clip (only the clip's own segments are served)."""
     game = _game(game)
     _check_key(node, game, key)
-    record, video = await _video(node, game, now=time.time())
+    record, video = await _video(node, game, now=node.clock.now())
     clip = _available(game, video)
     if node.recordings is None or segment not in {s.name for s in clip.segments}:
         raise NotFoundError(f"no segment {segment!r} in the video of hand {game}")

@@ -15,19 +15,17 @@ REST (docs/protocol.md §2, "Complaints"): ``POST /api/me/complaints``,
 
 from __future__ import annotations
 
-import time
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import Table, insert, select, update
 
 from punto.cards import Card
 from punto.errors import ConflictError, NotFoundError, ProtocolError, PuntoError
 from punto.outcome import Outcome
 from punto.server.auth import Role, require_role
 from punto.server.http.api import ActorDep, NodeDep
-from punto.server.store.schema import ComplaintRow
+from punto.server.store.complaints import Complaint
 
 __all__ = ["COMPLAINT_WINDOW", "router"]
 
@@ -35,7 +33,6 @@ COMPLAINT_WINDOW = 24 * 3600.0
 """Seconds after a hand's end within which a complaint about it is taken [L]."""
 
 router = APIRouter()
-_C = cast(Table, ComplaintRow.__table__)
 
 
 class _Body(BaseModel):
@@ -58,7 +55,7 @@ class ResolveBody(_Body):
     banker: Annotated[list[str] | None, Field(min_length=2, max_length=3)] = None
 
 
-def _json(row: Any) -> dict[str, Any]:
+def _json(row: Complaint) -> dict[str, Any]:
     steps: list[dict[str, Any]] = [{"step": "filed", "by": row.player_id, "at": row.filed_at}]
     if row.state != "open":
         steps.append(
@@ -95,42 +92,30 @@ async def file_complaint(body: ComplaintBody, actor: ActorDep, node: NodeDep) ->
     if record is None or player not in record.get("bets", {}):
         raise NotFoundError(f"no hand {game!r} of yours to complain about")
     hand_at = float(record.get("closed_at") or record.get("opened_at") or 0.0)
-    now = time.time()
+    now = node.clock.now()
     if now - hand_at > COMPLAINT_WINDOW:
         raise ConflictError(
             f"hand {game} ended more than 24 hours ago: a complaint must come within 24 hours"
         )
-    values = {
-        "player_id": player,
-        "game": game,
-        "table_id": str(record.get("table") or game.rsplit("-", 2)[0]),
-        "dealer": str(record.get("dealer") or ""),
-        "hand_at": hand_at,
-        "text": body.text.strip() or body.text,
-        "filed_at": now,
-        "state": "open",
-    }
-    async with node.engine.begin() as conn:
-        open_ = await conn.execute(
-            select(_C.c.id).where(_C.c.player_id == player, _C.c.game == game, _C.c.state == "open")
-        )
-        if open_.first() is not None:
-            raise ConflictError(f"you already have an open complaint about hand {game}")
-        key = (await conn.execute(insert(_C).values(**values))).inserted_primary_key
-        assert key is not None
-        row = (await conn.execute(select(_C).where(_C.c.id == key[0]))).one()
+    row = await node.store.add_complaint(
+        player_id=player,
+        game=game,
+        table_id=str(record.get("table") or game.rsplit("-", 2)[0]),
+        dealer=str(record.get("dealer") or ""),
+        hand_at=hand_at,
+        text=body.text.strip() or body.text,
+        filed_at=now,
+    )
+    if row is None:
+        raise ConflictError(f"you already have an open complaint about hand {game}")
     return _json(row)
 
 
 @router.get("/api/me/complaints", tags=["records"])
 async def my_complaints(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
     """The player's complaints, newest first, with their outcome."""
-    player = actor.player
-    async with node.engine.connect() as conn:
-        rows = await conn.execute(
-            select(_C).where(_C.c.player_id == player).order_by(_C.c.id.desc()).limit(100)
-        )
-        return {"complaints": [_json(r) for r in rows]}
+    rows = await node.store.complaints(player_id=actor.player, newest_first=True, limit=100)
+    return {"complaints": [_json(r) for r in rows]}
 
 
 @router.get("/api/supervisor/complaints", tags=["supervision"])
@@ -142,11 +127,8 @@ async def complaint_queue(
 ) -> dict[str, Any]:
     """The complaints queue (open ones by default, oldest first)."""
     require_role(actor, Role.SUPERVISOR, Role.ADMIN, action="read complaints")
-    query = select(_C).order_by(_C.c.id).limit(limit)
-    if state != "all":
-        query = query.where(_C.c.state == state)
-    async with node.engine.connect() as conn:
-        return {"complaints": [_json(r) for r in await conn.execute(query)]}
+    rows = await node.store.complaints(state=None if state == "all" else state, limit=limit)
+    return {"complaints": [_json(r) for r in rows]}
 
 
 def _outcome(body: ResolveBody) -> Outcome:
@@ -167,8 +149,7 @@ async def resolve_complaint(
     """Resolve an open complaint by a correction, a void or a rejection, with a reason."""
     require_role(actor, Role.SUPERVISOR, action="resolve a complaint")
     assert actor.user_id is not None
-    async with node.engine.connect() as conn:
-        row = (await conn.execute(select(_C).where(_C.c.id == complaint_id))).first()
+    row = await node.store.complaint(complaint_id)
     if row is None:
         raise NotFoundError(f"no complaint {complaint_id}")
     if row.state != "open":
@@ -186,20 +167,11 @@ async def resolve_complaint(
     elif body.action == "void":
         amendment = await node.void_hand(row.game, author=actor.user_id, reason=reason)
     state = {"correct": "corrected", "void": "voided", "reject": "rejected"}[body.action]
-    async with node.engine.begin() as conn:
-        done = await conn.execute(
-            update(_C)
-            .where(_C.c.id == complaint_id, _C.c.state == "open")
-            .values(
-                state=state,
-                resolved_by=actor.user_id,
-                resolved_at=time.time(),
-                resolution=body.reason,
-            )
-        )
-        if done.rowcount != 1:
-            raise ConflictError(f"complaint {complaint_id} was resolved meanwhile")
-        row = (await conn.execute(select(_C).where(_C.c.id == complaint_id))).one()
+    row = await node.store.resolve_complaint(
+        complaint_id, state=state, by=actor.user_id, at=node.clock.now(), resolution=body.reason
+    )
+    if row is None:
+        raise ConflictError(f"complaint {complaint_id} was resolved meanwhile")
     await node.bus.publish(
         {
             "table": row.table_id,

@@ -9,17 +9,13 @@ the roads module being the one copy of the road rules.
 
 from __future__ import annotations
 
-import json
-import time
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
-from sqlalchemy import Table, delete, insert, select
 
 from punto.server.auth import Role, require_role
 from punto.server.http.api import ActorDep, NodeDep
-from punto.server.store.schema import LobbyPrefsRow
 
 __all__ = ["MAX_ALERTS", "MAX_FAVOURITES", "Alert", "LobbyPrefs", "router"]
 
@@ -29,7 +25,6 @@ MAX_ALERTS = 10
 """The most road alerts one player keeps."""
 
 router = APIRouter()
-_P = cast(Table, LobbyPrefsRow.__table__)
 _TableId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$")]
 
 
@@ -54,11 +49,9 @@ class LobbyPrefs(BaseModel):
 async def my_lobby(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
     """The player's favourite tables and road alerts (empty lists at first)."""
     require_role(actor, *Role, action="keep lobby preferences")
-    async with node.engine.connect() as conn:
-        row = (await conn.execute(select(_P).where(_P.c.user_id == actor.user_id))).first()
-    if row is None:
-        return LobbyPrefs().model_dump()
-    return {"favourites": json.loads(row.favourites), "alerts": json.loads(row.alerts)}
+    assert actor.user_id is not None
+    kept = await node.store.lobby_prefs(actor.user_id)
+    return LobbyPrefs().model_dump() if kept is None else kept
 
 
 @router.put("/api/me/lobby", tags=["players"])
@@ -67,13 +60,11 @@ async def set_my_lobby(body: LobbyPrefs, actor: ActorDep, node: NodeDep) -> dict
     require_role(actor, *Role, action="keep lobby preferences")
     favourites = list(dict.fromkeys(body.favourites))
     alerts = list(dict.fromkeys(body.alerts))
-    values = {
-        "user_id": actor.user_id,
-        "favourites": json.dumps(favourites),
-        "alerts": json.dumps([a.model_dump() for a in alerts]),
-        "updated_at": time.time(),
-    }
-    async with node.engine.begin() as conn:
-        await conn.execute(delete(_P).where(_P.c.user_id == actor.user_id))
-        await conn.execute(insert(_P).values(**values))
+    assert actor.user_id is not None
+    await node.store.set_lobby_prefs(
+        actor.user_id,
+        favourites=favourites,
+        alerts=[a.model_dump() for a in alerts],
+        at=node.clock.now(),
+    )
     return {"favourites": favourites, "alerts": [a.model_dump() for a in alerts]}

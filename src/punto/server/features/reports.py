@@ -11,62 +11,39 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
-from typing import Any, cast
-
-from sqlalchemy import Table, and_, func, select
-from sqlalchemy.ext.asyncio import AsyncEngine
+from typing import TYPE_CHECKING, Any
 
 from punto.ledger.model import Account
-from punto.ledger.tables import EntryRow, RoundRow, TransactionRow
-from punto.server.store.schema import HandRow
+
+if TYPE_CHECKING:
+    from punto.server.store.storage import ServerStore
 
 __all__ = ["daily_report", "player_transactions"]
-
-_TX = cast(Table, TransactionRow.__table__)
-_EN = cast(Table, EntryRow.__table__)
-_RD = cast(Table, RoundRow.__table__)
-_H = cast(Table, HandRow.__table__)
 
 _MONEY_KINDS = ("settle", "correction", "void", "refund")
 
 
 async def player_transactions(
-    engine: AsyncEngine, player: str, *, limit: int = 50
+    store: ServerStore, player: str, *, limit: int = 50
 ) -> list[dict[str, Any]]:
     """The player's ledger transactions, newest first, with what each moved into (+) or
     out of (−) the player's money (wallet or, seamless, the operator on their behalf)."""
-    async with engine.connect() as conn:
-        rows = (
-            await conn.execute(
-                select(_TX).where(_TX.c.player_id == player).order_by(_TX.c.seq.desc()).limit(limit)
-            )
-        ).all()
-        ids = [r.id for r in rows]
-        entries: dict[str, list[tuple[str, int]]] = {}
-        if ids:
-            for e in await conn.execute(
-                select(_EN.c.transaction_id, _EN.c.account_code, _EN.c.amount).where(
-                    _EN.c.transaction_id.in_(ids)
-                )
-            ):
-                entries.setdefault(e.transaction_id, []).append((e.account_code, int(e.amount)))
     mine = {Account.player(player).code, Account.receivable(player).code}
     out = []
-    for row in rows:
-        moved = entries.get(row.id, [])
+    for row, moved in await store.player_transactions(player, limit=limit):
         amount = sum(a for code, a in moved if code in mine)
         if not any(code in mine for code, _ in moved):  # seamless: escrow/house side
             amount = -sum(a for code, a in moved if code.startswith(("escrow:", "house:")))
         out.append(
             {
-                "id": row.id,
-                "kind": row.kind,
-                "round_id": row.round_id,
+                "id": row["id"],
+                "kind": row["kind"],
+                "round_id": row["round_id"],
                 "amount": amount,
-                "reference": row.reference_id,
-                "author": row.author,
-                "reason": row.reason,
-                "at": None if row.created_at is None else _epoch(row.created_at),
+                "reference": row["reference_id"],
+                "author": row["author"],
+                "reason": row["reason"],
+                "at": None if row["created_at"] is None else _epoch(row["created_at"]),
             }
         )
     return out
@@ -90,7 +67,7 @@ def _table_of(round_id: str | None) -> str:
 
 
 async def daily_report(
-    engine: AsyncEngine, *, day: date, table: str | None = None
+    store: ServerStore, *, day: date, table: str | None = None
 ) -> list[dict[str, Any]]:
     """Turnover, payouts, house result and observed RTP per table for one UTC day."""
     start, end = _bounds(day)
@@ -112,58 +89,24 @@ async def daily_report(
             },
         )
 
-    async with engine.connect() as conn:
-        txs = (
-            await conn.execute(
-                select(_TX.c.id, _TX.c.kind, _TX.c.round_id, _TX.c.lines).where(
-                    and_(
-                        _TX.c.kind.in_(_MONEY_KINDS),
-                        _TX.c.created_at >= start,
-                        _TX.c.created_at < end,
-                    )
-                )
-            )
-        ).all()
-        ids = [t.id for t in txs]
-        house: dict[str, int] = {}
-        if ids:
-            for e in await conn.execute(
-                select(_EN.c.transaction_id, _EN.c.amount).where(
-                    and_(_EN.c.transaction_id.in_(ids), _EN.c.account_code.like("house:%"))
-                )
-            ):
-                house[e.transaction_id] = house.get(e.transaction_id, 0) + int(e.amount)
-        voided = (
-            await conn.execute(
-                select(_RD.c.id).where(
-                    and_(_RD.c.status == "voided", _RD.c.closed_at >= start, _RD.c.closed_at < end)
-                )
-            )
-        ).all()
-        hands = (
-            await conn.execute(
-                select(_H.c.table_id, func.count())
-                .where(and_(_H.c.closed_at >= start.timestamp(), _H.c.closed_at < end.timestamp()))
-                .group_by(_H.c.table_id)
-            )
-        ).all()
-    for tx in txs:
-        table_id = _table_of(tx.round_id)
+    books = await store.day_books(start=start, end=end, kinds=_MONEY_KINDS)
+    for tx in books.transactions:
+        table_id = _table_of(tx["round_id"])
         if table is not None and table_id != table:
             continue
         row = entry(table_id)
-        if tx.kind == "settle":
-            lines: Sequence[list[Any]] = json.loads(tx.lines or "[]")
+        if tx["kind"] == "settle":
+            lines: Sequence[list[Any]] = json.loads(tx["lines"] or "[]")
             row["turnover"] += sum(int(stake) for _bet, stake, _class, _net in lines)
             row["bets"] += len(lines)
-        row["house_result"] += house.get(tx.id, 0)
-    for (round_id,) in voided:
+        row["house_result"] += books.house.get(tx["id"], 0)
+    for round_id in books.voided:
         table_id = _table_of(round_id)
         if table is None or table_id == table:
             entry(table_id)["void_hands"] += 1
-    for table_id, count in hands:
+    for table_id, count in books.hands.items():
         if table is None or table_id == table:
-            entry(table_id)["hands"] = int(count)
+            entry(table_id)["hands"] = count
     for row in per.values():
         row["payouts"] = row["turnover"] - row["house_result"]
         if row["turnover"]:

@@ -354,7 +354,7 @@ async def my_transactions(
 ) -> dict[str, Any]:
     """The player's ledger transactions, newest first."""
     player = actor.player
-    return {"transactions": await player_transactions(node.engine, player, limit=limit)}
+    return {"transactions": await player_transactions(node.store, player, limit=limit)}
 
 
 # -- lobby and tables --------------------------------------------------------------------
@@ -503,7 +503,7 @@ async def report_daily(
         day = date.fromisoformat(date_) if date_ else datetime.now(UTC).date()
     except ValueError:
         raise ProtocolError(f"date must be YYYY-MM-DD, not {date_!r}") from None
-    return {"days": await daily_report(node.engine, day=day, table=table_id)}
+    return {"days": await daily_report(node.store, day=day, table=table_id)}
 
 
 @router.get("/api/reports/daily.csv", tags=["reports"])

@@ -16,8 +16,6 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Table, select
-
 from punto.bets import Bet
 from punto.codec import hand_facts_from_json, hand_facts_json
 from punto.errors import PuntoError
@@ -36,7 +34,6 @@ from punto.ledger.store import (
     RoundInfo,
     RoundStatus,
 )
-from punto.ledger.tables import AccountRow
 from punto.ledger.wallet import Wallet
 from punto.outcome import Outcome
 from punto.rules import Rules
@@ -56,9 +53,6 @@ LOST_RECORDS = 50
 """How many of a table's latest rounds a process starting the table looks at for hand
 records its stopped predecessor owed (it stops with at most the round it was settling and
 those it left open; a restart saves them before the table deals again)."""
-
-_ACCOUNTS: Table = AccountRow.__table__  # type: ignore[assignment]
-
 
 SPARE_FROM = 20
 """Confirms waiting from which a second ledger write starts while one is under way: a
@@ -145,15 +139,9 @@ class Bank:
             return {}
         if self.seamless:
             return {p: await self.wallet.balance(p) for p in wanted}
-        codes = {Account.player(p).code: p for p in wanted}
-        async with self.ledger.engine.connect() as conn:
-            rows = await conn.execute(
-                select(_ACCOUNTS.c.code, _ACCOUNTS.c.balance).where(
-                    _ACCOUNTS.c.code.in_(list(codes))
-                )
-            )
-            found = {codes[code]: int(balance) for code, balance in rows}
-        return {p: found.get(p, 0) for p in wanted}
+        codes = {p: Account.player(p).code for p in wanted}
+        kept = await self._store.account_balances(list(codes.values()))
+        return {p: kept.get(code, 0) for p, code in codes.items()}
 
     def round_open(self, round_id: str) -> bool:
         """Whether this process opened the round in the ledger (it holds stakes)."""

@@ -1,0 +1,133 @@
+"""The server's reads of the ledger's books, in the same database: wallet balances of
+many players at once, and the transactions and entries the reports are made of. The
+ledger's own writes and checks are :mod:`punto.ledger.store`'s."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import Table, and_, func, select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from punto.ledger.tables import AccountRow, EntryRow, RoundRow, TransactionRow
+from punto.server.store.database import Database
+from punto.server.store.schema import HandRow
+
+__all__ = ["BookStore", "DayBooks"]
+
+_AC = cast(Table, AccountRow.__table__)
+_TX = cast(Table, TransactionRow.__table__)
+_EN = cast(Table, EntryRow.__table__)
+_RD = cast(Table, RoundRow.__table__)
+_H = cast(Table, HandRow.__table__)
+
+
+@dataclass(frozen=True, slots=True)
+class DayBooks:
+    """What one day's report is made of (:meth:`BookStore.day_books`)."""
+
+    transactions: list[dict[str, Any]]
+    """The money transactions of the day: ``id``, ``kind``, ``round_id``, ``lines``."""
+    house: dict[str, int]
+    """What each of them moved on a ``house`` account, by transaction id."""
+    voided: list[str]
+    """The rounds voided that day."""
+    hands: dict[str, int]
+    """The hands each table closed that day."""
+
+
+class BookStore:
+    """Reads of the ledger's tables for the server."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def account_balances(self, codes: Sequence[str]) -> dict[str, int]:
+        """The balance of each of the ledger accounts ``codes`` that exists."""
+
+        async def unit(conn: AsyncConnection) -> dict[str, int]:
+            rows = await conn.execute(
+                select(_AC.c.code, _AC.c.balance).where(_AC.c.code.in_(list(codes)))
+            )
+            return {str(code): int(balance) for code, balance in rows}
+
+        return await self._db.read_one(unit)
+
+    async def player_transactions(
+        self, player: str, *, limit: int
+    ) -> list[tuple[dict[str, Any], list[tuple[str, int]]]]:
+        """The player's latest ``limit`` ledger transactions, newest first, each with its
+        entries (``(account code, amount)``)."""
+
+        async def unit(
+            conn: AsyncConnection,
+        ) -> list[tuple[dict[str, Any], list[tuple[str, int]]]]:
+            rows = [
+                dict(r._mapping)
+                for r in await conn.execute(
+                    select(_TX)
+                    .where(_TX.c.player_id == player)
+                    .order_by(_TX.c.seq.desc())
+                    .limit(limit)
+                )
+            ]
+            ids = [r["id"] for r in rows]
+            entries: dict[str, list[tuple[str, int]]] = {}
+            if ids:
+                for e in await conn.execute(
+                    select(_EN.c.transaction_id, _EN.c.account_code, _EN.c.amount).where(
+                        _EN.c.transaction_id.in_(ids)
+                    )
+                ):
+                    entries.setdefault(e.transaction_id, []).append((e.account_code, int(e.amount)))
+            return [(r, entries.get(r["id"], [])) for r in rows]
+
+        return await self._db.run(unit)
+
+    async def day_books(self, *, start: datetime, end: datetime, kinds: Sequence[str]) -> DayBooks:
+        """The transactions of ``kinds`` made in [``start``, ``end``), what each moved on a
+        ``house`` account, the rounds voided and the hands closed per table then."""
+
+        async def unit(conn: AsyncConnection) -> DayBooks:
+            txs = [
+                dict(t._mapping)
+                for t in await conn.execute(
+                    select(_TX.c.id, _TX.c.kind, _TX.c.round_id, _TX.c.lines).where(
+                        and_(
+                            _TX.c.kind.in_(list(kinds)),
+                            _TX.c.created_at >= start,
+                            _TX.c.created_at < end,
+                        )
+                    )
+                )
+            ]
+            ids = [t["id"] for t in txs]
+            house: dict[str, int] = {}
+            if ids:
+                for e in await conn.execute(
+                    select(_EN.c.transaction_id, _EN.c.amount).where(
+                        and_(_EN.c.transaction_id.in_(ids), _EN.c.account_code.like("house:%"))
+                    )
+                ):
+                    house[e.transaction_id] = house.get(e.transaction_id, 0) + int(e.amount)
+            voided = await conn.scalars(
+                select(_RD.c.id).where(
+                    and_(_RD.c.status == "voided", _RD.c.closed_at >= start, _RD.c.closed_at < end)
+                )
+            )
+            hands = await conn.execute(
+                select(_H.c.table_id, func.count())
+                .where(and_(_H.c.closed_at >= start.timestamp(), _H.c.closed_at < end.timestamp()))
+                .group_by(_H.c.table_id)
+            )
+            return DayBooks(
+                transactions=txs,
+                house=house,
+                voided=[str(r) for r in voided],
+                hands={str(t): int(n) for t, n in hands},
+            )
+
+        return await self._db.run(unit)
