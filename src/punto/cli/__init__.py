@@ -25,6 +25,7 @@ from punto.cli import (
     settle,
     shoe,
     simulate,
+    users,
     video,
 )
 from punto.errors import PuntoError
@@ -42,6 +43,7 @@ _COMMANDS = (
     rules,
     ledger,
     operators,
+    users,
     serve,
     video,
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import Annotated, Any, Literal
 
@@ -318,20 +318,31 @@ async def me(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
     }
 
 
-def _own_view(record: dict[str, Any], player: str) -> dict[str, Any]:
-    """A hand record as ``player`` may see it: their own bets, results and corrections."""
+def players_view(record: dict[str, Any], mine: Callable[[str], bool]) -> dict[str, Any]:
+    """A hand record with only the bets, results, corrections and ledger transactions of
+    the players ``mine`` accepts (and none of the facts before an amendment or the events,
+    which are supervisors' and auditors')."""
     out = dict(record)
     for key in ("bets", "results", "corrections"):
-        out[key] = {p: v for p, v in record.get(key, {}).items() if p == player}
+        out[key] = {p: v for p, v in record.get(key, {}).items() if mine(p)}
+    out.pop("original", None)
+    out["amendments"] = [
+        {**a, "corrections": {p: v for p, v in a.get("corrections", {}).items() if mine(p)}}
+        for a in record.get("amendments", [])
+    ]
+    out["ledger"] = [
+        t for t in record.get("ledger", []) if t["player"] is not None and mine(t["player"])
+    ]
+    out.pop("events", None)
+    return out
+
+
+def _own_view(record: dict[str, Any], player: str) -> dict[str, Any]:
+    """A hand record as ``player`` may see it: their own bets, results and corrections."""
+    out = players_view(record, lambda p: p == player)
     out["result"] = record.get("results", {}).get(player)
     out["correction"] = record.get("corrections", {}).get(player, 0)
     out["net"] = player_net(record, player)
-    out.pop("original", None)  # the facts before an amendment: supervisors' and auditors'
-    out["amendments"] = [
-        {**a, "corrections": {p: v for p, v in a.get("corrections", {}).items() if p == player}}
-        for a in record.get("amendments", [])
-    ]
-    out.pop("events", None)
     return out
 
 
@@ -438,10 +449,10 @@ async def shoes(
     return {"shoes": out}
 
 
-@router.get("/api/hands/{game}", tags=["records"])
-async def hand(game: str, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
-    """A hand's full record by game number [L] (players: only their own bets)."""
-    require_role(actor, *Role, action="read a hand's record")
+async def hand_record(node: Node, game: str) -> dict[str, Any]:
+    """A hand's full record by game number, for its auditors: cards, every player's bets
+    and results, corrections, the video and the ledger's transactions (:class:`NotFoundError`
+    when there is no such hand)."""
     record = await node.store.hand(game)
     if record is None:
         raise NotFoundError(f"no hand {game!r}")
@@ -454,7 +465,7 @@ async def hand(game: str, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
             hand_video,
             record,
             node.recordings,
-            now=time.time(),
+            now=node.clock.now(),
             retention=node.settings.video_retention,
             margin=node.settings.video_margin,
         )
@@ -477,11 +488,17 @@ async def hand(game: str, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
         }
         for tx in await node.ledger.transactions(round_id=game)
     ]
+    return record
+
+
+@router.get("/api/hands/{game}", tags=["records"])
+async def hand(game: str, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """A hand's full record by game number [L] (players: only their own bets)."""
+    require_role(actor, *Role, action="read a hand's record")
+    record = await hand_record(node, game)
     if actor.role is Role.PLAYER:
         assert actor.user_id is not None
-        view = _own_view(record, actor.user_id)
-        view["ledger"] = [t for t in record["ledger"] if t["player"] == actor.user_id]
-        return view
+        return _own_view(record, actor.user_id)
     if actor.viewer is not Viewer.AUDITOR:
         record.pop("events", None)
     return record

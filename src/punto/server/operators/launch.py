@@ -110,14 +110,19 @@ class Launcher:
             raise ForbiddenError(f"the operator {operator_id!r} is disabled on this server")
         return operator
 
-    async def fresh(self, operator: Operator, timestamp: int, signature: str) -> None:
-        """Refuse a stale call or a replay of a call seen within :data:`SKEW` seconds."""
-        now = self._now()
-        if abs(now - timestamp) > SKEW:
+    def recent(self, timestamp: int) -> None:
+        """Refuse a call whose ``timestamp`` is more than :data:`SKEW` seconds from the
+        server's clock (a signature that leaked stops working)."""
+        if abs(self._now() - timestamp) > SKEW:
             raise AuthError(
                 f"the call's timestamp is more than {SKEW:.0f} s from the server's clock "
                 "(sign each call when it is made; check the clock)"
             )
+
+    async def fresh(self, operator: Operator, timestamp: int, signature: str) -> None:
+        """Refuse a stale call or a replay of a call seen within twice :data:`SKEW`."""
+        self.recent(timestamp)
+        now = self._now()
         digest = hashlib.sha256(signature.encode()).hexdigest()
         if not await self.store.first_sight(operator.id, digest, now=now, keep=2 * SKEW):
             raise ConflictError("this signed call was sent before: sign each launch anew")

@@ -3,18 +3,20 @@ token's exchange for a session, and the administrators' registry of operators.""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from punto.errors import ConflictError, NotFoundError
+from punto.errors import ConflictError, NotFoundError, ProtocolError
 from punto.ledger.signing import SIGNATURE_HEADER, new_secret
 from punto.server.auth import Role, require_role
-from punto.server.http.api import ActorDep, NodeDep
+from punto.server.features.reports import player_transactions
+from punto.server.http.api import ActorDep, NodeDep, hand_record, players_view
 from punto.server.operators.framing import FrameAncestors
 from punto.server.operators.launch import Launcher
-from punto.server.operators.model import LANGUAGES
+from punto.server.operators.model import LANGUAGES, Operator, check_player_id, user_id_of
 from punto.server.operators.registry import register
 
 __all__ = ["OPERATOR_HEADER", "router"]
@@ -102,6 +104,89 @@ async def redeem(body: LaunchToken, request: Request, node: NodeDep) -> dict[str
         "language": record.details["language"],
         "links": record.details["links"],
     }
+
+
+# -- look-ups for the operators' support desks ----------------------------------------
+
+
+async def _signed_get(request: Request) -> Operator:
+    """The operator that signed this ``GET`` (its path and query, ``timestamp`` among them)."""
+    target = bytes(request.scope.get("raw_path") or request.url.path.encode())
+    query = bytes(request.scope.get("query_string") or b"")
+    signed = target + (b"?" + query if query else b"")
+    launcher = launcher_of(request)
+    operator = await launcher.authenticate(
+        request.headers.get(OPERATOR_HEADER), signed, request.headers.get(SIGNATURE_HEADER)
+    )
+    stamp = request.query_params.get("timestamp", "")
+    if not stamp.isdigit():
+        raise ProtocolError("add timestamp=<Unix seconds> to the query (it is signed with it)")
+    launcher.recent(int(stamp))
+    return operator
+
+
+def _as_theirs(view: dict[str, Any], prefix: str) -> dict[str, Any]:
+    """A record's player keys as the operator knows its players (without ``prefix``)."""
+
+    def theirs(player: str) -> str:
+        return player[len(prefix) :]
+
+    for key in ("bets", "results", "corrections"):
+        view[key] = {theirs(p): v for p, v in view.get(key, {}).items()}
+    view["amendments"] = [
+        {**a, "corrections": {theirs(p): v for p, v in a.get("corrections", {}).items()}}
+        for a in view.get("amendments", [])
+    ]
+    view["ledger"] = [{**t, "player": theirs(t["player"])} for t in view.get("ledger", [])]
+    return view
+
+
+@router.get("/api/operator/v1/rounds/{round_id}", tags=["operators"])
+async def operator_round(round_id: str, request: Request, node: NodeDep) -> dict[str, Any]:
+    """A round (hand) its players played, for the operator's support desk: the cards, its
+    players' bets, results and transactions, and the video link; 404 for a round none of
+    its players played (another operator's rounds are not told apart from none)."""
+    operator = await _signed_get(request)
+    prefix = f"{operator.id}."
+    try:
+        record = await hand_record(node, round_id)
+    except NotFoundError:
+        record = None
+    if record is None or not any(p.startswith(prefix) for p in record.get("bets", {})):
+        raise NotFoundError(f"no round {round_id!r} of operator {operator.id!r}")
+    return _as_theirs(players_view(record, lambda p: p.startswith(prefix)), prefix)
+
+
+def _instant(text: str | None, name: str) -> datetime | None:
+    if text is None:
+        return None
+    try:
+        value = datetime.fromisoformat(text)
+    except ValueError:
+        raise ProtocolError(f"{name} is an ISO 8601 date or time: 2026-12-01T00:00:00Z") from None
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+@router.get("/api/operator/v1/players/{player_id}/transactions", tags=["operators"])
+async def operator_player_transactions(
+    player_id: str, request: Request, node: NodeDep
+) -> dict[str, Any]:
+    """A player's transactions, newest first (``from`` / ``to``: ISO 8601; at most
+    ``limit``, 500, a call); 404 for a player the operator never launched."""
+    operator = await _signed_get(request)
+    check_player_id(player_id)
+    user_id = user_id_of(operator.id, player_id)
+    if await launcher_of(request).store.player(user_id) is None:
+        raise NotFoundError(f"no player {player_id!r} of operator {operator.id!r}")
+    since = _instant(request.query_params.get("from"), "from")
+    until = _instant(request.query_params.get("to"), "to")
+    limit_text = request.query_params.get("limit", "100")
+    if not limit_text.isdigit() or not 1 <= int(limit_text) <= 500:
+        raise ProtocolError("limit is a whole number from 1 to 500")
+    found = await player_transactions(
+        node.store, user_id, limit=int(limit_text), since=since, until=until
+    )
+    return {"player_id": player_id, "transactions": found}
 
 
 # -- the administrators' registry --------------------------------------------------
