@@ -149,3 +149,44 @@ async def test_the_operator_wants_its_api_key() -> None:
     async with harness(api_key="wrong") as h:
         with pytest.raises(WalletError, match="401"):
             await h.wallet.balance("alice")
+
+
+@pytest.mark.parametrize("signing", [None, "wrong-secret"])
+async def test_an_operator_that_asks_for_signatures_refuses_an_unsigned_or_badly_signed_call(
+    signing: str | None,
+) -> None:
+    operator = ReferenceOperator({"alice": 10_000})
+    app = create_app(operator, secret="operator-secret")
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="http://operator"
+    ) as client:
+        wallet = SeamlessWallet("http://operator/wallet", client=client, secret=signing)
+        for call in (
+            wallet.balance("alice"),
+            wallet.debit("alice", 100, transaction_id="t1", round_id="r1"),
+            wallet.credit("alice", 100, transaction_id="t2"),
+            wallet.rollback("t1", player_id="alice", amount=100),
+        ):
+            with pytest.raises(WalletError, match="401"):
+                await call
+        assert operator.balances["alice"] == 10_000  # nothing moved
+        signed = SeamlessWallet("http://operator/wallet", client=client, secret="operator-secret")
+        assert await signed.balance("alice") == 10_000
+        assert (
+            await signed.debit("alice", 100, transaction_id="t1", round_id="r1")
+        ).balance == 9_900
+        assert (await signed.rollback("t1", player_id="alice", amount=100)).status == "rolled_back"
+        assert await signed.transaction("t1") is not None
+
+
+async def test_a_launched_players_wallet_calls_name_them_by_the_operators_own_id() -> None:
+    operator = ReferenceOperator({"u-7": 5_000})
+    app = create_app(operator)
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="http://operator"
+    ) as client:
+        wallet = SeamlessWallet("http://operator/wallet", client=client, operator_id="acme")
+        assert await wallet.balance("acme.u-7") == 5_000
+        assert (await wallet.debit("acme.u-7", 500, transaction_id="t1")).balance == 4_500
+        assert (await wallet.rollback("t1", player_id="acme.u-7", amount=500)).balance == 5_000
+        assert operator.balances == {"u-7": 5_000}

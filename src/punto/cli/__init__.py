@@ -17,6 +17,7 @@ from punto.cli import (
     coup,
     edge,
     ledger,
+    operators,
     play,
     roads,
     rules,
@@ -24,13 +25,28 @@ from punto.cli import (
     settle,
     shoe,
     simulate,
+    users,
     video,
 )
 from punto.errors import PuntoError
 
 __all__ = ["build_parser", "main"]
 
-_COMMANDS = (coup, shoe, settle, edge, simulate, roads, play, rules, ledger, serve, video)
+_COMMANDS = (
+    coup,
+    shoe,
+    settle,
+    edge,
+    simulate,
+    roads,
+    play,
+    rules,
+    ledger,
+    operators,
+    users,
+    serve,
+    video,
+)
 
 
 class _Parser(argparse.ArgumentParser):

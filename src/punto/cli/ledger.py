@@ -40,6 +40,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check.add_argument(
         "--wallet-api-key", metavar="KEY", help="the operator's API key ($PUNTO_WALLET_API_KEY)"
     )
+    check.add_argument(
+        "--wallet-secret",
+        metavar="SECRET",
+        help="signs the calls to the operator ($PUNTO_WALLET_SECRET)",
+    )
     actions.add_parser(
         "migrate",
         help="create or upgrade the ledger tables",

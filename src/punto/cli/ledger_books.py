@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
             print("punto ledger check --operator needs --wallet-url or $PUNTO_WALLET_URL")
             return 2
     key = args.wallet_api_key or os.environ.get("PUNTO_WALLET_API_KEY") or None
-    report, reconciliation = asyncio.run(_check(url, operator, key))
+    secret = args.wallet_secret or os.environ.get("PUNTO_WALLET_SECRET") or None
+    report, reconciliation = asyncio.run(_check(url, operator, key, secret))
     ok = report.ok and (reconciliation is None or reconciliation.ok)
     if args.json:
         write_json(
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _check(
-    url: str, operator: str | None, api_key: str | None
+    url: str, operator: str | None, api_key: str | None, secret: str | None
 ) -> tuple[CheckReport, Reconciliation | None]:
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -89,7 +90,7 @@ async def _check(
         report = await store.check()
         if operator is None:
             return report, None
-        async with SeamlessWallet(operator, api_key=api_key) as wallet:
+        async with SeamlessWallet(operator, api_key=api_key, secret=secret) as wallet:
             try:
                 return report, await reconcile(ServerStore(store.engine), wallet)
             except (PuntoError, SQLAlchemyError) as exc:

@@ -31,6 +31,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from punto.errors import AuthError
+from punto.ledger.signing import SIGNATURE_HEADER, verify
+
 __all__ = ["ReferenceOperator", "create_app", "main"]
 
 Answer = tuple[int, dict[str, Any]]
@@ -177,22 +180,36 @@ class ReferenceOperator:
 
 
 def create_app(
-    operator: ReferenceOperator | None = None, *, api_key: str | None = None
+    operator: ReferenceOperator | None = None,
+    *,
+    api_key: str | None = None,
+    secret: str | None = None,
 ) -> Starlette:
     """The operator as an ASGI app (``app.state.operator`` is the :class:`ReferenceOperator`);
-    with ``api_key``, every call needs ``Authorization: Bearer <api_key>``."""
+    with ``api_key``, every call needs ``Authorization: Bearer <api_key>``; with ``secret``,
+    every call must be signed (``X-Punto-Signature`` of its body, or of its path when it has
+    none), and an unsigned or badly signed one is refused with 401."""
     wallet = operator or ReferenceOperator()
 
-    def authorized(request: Request) -> bool:
-        if api_key is None:
-            return True
-        given = request.headers.get("authorization", "")
-        return secrets.compare_digest(given.encode(), f"Bearer {api_key}".encode())
+    async def authorized(request: Request) -> bool:
+        if api_key is not None:
+            given = request.headers.get("authorization", "")
+            if not secrets.compare_digest(given.encode(), f"Bearer {api_key}".encode()):
+                return False
+        if secret is not None:
+            body = await request.body()
+            raw_path = request.scope.get("raw_path") or request.url.path.encode()
+            signed = body if body else bytes(raw_path).split(b"?")[0]
+            try:
+                verify(secret, signed, request.headers.get(SIGNATURE_HEADER))
+            except AuthError:
+                return False
+        return True
 
     def endpoint(action: str) -> Any:
         async def handle(request: Request) -> JSONResponse:
-            if not authorized(request):
-                return JSONResponse({"error": "unauthorized", "message": "bad api key"}, 401)
+            if not await authorized(request):
+                return JSONResponse({"error": "unauthorized", "message": "bad credentials"}, 401)
             try:
                 body = await request.json()
             except ValueError:
@@ -218,16 +235,16 @@ def create_app(
         return handle
 
     async def balance(request: Request) -> JSONResponse:
-        if not authorized(request):
-            return JSONResponse({"error": "unauthorized", "message": "bad api key"}, 401)
+        if not await authorized(request):
+            return JSONResponse({"error": "unauthorized", "message": "bad credentials"}, 401)
         player = request.path_params["player_id"]
         if player not in wallet.balances:
             return JSONResponse({"error": "unknown_player", "message": player}, 404)
         return JSONResponse({"player_id": player, "balance": wallet.balances[player]})
 
     async def transaction(request: Request) -> JSONResponse:
-        if not authorized(request):
-            return JSONResponse({"error": "unauthorized", "message": "bad api key"}, 401)
+        if not await authorized(request):
+            return JSONResponse({"error": "unauthorized", "message": "bad credentials"}, 401)
         status, answer = wallet.transaction(request.path_params["transaction_id"])
         return JSONResponse(answer, status)
 
@@ -252,6 +269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8100)
     parser.add_argument("--api-key", help="require Authorization: Bearer KEY")
+    parser.add_argument("--secret", help="require every call signed with SECRET")
     parser.add_argument(
         "--balance",
         action="append",
@@ -265,7 +283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         player, _, amount = item.partition("=")
         balances[player] = int(amount)
     uvicorn.run(
-        create_app(ReferenceOperator(balances), api_key=args.api_key),
+        create_app(ReferenceOperator(balances), api_key=args.api_key, secret=args.secret),
         host=args.host,
         port=args.port,
     )

@@ -19,10 +19,11 @@ unknown, the caller rolls it back and can be sure no money stays taken.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import httpx
 
@@ -36,6 +37,7 @@ from punto.errors import (
 )
 from punto.ledger import model
 from punto.ledger.model import Account, Transaction, TransactionKind
+from punto.ledger.signing import SIGNATURE_HEADER, signature
 from punto.ledger.store import LedgerStore
 
 __all__ = [
@@ -223,8 +225,15 @@ class SeamlessWallet:
         retry: RetryPolicy | None = None,
         api_key: str | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        operator_id: str | None = None,
+        secret: str | None = None,
     ) -> None:
         self._retry = retry or RetryPolicy()
+        self._secret = secret
+        """Signs every call (``X-Punto-Signature``) when the operator gave one."""
+        self._prefix = f"{operator_id}." if operator_id else None
+        """The user ids of the operator's launched players start with it; its wallet knows
+        them by its own ids, without it."""
         self._base = base_url.rstrip("/")
         self._own_client = client is None
         self._client = client or httpx.AsyncClient(timeout=self._retry.timeout)
@@ -249,12 +258,18 @@ class SeamlessWallet:
         if key is not None:
             headers["Idempotency-Key"] = key
         url = f"{self._base}{path}"
+        content = None if body is None else json.dumps(body, separators=(",", ":")).encode()
+        if content is not None:
+            headers["Content-Type"] = "application/json"
+        if self._secret is not None:
+            signed = content if content is not None else urlsplit(url).path.encode()
+            headers[SIGNATURE_HEADER] = signature(self._secret, signed)
         problem = ""
         for attempt in range(1, self._retry.attempts + 1):
             if attempt > 1:
                 await self._sleep(self._retry.delay(attempt - 1))
             try:
-                response = await self._client.request(method, url, json=body, headers=headers)
+                response = await self._client.request(method, url, content=content, headers=headers)
             except httpx.TransportError as exc:
                 problem = f"{type(exc).__name__}: {exc}"
                 continue
@@ -267,9 +282,16 @@ class SeamlessWallet:
             f"attempts ({problem}); the outcome is unknown: roll the transaction back"
         )
 
+    def _their(self, player_id: str) -> str:
+        """The operator's own id of the player ``player_id``."""
+        if self._prefix is not None and player_id.startswith(self._prefix):
+            return player_id[len(self._prefix) :]
+        return player_id
+
     async def balance(self, player_id: str) -> int:
         """The player's balance at the operator."""
-        answer = await self._call("GET", f"/balance/{quote(player_id, safe='')}", key=None)
+        their = quote(self._their(player_id), safe="")
+        answer = await self._call("GET", f"/balance/{their}", key=None)
         return _int(answer, "balance")
 
     async def _move(
@@ -279,7 +301,7 @@ class SeamlessWallet:
             raise LedgerError(f"a {action} must be a positive whole number of minor units")
         body: dict[str, Any] = {
             "transaction_id": transaction_id,
-            "player_id": player_id,
+            "player_id": self._their(player_id),
             "amount": amount,
         }
         if round_id is not None:
@@ -303,7 +325,11 @@ class SeamlessWallet:
 
     async def rollback(self, transaction_id: str, *, player_id: str, amount: int) -> WalletReceipt:
         """``POST /rollback`` of the debit ``transaction_id`` (key ``rollback:<id>``)."""
-        body = {"transaction_id": transaction_id, "player_id": player_id, "amount": amount}
+        body = {
+            "transaction_id": transaction_id,
+            "player_id": self._their(player_id),
+            "amount": amount,
+        }
         answer = await self._call("POST", "/rollback", key=f"rollback:{transaction_id}", body=body)
         return _receipt(transaction_id, answer)
 

@@ -31,6 +31,10 @@ from punto.server.http.api import router
 from punto.server.http.guard import InputGuard, SecurityHeaders
 from punto.server.logging import configure_logging
 from punto.server.node import Node
+from punto.server.operators.framing import FrameAncestors
+from punto.server.operators.launch import Launcher
+from punto.server.operators.routes import router as operators_router
+from punto.server.store.operators import OperatorStore
 
 __all__ = ["HTTP_STATUS", "create_app"]
 
@@ -83,9 +87,13 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.node = node
+    operators = OperatorStore(node.engine)
+    app.state.launcher = Launcher(operators, now=node.clock.now)
+    app.state.framing = framing = FrameAncestors(operators, monotonic=node.clock.now)
     app.add_middleware(InputGuard)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, ancestors=framing.origins)
     app.include_router(router)
+    app.include_router(operators_router)
     app.include_router(recall_router)
     app.include_router(complaints_router)
     app.include_router(clips_router)

@@ -23,11 +23,12 @@ import enum
 import hashlib
 import hmac
 import json
+import re
 import secrets
 import time
 from dataclasses import dataclass
 
-from punto.errors import AuthError, ForbiddenError
+from punto.errors import AuthError, ForbiddenError, ProtocolError
 from punto.table.views import Viewer
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "Role",
     "TokenSigner",
     "check_password",
+    "check_user_name",
     "hash_password",
     "require_role",
 ]
@@ -205,6 +207,17 @@ def hash_password(password: str, *, cost: int = 2**14) -> str:
     salt = secrets.token_bytes(16)
     digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=cost, r=8, p=1, dklen=32)
     return f"scrypt${cost}$8$1${_b64(salt)}${_b64(digest)}"
+
+
+_USER_NAME = re.compile(r"^[a-z0-9_-]{3,32}$")
+
+
+def check_user_name(user_id: str) -> str:
+    """A username of a password account: 3-32 characters of a-z 0-9 _ - (a launched
+    player's id, ``operator.player``, can never be one)."""
+    if not _USER_NAME.match(user_id):
+        raise ProtocolError("a username is 3-32 characters of a-z 0-9 _ -")
+    return user_id
 
 
 def check_password(password: str, stored: str) -> bool:

@@ -59,6 +59,8 @@ class Settings:
     """``internal`` (transfer wallet in the ledger) or ``seamless`` (operator HTTP API)."""
     wallet_url: str | None = None
     wallet_api_key: str | None = None
+    wallet_secret: str | None = None
+    """Signs every seamless-wallet call (``X-Punto-Signature``) when the operator asks."""
     operator_id: str = "default"
     demo: bool = False
     """Create demo tables and accounts on first start; allow player self-registration
@@ -225,6 +227,7 @@ class Settings:
             "PUNTO_WALLET": "wallet",
             "PUNTO_WALLET_URL": "wallet_url",
             "PUNTO_WALLET_API_KEY": "wallet_api_key",
+            "PUNTO_WALLET_SECRET": "wallet_secret",
             "PUNTO_OPERATOR_ID": "operator_id",
             "PUNTO_LOG_LEVEL": "log_level",
             "PUNTO_ENV": "environment",

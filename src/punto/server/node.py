@@ -142,7 +142,12 @@ class Node:
         if wallet is None:
             if settings.wallet == "seamless":
                 assert settings.wallet_url is not None
-                wallet = SeamlessWallet(settings.wallet_url, api_key=settings.wallet_api_key)
+                wallet = SeamlessWallet(
+                    settings.wallet_url,
+                    api_key=settings.wallet_api_key,
+                    secret=settings.wallet_secret,
+                    operator_id=settings.operator_id,
+                )
             else:
                 wallet = InternalWallet(self.ledger, operator_id=settings.operator_id)
         self.wallet = wallet

@@ -24,13 +24,20 @@ _MONEY_KINDS = ("settle", "correction", "void", "refund")
 
 
 async def player_transactions(
-    store: ServerStore, player: str, *, limit: int = 50
+    store: ServerStore,
+    player: str,
+    *,
+    limit: int = 50,
+    since: datetime | None = None,
+    until: datetime | None = None,
 ) -> list[dict[str, Any]]:
-    """The player's ledger transactions, newest first, with what each moved into (+) or
-    out of (−) the player's money (wallet or, seamless, the operator on their behalf)."""
+    """The player's ledger transactions (made in [``since``, ``until``) when given), newest
+    first, with what each moved into (+) or out of (−) the player's money (wallet or,
+    seamless, the operator on their behalf)."""
     mine = {Account.player(player).code, Account.receivable(player).code}
     out = []
-    for row, moved in await store.player_transactions(player, limit=limit):
+    found = await store.player_transactions(player, limit=limit, since=since, until=until)
+    for row, moved in found:
         amount = sum(a for code, a in moved if code in mine)
         if not any(code in mine for code, _ in moved):  # seamless: escrow/house side
             amount = -sum(a for code, a in moved if code.startswith(("escrow:", "house:")))

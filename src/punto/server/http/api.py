@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import Annotated, Any, Literal
 
@@ -46,6 +46,7 @@ from punto.server.features.backoffice import (
 from punto.server.features.recordings import hand_video
 from punto.server.features.reports import daily_report, player_transactions
 from punto.server.node import Node
+from punto.server.store.operators import OperatorStore
 from punto.server.tables.configs import TableConfig, tiers_from_json
 from punto.server.tables.truth import player_net
 from punto.shoe import ShoeReveal, verify_commitment
@@ -301,6 +302,7 @@ async def me(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
         raise AuthError("this account no longer exists")
     player = actor.role is Role.PLAYER
     tables = await node.store.tables_of(user.id) if player else []
+    launched = await OperatorStore(node.engine).player(user.id) if player else None
     return {
         "user_id": user.id,
         "role": user.role.value,
@@ -310,23 +312,37 @@ async def me(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
         "table": tables[0] if tables else None,
         "tables": tables,
         "max_tables": node.settings.max_tables,
+        "operator": launched.operator_id if launched else None,
+        "currency": launched.currency if launched else None,
+        "language": launched.language if launched else None,
     }
+
+
+def players_view(record: dict[str, Any], mine: Callable[[str], bool]) -> dict[str, Any]:
+    """A hand record with only the bets, results, corrections and ledger transactions of
+    the players ``mine`` accepts (and none of the facts before an amendment or the events,
+    which are supervisors' and auditors')."""
+    out = dict(record)
+    for key in ("bets", "results", "corrections"):
+        out[key] = {p: v for p, v in record.get(key, {}).items() if mine(p)}
+    out.pop("original", None)
+    out["amendments"] = [
+        {**a, "corrections": {p: v for p, v in a.get("corrections", {}).items() if mine(p)}}
+        for a in record.get("amendments", [])
+    ]
+    out["ledger"] = [
+        t for t in record.get("ledger", []) if t["player"] is not None and mine(t["player"])
+    ]
+    out.pop("events", None)
+    return out
 
 
 def _own_view(record: dict[str, Any], player: str) -> dict[str, Any]:
     """A hand record as ``player`` may see it: their own bets, results and corrections."""
-    out = dict(record)
-    for key in ("bets", "results", "corrections"):
-        out[key] = {p: v for p, v in record.get(key, {}).items() if p == player}
+    out = players_view(record, lambda p: p == player)
     out["result"] = record.get("results", {}).get(player)
     out["correction"] = record.get("corrections", {}).get(player, 0)
     out["net"] = player_net(record, player)
-    out.pop("original", None)  # the facts before an amendment: supervisors' and auditors'
-    out["amendments"] = [
-        {**a, "corrections": {p: v for p, v in a.get("corrections", {}).items() if p == player}}
-        for a in record.get("amendments", [])
-    ]
-    out.pop("events", None)
     return out
 
 
@@ -433,10 +449,10 @@ async def shoes(
     return {"shoes": out}
 
 
-@router.get("/api/hands/{game}", tags=["records"])
-async def hand(game: str, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
-    """A hand's full record by game number [L] (players: only their own bets)."""
-    require_role(actor, *Role, action="read a hand's record")
+async def hand_record(node: Node, game: str) -> dict[str, Any]:
+    """A hand's full record by game number, for its auditors: cards, every player's bets
+    and results, corrections, the video and the ledger's transactions (:class:`NotFoundError`
+    when there is no such hand)."""
     record = await node.store.hand(game)
     if record is None:
         raise NotFoundError(f"no hand {game!r}")
@@ -449,7 +465,7 @@ async def hand(game: str, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
             hand_video,
             record,
             node.recordings,
-            now=time.time(),
+            now=node.clock.now(),
             retention=node.settings.video_retention,
             margin=node.settings.video_margin,
         )
@@ -472,11 +488,17 @@ async def hand(game: str, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
         }
         for tx in await node.ledger.transactions(round_id=game)
     ]
+    return record
+
+
+@router.get("/api/hands/{game}", tags=["records"])
+async def hand(game: str, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """A hand's full record by game number [L] (players: only their own bets)."""
+    require_role(actor, *Role, action="read a hand's record")
+    record = await hand_record(node, game)
     if actor.role is Role.PLAYER:
         assert actor.user_id is not None
-        view = _own_view(record, actor.user_id)
-        view["ledger"] = [t for t in record["ledger"] if t["player"] == actor.user_id]
-        return view
+        return _own_view(record, actor.user_id)
     if actor.viewer is not Viewer.AUDITOR:
         record.pop("events", None)
     return record

@@ -6,9 +6,10 @@
   most :data:`~punto.server.fanout.protocol.MAX_DEPTH` levels with no control character in any
   text (400). Refusals are the protocol's typed errors.
 - :class:`SecurityHeaders` adds a Content-Security-Policy (only the server's own
-  scripts and styles; media and playlists from the tables' video servers; no framing),
-  ``X-Content-Type-Options: nosniff``,
-  ``Referrer-Policy: no-referrer`` and ``X-Frame-Options: DENY`` to every answer (the
+  scripts and styles; media and playlists from the tables' video servers; framing only by
+  the registered operators' pages), ``X-Content-Type-Options: nosniff``,
+  ``Referrer-Policy: no-referrer`` and, when no operator may frame the game,
+  ``X-Frame-Options: DENY`` to every answer (the
   interactive API pages at ``/docs`` and ``/redoc`` load their scripts from a CDN, so
   they get no CSP).
 """
@@ -16,6 +17,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import unquote_plus
 
@@ -24,7 +26,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from punto.errors import ProtocolError, PuntoError
 from punto.server.fanout.protocol import control_character, decode_json, error_message
 
-__all__ = ["CONTENT_SECURITY_POLICY", "MAX_BODY", "InputGuard", "SecurityHeaders"]
+__all__ = [
+    "CONTENT_SECURITY_POLICY",
+    "MAX_BODY",
+    "InputGuard",
+    "SecurityHeaders",
+    "content_security_policy",
+]
 
 MAX_BODY = 65_536
 """The largest REST request body, in bytes."""
@@ -40,6 +48,16 @@ video comes from a media server or CDN an administrator names at run time (its s
 ``media-src`` admits any http(s) origin (and ``blob:``), and ``connect-src`` too, because the
 table page reads the stream's playlist to measure its delay. Scripts stay ``'self'`` only, so
 no other origin can run code on the page."""
+
+
+def content_security_policy(ancestors: tuple[str, ...]) -> str:
+    """The policy with ``frame-ancestors`` listing ``ancestors`` (none: ``'none'``)."""
+    if not ancestors:
+        return CONTENT_SECURITY_POLICY
+    return CONTENT_SECURITY_POLICY.replace(
+        "frame-ancestors 'none'", "frame-ancestors " + " ".join(ancestors)
+    )
+
 
 _NO_CSP = ("/docs", "/redoc")
 
@@ -122,8 +140,15 @@ def _once(first: Message, receive: Receive) -> Receive:
 class SecurityHeaders:
     """Add the security headers to every HTTP answer (see the module docstring)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        ancestors: Callable[[], Awaitable[tuple[str, ...]]] | None = None,
+    ) -> None:
         self.app = app
+        self._ancestors = ancestors
+        """The origins whose pages may frame the game (the operators' registered ones)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Pass the request on and add the headers to its HTTP answer."""
@@ -131,6 +156,8 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         csp = not str(scope.get("path", "")).startswith(_NO_CSP)
+        ancestors = await self._ancestors() if self._ancestors is not None and csp else ()
+        policy = content_security_policy(ancestors).encode()
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -138,10 +165,11 @@ class SecurityHeaders:
                 headers += [
                     (b"x-content-type-options", b"nosniff"),
                     (b"referrer-policy", b"no-referrer"),
-                    (b"x-frame-options", b"DENY"),
                 ]
+                if not ancestors:
+                    headers.append((b"x-frame-options", b"DENY"))
                 if csp:
-                    headers.append((b"content-security-policy", CONTENT_SECURITY_POLICY.encode()))
+                    headers.append((b"content-security-policy", policy))
                 message = {**message, "headers": headers}
             await send(message)
 

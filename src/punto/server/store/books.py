@@ -57,22 +57,28 @@ class BookStore:
         return await self._db.read_one(unit)
 
     async def player_transactions(
-        self, player: str, *, limit: int
+        self,
+        player: str,
+        *,
+        limit: int,
+        since: datetime | None = None,
+        until: datetime | None = None,
     ) -> list[tuple[dict[str, Any], list[tuple[str, int]]]]:
-        """The player's latest ``limit`` ledger transactions, newest first, each with its
-        entries (``(account code, amount)``)."""
+        """The player's latest ``limit`` ledger transactions (made in [``since``,
+        ``until``) when given), newest first, each with its entries (``(account code,
+        amount)``)."""
 
         async def unit(
             conn: AsyncConnection,
         ) -> list[tuple[dict[str, Any], list[tuple[str, int]]]]:
+            query = select(_TX).where(_TX.c.player_id == player)
+            if since is not None:
+                query = query.where(_TX.c.created_at >= since)
+            if until is not None:
+                query = query.where(_TX.c.created_at < until)
             rows = [
                 dict(r._mapping)
-                for r in await conn.execute(
-                    select(_TX)
-                    .where(_TX.c.player_id == player)
-                    .order_by(_TX.c.seq.desc())
-                    .limit(limit)
-                )
+                for r in await conn.execute(query.order_by(_TX.c.seq.desc()).limit(limit))
             ]
             ids = [r["id"] for r in rows]
             entries: dict[str, list[tuple[str, int]]] = {}

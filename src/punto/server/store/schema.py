@@ -33,8 +33,12 @@ __all__ = [
     "ComplaintRow",
     "HandPlayerRow",
     "HandRow",
+    "LaunchTokenRow",
     "LeaseRow",
     "LobbyPrefsRow",
+    "OperatorPlayerRow",
+    "OperatorRequestRow",
+    "OperatorRow",
     "OutboxRow",
     "PlayerTurnRow",
     "PresenceRow",
@@ -322,3 +326,59 @@ class LobbyPrefsRow(Base):
     favourites: Mapped[str] = mapped_column(Text)
     alerts: Mapped[str] = mapped_column(Text)
     updated_at: Mapped[float] = mapped_column(Float)
+
+
+class OperatorRow(Base):
+    """An operator (a tenant): its currencies, languages and framing origins as JSON lists,
+    its wallet, and the secret that signs its calls."""
+
+    __tablename__ = "server_operators"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    currencies: Mapped[str] = mapped_column(Text)
+    languages: Mapped[str] = mapped_column(Text)
+    origins: Mapped[str] = mapped_column(Text)
+    wallet_url: Mapped[str | None] = mapped_column(String(500))
+    dialect: Mapped[str] = mapped_column(String(16))
+    secret: Mapped[str] = mapped_column(String(100))
+    secret_version: Mapped[int] = mapped_column(Integer)
+    disabled: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class OperatorPlayerRow(Base):
+    """An operator's player as the server knows it: the user it is, its currency and
+    language of its latest launch."""
+
+    __tablename__ = "server_operator_players"
+
+    operator_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(47), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(64), unique=True)
+    currency: Mapped[str] = mapped_column(String(3))
+    language: Mapped[str] = mapped_column(String(8))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class LaunchTokenRow(Base):
+    """A one-time launch token (kept as its SHA-256), until it is used or expires."""
+
+    __tablename__ = "server_launch_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(64))
+    operator_id: Mapped[str] = mapped_column(String(16))
+    expires_at: Mapped[float] = mapped_column(Float, index=True)
+    used_at: Mapped[float | None] = mapped_column(Float)
+    details: Mapped[str] = mapped_column(Text)
+
+
+class OperatorRequestRow(Base):
+    """A signed operator call seen lately (its signature), so a replay of it is refused."""
+
+    __tablename__ = "server_operator_requests"
+
+    operator_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    seen_at: Mapped[float] = mapped_column(Float, index=True)

@@ -11,6 +11,7 @@ import * as admin from "./admin.js";
 import * as supervisor from "./supervisor.js";
 import * as records from "./records.js";
 import * as login from "./login.js";
+import { redeemLaunch } from "./launch.js";
 
 const ROUTES = [
   { re: /^#?\/?$/, screen: lobby },
@@ -67,7 +68,8 @@ function renderHeader() {
   fill(nav, links);
   fill(account, who
     ? [h("span", { class: "who", "data-testid": "who" }, `${who.display_name} · ${t(`role.${who.role}`)}`),
-       h("button", { type: "button", class: "btn btn-small btn-ghost", "data-testid": "logout", onclick: () => { logout(); navigate("#/"); } }, t("nav.logout"))]
+       ...(who.operator ? operatorLinks(who.links || {}) : [
+         h("button", { type: "button", class: "btn btn-small btn-ghost", "data-testid": "logout", onclick: () => { logout(); navigate("#/"); } }, t("nav.logout"))])]
     : h("a", { class: "btn btn-small", href: "#/login", "data-testid": "login-link" }, t("nav.login")));
   fill(langBox, Object.entries(LANGUAGE_INFO).map(([code, info]) =>
     h("button", { type: "button", class: "lang-btn", lang: info.tag, "aria-pressed": String(lang() === code), "data-lang": code, onclick: () => setLang(code) }, info.label)));
@@ -75,6 +77,18 @@ function renderHeader() {
   nav.setAttribute("aria-label", t("nav.main"));
   document.getElementById("skip").textContent = t("nav.skip");
   document.getElementById("brand-sub").textContent = t("app.subtitle");
+}
+
+/** The operator's own pages, for a player it launched (it logs in there, not here). */
+function operatorLinks(links) {
+  const out = [];
+  const add = (url, key, testid) => {
+    if (url) out.push(h("a", { class: "btn btn-small btn-ghost", href: url, target: "_top", rel: "noopener", "data-testid": testid }, t(key)));
+  };
+  add(links.cashier_url, "nav.cashier", "cashier-link");
+  add(links.responsible_gaming_url, "nav.responsible_gaming", "rg-link");
+  add(links.lobby_url, "nav.exit", "exit-link");
+  return out;
 }
 
 onLangChange(() => {
@@ -85,4 +99,11 @@ onLangChange(() => {
 onSessionChange(() => renderHeader());
 window.addEventListener("hashchange", route);
 applyDocumentLang();
-route();
+redeemLaunch().then((launched) => {
+  if (launched && launched !== "ok") {
+    renderHeader();
+    fill(main, h("div", { class: "page page-narrow", "data-testid": "launch-failed" }, h("h1", {}, t("launch.failed_title")), h("p", {}, t("launch.failed"))));
+    return;
+  }
+  route();
+});

@@ -68,6 +68,10 @@ export function login(data) {
     role: data.role,
     display_name: data.display_name,
     expires_at: data.expires_at,
+    // a player launched by an operator: its id, currency and the links it gave
+    operator: data.operator ?? session?.operator ?? null,
+    currency: data.currency ?? session?.currency ?? null,
+    links: data.links ?? session?.links ?? {},
   };
   window.localStorage.setItem(KEY, JSON.stringify(session));
   scheduleRenewal();

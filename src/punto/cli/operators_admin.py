@@ -1,0 +1,88 @@
+"""The run of ``punto operators …`` (see :mod:`punto.cli.operators`): the server's store,
+which is the ``server`` extra."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import time
+
+from punto.cli.output import write_json
+from punto.errors import NotFoundError
+from punto.ledger.signing import new_secret
+from punto.ledger.store import create_engine, database_url, reach
+from punto.server.operators.model import Operator
+from punto.server.operators.registry import register
+from punto.server.store.migrate import upgrade_async
+from punto.server.store.operators import OperatorStore
+
+__all__ = ["run"]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the chosen action; 0 when done."""
+    url = database_url(args.database_url)
+    asyncio.run(reach(url))  # a database that cannot be opened: one line, exit 2
+    return asyncio.run(_run(url, args))
+
+
+async def _run(url: str, args: argparse.Namespace) -> int:
+    await upgrade_async(url)
+    engine = create_engine(url)
+    try:
+        store = OperatorStore(engine)
+        if args.action == "list":
+            found = await store.all()
+            if args.json:
+                write_json({"operators": [operator.to_json() for operator in found]})
+            else:
+                for operator in found:
+                    print(_line(operator))
+                if not found:
+                    print("no operators yet: punto operators add ID --name N --currencies EUR")
+            return 0
+        secret: str | None = None
+        if args.action == "add":
+            operator, secret = await register(
+                store,
+                args.operator_id,
+                name=args.name,
+                currencies=args.currencies.split(","),
+                languages=[code for code in args.languages.split(",") if code],
+                origins=args.origin,
+                wallet_url=args.wallet_url,
+                dialect=args.dialect,
+                now=time.time(),
+            )
+        elif args.action == "rotate-secret":
+            secret = new_secret()
+            operator = await store.rotate(args.operator_id, secret)
+        elif args.action in ("disable", "enable"):
+            operator = await store.set_disabled(args.operator_id, args.action == "disable")
+        else:
+            got = await store.get(args.operator_id)
+            if got is None:
+                raise NotFoundError(f"no operator {args.operator_id!r}")
+            operator = got
+        if args.json:
+            answer = operator.to_json()
+            if secret is not None:
+                answer["secret"] = secret
+            write_json(answer)
+        else:
+            print(_line(operator))
+            if secret is not None:
+                print(f"secret: {secret}")
+                print("(shown this once: keep it in the operator's secret store)")
+        return 0
+    finally:
+        await engine.dispose()
+
+
+def _line(operator: Operator) -> str:
+    state = "disabled" if operator.disabled else "enabled"
+    wallet = operator.wallet_url or "no wallet URL"
+    return (
+        f"{operator.id}  {operator.name}  {state}  {','.join(operator.currencies)}  "
+        f"{operator.dialect} {wallet}  secret v{operator.secret_version}"
+    )

@@ -1,0 +1,59 @@
+"""Registering an operator: its checked fields and its first secret (the CLI's
+``punto operators add`` and the administrators' ``POST /api/admin/operators``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from punto.errors import ProtocolError
+from punto.ledger.signing import new_secret
+from punto.server.operators.model import (
+    DIALECTS,
+    LANGUAGES,
+    Operator,
+    check_currencies,
+    check_operator_id,
+    check_origin,
+)
+from punto.server.store.operators import OperatorStore
+
+__all__ = ["register"]
+
+
+async def register(
+    store: OperatorStore,
+    operator_id: str,
+    *,
+    name: str,
+    currencies: Sequence[str],
+    now: float,
+    languages: Sequence[str] = LANGUAGES,
+    origins: Sequence[str] = (),
+    wallet_url: str | None = None,
+    dialect: str = "punto",
+) -> tuple[Operator, str]:
+    """Add an operator; it and its new secret (shown once, never again)."""
+    if dialect not in DIALECTS:
+        raise ProtocolError(f"the wallet dialect is one of {', '.join(DIALECTS)}")
+    unknown = [code for code in languages if code not in LANGUAGES]
+    if unknown or not languages:
+        raise ProtocolError(f"the languages are some of {', '.join(LANGUAGES)}")
+    if not name.strip() or len(name) > 100 or not name.isprintable():
+        raise ProtocolError("an operator's name is 1-100 printable characters")
+    if wallet_url is not None and not wallet_url.startswith(("https://", "http://")):
+        raise ProtocolError("the wallet URL is an http(s) address")
+    operator = Operator(
+        id=check_operator_id(operator_id),
+        name=name.strip(),
+        currencies=check_currencies(list(currencies)),
+        languages=tuple(dict.fromkeys(languages)),
+        origins=tuple(dict.fromkeys(check_origin(origin) for origin in origins)),
+        wallet_url=wallet_url,
+        dialect=dialect,
+        disabled=False,
+        secret_version=1,
+        created_at=now,
+    )
+    secret = new_secret()
+    await store.add(operator, secret=secret)
+    return operator, secret
