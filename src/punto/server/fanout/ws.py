@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Mapping
 from typing import Any, cast
 from urllib.parse import urlsplit
@@ -224,11 +223,11 @@ async def _read(
         # closed with 4401 by the writer once the error is written (a close sent from here
         # went before it: the client never learnt why), and the closing handshake ends the
         # read; a command under way is answered first, then the check below closes
-        delay = max(0.0, actor.expires_at - time.time())
+        delay = max(0.0, actor.expires_at - node.clock.now())
         expiry = asyncio.get_running_loop().call_later(delay, reading.expire, node, conn)
     try:
         while not conn.closed:
-            if actor.expires_at is not None and actor.expires_at <= time.time():
+            if actor.expires_at is not None and actor.expires_at <= node.clock.now():
                 _expire(node, conn)
                 return
             reading.idle = True
@@ -289,7 +288,7 @@ async def _answer(
         command = parse_command(data)  # and every text field
         if isinstance(command, Ping):
             conn.send(
-                _dumps({"type": "pong", "request_id": command.request_id, "time": time.time()})
+                _dumps({"type": "pong", "request_id": command.request_id, "time": node.clock.now()})
             )
             return
         if isinstance(command, Resync):
