@@ -20,7 +20,7 @@ from server_support import RunningServer, TableClient, running_server, server_se
 from websockets.exceptions import ConnectionClosed
 
 from punto.server.fanout.ws import CLOSE_SLOW
-from punto.server.fanout.wsprotocol import DirectProtocol
+from punto.server.fanout.direct import DirectProtocol
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
 

@@ -6,7 +6,7 @@ Each connection has a bounded queue of outgoing texts; a client whose queue is f
 clients down.
 
 **Written once.** Where the WebSocket layer lends the connection's socket
-(:mod:`punto.server.fanout.wsprotocol`, under ``punto serve``), the :class:`Outbox` writes the
+(:mod:`punto.server.fanout.direct`, under ``punto serve``), the :class:`Outbox` writes the
 waiting texts as frames once per turn of the event loop: a text sent to thousands of
 clients is framed once, and everything one client has waiting goes in one write. Under
 another ASGI server the connection's writer task sends them one by one.

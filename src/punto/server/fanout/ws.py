@@ -2,7 +2,7 @@
 
 Each connection has a reader (this coroutine) and a bounded queue of outgoing messages
 (:class:`~punto.server.fanout.hub.Connection`), written by the hub straight to the socket where
-the WebSocket layer lends it (:mod:`punto.server.fanout.wsprotocol`) and otherwise by a writer
+the WebSocket layer lends it (:mod:`punto.server.fanout.direct`) and otherwise by a writer
 task: the table never waits for a slow client, which is dropped with ``4408`` when its
 queue fills. Every message is parsed and validated
 (:func:`punto.server.fanout.protocol.parse_command`) and answered with exactly one ``ok`` or
@@ -95,7 +95,7 @@ async def _writer(websocket: WebSocket, conn: Connection, node: Node) -> None:
 
 def _sink(websocket: WebSocket) -> Sink | None:
     """The connection's socket for ready frames, where the WebSocket layer lends it
-    (:mod:`punto.server.fanout.wsprotocol`)."""
+    (:mod:`punto.server.fanout.direct`)."""
     lent = (websocket.scope.get("extensions") or {}).get(EXTENSION)
     return cast("Sink", lent["sink"]) if isinstance(lent, dict) else None
 
