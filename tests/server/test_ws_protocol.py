@@ -50,7 +50,8 @@ def test_a_uvicorn_without_the_module_is_missing(
 ) -> None:
     monkeypatch.setitem(sys.modules, wsprotocol.PRIVATE, None)
     reason = wsprotocol.missing()
-    assert reason is not None and wsprotocol.PRIVATE in reason
+    assert reason is not None
+    assert wsprotocol.PRIVATE in reason
 
 
 def test_a_changed_class_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,13 +1,12 @@
 """Python's cycle collector kept out of the money path.
 
-A settlement of thousands of bets makes hundreds of thousands of objects. With Python's
-defaults it paid for several full collections of the whole heap (100 ms and more each):
-:func:`calm` (at start) freezes what the process made to start with and makes young
-collections rarer. What remained was one young collection in nearly every settlement of
-10,000 bets, 20-35 ms of the time from the last card to the last balance message, at a
-moment chosen by the number of objects alive, not by the table: :func:`held` keeps the
-collector off while a round's money moves and its players hear of it, and the collection
-runs after, when the table waits for its next command.
+A settlement of thousands of bets makes hundreds of thousands of objects, and with
+Python's defaults it pays for full collections of the whole heap: :func:`calm` (at start)
+freezes what the process made to start with and makes young collections rarer. A young
+collection would still run in a large settlement, at a moment chosen by the number of
+objects alive, not by the table: :func:`held` keeps the collector off while a round's
+money moves and its players hear of it, and the collection runs after, when the table
+waits for its next command.
 
 The objects a settlement makes are freed by their reference counts as it ends; holding the
 collector delays only the collection of reference cycles, for the length of a settlement.

@@ -107,9 +107,7 @@ class Settings:
     confirm_writers: int = 4
     """Group commit: how many ledger writes of confirms may be under way at once on
     PostgreSQL (SQLite writes one transaction at a time: one). While writes wait for the
-    database the server checks and answers the batches of others instead of waiting (four
-    tables with two batches each under way: two writes left the server waiting a fifth of
-    the time; docs/server.md, thirty-third wave)."""
+    database the server checks and answers the batches of others instead of waiting."""
     totals_interval: float = 0.25
     """The least time (seconds) between two ``bet_totals`` messages of one table: the
     first change after a quiet spell goes at once, the changes within the interval after

@@ -170,11 +170,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             conn.send(_dumps(await node.chat.history(table_id, actor)))
         if player is not None:
             await node.connected(table_id, player, connected=True)
-        # the reading loop in a task of its own: this handler runs some twenty coroutine
-        # frames deep (uvicorn, the middleware, the router), and every resumption of a
-        # task passes through all of its frames — each message read and each command's
-        # answer; in a task of its own the reader resumes through four. Cancelling this
-        # handler cancels the reader it awaits.
+        # the reader in a task of its own resumes through its own few frames, not through
+        # uvicorn's, the middleware's and the router's; cancelling this handler cancels it
         await asyncio.create_task(
             _read(websocket, node, conn, table_id, actor), name="punto-ws-reader"
         )
