@@ -233,7 +233,7 @@ async def test_a_record_lost_between_the_settlement_and_its_save_is_rebuilt(
                 return set()
 
             again.node.store.saved_hands = looked_before
-            await again.node._save_lost_records(again.node.runners["macau-1"].config)
+            await again.node.leases.save_lost_records(again.node.runners["macau-1"].config)
             assert await again.node.store.hand(game) == table_saved
 
 

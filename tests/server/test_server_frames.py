@@ -19,8 +19,8 @@ from ledger_support import ledger_database
 from server_support import RunningServer, TableClient, running_server, server_settings
 from websockets.exceptions import ConnectionClosed
 
+from punto.server.fanout.direct import DirectProtocol
 from punto.server.fanout.ws import CLOSE_SLOW
-from punto.server.fanout.wsprotocol import DirectProtocol
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
 

@@ -14,7 +14,7 @@ from server_support import TableClient, server_on
 from websockets.exceptions import ConnectionClosed
 
 import punto.server.auth
-import punto.server.node
+import punto.server.node.accounts
 from punto.server.config import Settings
 
 pytestmark = pytest.mark.asyncio
@@ -63,7 +63,7 @@ async def test_the_hash_runs_off_the_event_loop_and_unknown_names_cost_the_same(
         calls.append(threading.current_thread() is threading.main_thread())
         return original(password, stored)
 
-    monkeypatch.setattr(punto.server.node, "check_password", spy)
+    monkeypatch.setattr(punto.server.node.accounts, "check_password", spy)
     async with server_on(backend, tmp_path) as server:
         known = await server.http.post("/api/auth/login", json=_body("ann", "wrong"))
         unknown = await server.http.post("/api/auth/login", json=_body("nobody", "wrong"))

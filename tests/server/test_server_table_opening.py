@@ -23,16 +23,16 @@ async def test_a_new_table_is_opened_once_when_two_look_at_once(
     async with server_on(backend, tmp_path) as server:
         node = server.node
         opened: list[str] = []
-        real = node._open_table
+        real = node.leases.open_table
 
         async def counted(config: TableConfig) -> None:
             opened.append(config.id)
             await real(config)
 
-        monkeypatch.setattr(node, "_open_table", counted)
+        monkeypatch.setattr(node.leases, "open_table", counted)
         config = TableConfig(id="race-1", name="Race", rules="macau", dealing=Dealing.LIVE)
         await node.store.create_table(config)
         # what create_table does, while the lease loop's round does the same
-        await asyncio.gather(node._acquire_tables(), node._acquire_tables())
+        await asyncio.gather(node.leases.acquire(), node.leases.acquire())
         assert opened == ["race-1"]
         assert "race-1" in node.runners

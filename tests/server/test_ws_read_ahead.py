@@ -1,5 +1,5 @@
 """A connection's socket is read on while few of its messages wait unread
-(``punto.server.fanout.wsprotocol.READ_AHEAD``): no pause and resume of reading for every
+(``punto.server.fanout.direct.READ_AHEAD``): no pause and resume of reading for every
 message, as uvicorn does, and a client that sends faster than the server reads is still
 held back by TCP once that many wait."""
 
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from server_support import TableClient, server_on
 
-from punto.server.fanout.wsprotocol import READ_AHEAD, DirectProtocol
+from punto.server.fanout.direct import READ_AHEAD, DirectProtocol
 
 pytestmark = pytest.mark.asyncio
 

@@ -36,7 +36,7 @@ from punto.server.config import Settings
 from punto.server.fanout.bus import LocalBus
 from punto.server.fanout.hub import Hub
 from punto.server.fanout.protocol import MAX_MESSAGE, parse_command
-from punto.server.fanout.wsprotocol import DirectProtocol
+from punto.server.fanout.wsprotocol import PUBLIC, ws_protocol
 from punto.server.metrics import Metrics
 from punto.server.money.bank import Bank
 from punto.server.node import Node
@@ -223,16 +223,26 @@ async def login(http: httpx.AsyncClient, user: str, password: str | None = None)
     return str(answer.json()["token"])
 
 
+def server_ws_protocol() -> str | type[asyncio.Protocol]:
+    """The WebSocket protocol test servers run: ``punto serve``'s, or uvicorn's public one
+    with ``PUNTO_TEST_WS=public`` (the whole suite without the private hook)."""
+    if os.environ.get("PUNTO_TEST_WS") == "public":
+        return PUBLIC
+    return ws_protocol()
+
+
 @asynccontextmanager
 async def running_server(
     settings: Settings,
     *,
     wallet: Wallet | None = None,
     clock: Clock | None = None,
-    ws: str | type[asyncio.Protocol] = DirectProtocol,
+    ws: str | type[asyncio.Protocol] | None = None,
 ) -> AsyncIterator[RunningServer]:
     """Start a server with ``settings`` (and a wallet and a clock of the test's) and stop
     it afterwards; ``ws``: uvicorn's WebSocket protocol (``punto serve``'s by default)."""
+    if ws is None:
+        ws = server_ws_protocol()
     node = Node(settings, wallet=wallet, clock=clock)
     app = create_app(settings, node=node)
     port = free_port()

@@ -19,7 +19,7 @@ from punto.server import collector
 from punto.server.config import Settings
 from punto.server.fanout.bus import reach_redis
 from punto.server.fanout.protocol import MAX_MESSAGE
-from punto.server.fanout.wsprotocol import DirectProtocol
+from punto.server.fanout.wsprotocol import ws_protocol
 from punto.server.node import DEMO_USERS, Node
 
 __all__ = ["run"]
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_config=None,
-        ws=DirectProtocol,  # uvicorn's websockets-sansio, lending sockets to the hub
+        ws=ws_protocol(),  # uvicorn's websockets-sansio, lending sockets to the hub
         ws_max_size=MAX_MESSAGE,  # a frame may be no larger than a message
         ws_per_message_deflate=settings.ws_deflate,
         lifespan="on",

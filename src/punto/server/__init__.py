@@ -15,8 +15,9 @@ import:
 
 Beside them: :mod:`~punto.server.config` (:class:`Settings` from ``PUNTO_*`` variables),
 :mod:`~punto.server.auth` (roles, signed session tokens, password hashes),
-:mod:`~punto.server.services` (what a process's tables share, and the clock),
-:mod:`~punto.server.node` (one server process: its tables and leases, routing),
+:mod:`~punto.server.clock` (the server's time), :mod:`~punto.server.services` (what a
+process's tables share), :mod:`~punto.server.node` (one server process, a module a concern:
+its accounts, tables and leases, routing, lobby, corrections),
 :mod:`~punto.server.app` (the application factory and its lifespan), and
 :mod:`~punto.server.metrics`, :mod:`~punto.server.logging`,
 :mod:`~punto.server.collector`.

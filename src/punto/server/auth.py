@@ -25,10 +25,11 @@ import hmac
 import json
 import re
 import secrets
-import time
 from dataclasses import dataclass
 
 from punto.errors import AuthError, ForbiddenError, ProtocolError
+from punto.server.clock import WallClock
+from punto.table.clock import Clock
 from punto.table.views import Viewer
 
 __all__ = [
@@ -119,13 +120,16 @@ def _unb64(text: str) -> bytes:
 
 
 class TokenSigner:
-    """Issues and checks session tokens signed with HMAC-SHA256 under ``secret``."""
+    """Issues and checks session tokens signed with HMAC-SHA256 under ``secret``; the
+    time they are issued and checked at is ``clock``'s (epoch seconds), unless a call
+    names its own ``now``."""
 
-    def __init__(self, secret: str, *, ttl: float) -> None:
+    def __init__(self, secret: str, *, ttl: float, clock: Clock | None = None) -> None:
         if len(secret) < 16:
             raise AuthError("the token secret must be at least 16 characters")
         self._key = secret.encode("utf-8")
         self._ttl = ttl
+        self._clock: Clock = clock or WallClock()
 
     def _sign(self, payload: str) -> str:
         return _b64(hmac.new(self._key, payload.encode("ascii"), hashlib.sha256).digest())
@@ -155,13 +159,13 @@ class TokenSigner:
         expected = self._sign(f"{purpose}|{text}|{stamp}".encode().hex())
         if not hmac.compare_digest(signature.encode("ascii"), expected.encode("ascii")):
             return False
-        return (time.time() if now is None else now) < int(stamp)
+        return (self._clock.now() if now is None else now) < int(stamp)
 
     def issue(
         self, user_id: str, role: Role, name: str, *, now: float | None = None
     ) -> tuple[str, float]:
         """A token for ``user_id`` and when it expires."""
-        issued = time.time() if now is None else now
+        issued = self._clock.now() if now is None else now
         expires = issued + self._ttl
         claims = {
             "sub": user_id,
@@ -197,7 +201,7 @@ class TokenSigner:
         except (ValueError, KeyError, TypeError):
             raise AuthError("the session token is not valid: log in again") from None
         assert actor.expires_at is not None
-        if (time.time() if now is None else now) >= actor.expires_at:
+        if (self._clock.now() if now is None else now) >= actor.expires_at:
             raise AuthError("the session token has expired: log in again")
         return actor
 

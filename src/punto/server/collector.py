@@ -1,12 +1,12 @@
 """Python's cycle collector kept out of the money path.
 
-A settlement of thousands of bets makes hundreds of thousands of objects. With Python's
-defaults it would pay for full collections of the whole heap: :func:`calm` (at start)
+A settlement of thousands of bets makes hundreds of thousands of objects, and with
+Python's defaults it pays for full collections of the whole heap: :func:`calm` (at start)
 freezes what the process made to start with and makes young collections rarer. A young
-collection would still land in the middle of a large settlement, at a moment chosen by the
-number of objects alive, not by the table: :func:`held` keeps the
-collector off while a round's money moves and its players hear of it, and the collection
-runs after, when the table waits for its next command.
+collection would still run in a large settlement, at a moment chosen by the number of
+objects alive, not by the table: :func:`held` keeps the collector off while a round's
+money moves and its players hear of it, and the collection runs after, when the table
+waits for its next command.
 
 The objects a settlement makes are freed by their reference counts as it ends; holding the
 collector delays only the collection of reference cycles, for the length of a settlement.
@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import time
 from collections.abc import Iterator
+
+from punto.server.clock import WallClock
 
 __all__ = ["LONGEST", "calm", "held"]
 
@@ -33,7 +34,8 @@ _enabled_before = False
 """Whether the collector was on when the first of them started."""
 _since = 0.0
 """When the collector went off (or last collected young objects while held)."""
-_now = time.monotonic
+_now = WallClock().monotonic
+"""The clock the collector's hold is measured by (a test sets its own)."""
 
 
 def calm() -> None:

@@ -2,30 +2,21 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from punto.server.clock import ServerClock, WallClock
 from punto.server.config import Settings
 from punto.server.fanout.bus import Bus
 from punto.server.metrics import Metrics
 from punto.server.money.bank import Bank
 from punto.server.store.storage import ServerStore
-from punto.table.clock import Clock
 
-__all__ = ["DEALER_ROSTER", "Services", "WallClock"]
+__all__ = ["DEALER_ROSTER", "ServerClock", "Services", "WallClock"]
 
 
 DEALER_ROSTER: tuple[str, ...] = ("Dana", "Lin", "Mei", "Kai", "Rosa")
 """The dealers' names an RNG table rotates through (a VIP owner's "change dealer" [O])."""
-
-
-class WallClock:
-    """Epoch seconds: a server's events carry the time a complaint will name [L]."""
-
-    def now(self) -> float:
-        """:func:`time.time`."""
-        return time.time()
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +29,9 @@ class Services:
     bus: Bus
     metrics: Metrics
     roster: Callable[[], Sequence[str]] = lambda: DEALER_ROSTER
-    clock: Clock = field(default_factory=WallClock)
-    """The tables' clock (epoch seconds; a test passes one it moves by hand)."""
+    clock: ServerClock = field(default_factory=WallClock)
+    """The process's clock: the tables' wall time (epoch seconds; a test passes one it
+    moves by hand) and monotonic time for intervals."""
     moved: Callable[[str, int, str], None] = lambda player, amount, table_id: None
     """Play at a table moved a player's wallet: ``(player, amount, table_id)``; their
     other tables follow (multi-table play)."""

@@ -4,7 +4,7 @@ The table sends the same text to thousands of connections (one event's ``watcher
 a ``bet_totals``, a ``countdown``). A server's frames are not masked (RFC 6455 §5.1), so
 that text's frame is the same bytes for every connection: :func:`text_frame` makes it
 once, and a :class:`Sink` — a connection's socket as the WebSocket layer lends it
-(:mod:`punto.server.fanout.wsprotocol`) — takes a connection's waiting frames in one write.
+(:mod:`punto.server.fanout.direct`) — takes a connection's waiting frames in one write.
 
 >>> text_frame('{"type":"pong"}')
 b'\x81\x0f{"type":"pong"}'

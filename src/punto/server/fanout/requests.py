@@ -2,8 +2,8 @@
 (docs/server.md): typed, each with its wire name ``op``, and checked on arrival.
 
 A process that gets a client's command, snapshot or correction for a table it does not
-own forwards it over the bus to the owner (:meth:`punto.server.node.Node._route`); the
-owner answers (:meth:`punto.server.node.Node._answer`). :func:`request_json` and
+own forwards it over the bus to the owner (:meth:`punto.server.node.routing.Routing.route`); the
+owner answers (:class:`punto.server.node.answers.Answers`). :func:`request_json` and
 :func:`request_from_json` are the two ends; anything that is not one of these requests
 is a :class:`~punto.errors.ProtocolError`.
 

@@ -2,7 +2,7 @@
 
 Each connection has a reader (this coroutine) and a bounded queue of outgoing messages
 (:class:`~punto.server.fanout.hub.Connection`), written by the hub straight to the socket where
-the WebSocket layer lends it (:mod:`punto.server.fanout.wsprotocol`) and otherwise by a writer
+the WebSocket layer lends it (:mod:`punto.server.fanout.direct`) and otherwise by a writer
 task: the table never waits for a slow client, which is dropped with ``4408`` when its
 queue fills. Every message is parsed and validated
 (:func:`punto.server.fanout.protocol.parse_command`) and answered with exactly one ``ok`` or
@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Mapping
 from typing import Any, cast
 from urllib.parse import urlsplit
@@ -96,7 +95,7 @@ async def _writer(websocket: WebSocket, conn: Connection, node: Node) -> None:
 
 def _sink(websocket: WebSocket) -> Sink | None:
     """The connection's socket for ready frames, where the WebSocket layer lends it
-    (:mod:`punto.server.fanout.wsprotocol`)."""
+    (:mod:`punto.server.fanout.direct`)."""
     lent = (websocket.scope.get("extensions") or {}).get(EXTENSION)
     return cast("Sink", lent["sink"]) if isinstance(lent, dict) else None
 
@@ -171,11 +170,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             conn.send(_dumps(await node.chat.history(table_id, actor)))
         if player is not None:
             await node.connected(table_id, player, connected=True)
-        # the reading loop in a task of its own: this handler runs some twenty coroutine
-        # frames deep (uvicorn, the middleware, the router), and every resumption of a
-        # task passes through all of its frames — each message read and each command's
-        # answer; in a task of its own the reader resumes through four. Cancelling this
-        # handler cancels the reader it awaits.
+        # the reader in a task of its own resumes through its own few frames, not through
+        # uvicorn's, the middleware's and the router's; cancelling this handler cancels it
         await asyncio.create_task(
             _read(websocket, node, conn, table_id, actor), name="punto-ws-reader"
         )
@@ -224,11 +220,11 @@ async def _read(
         # closed with 4401 by the writer once the error is written (a close sent from here
         # went before it: the client never learnt why), and the closing handshake ends the
         # read; a command under way is answered first, then the check below closes
-        delay = max(0.0, actor.expires_at - time.time())
+        delay = max(0.0, actor.expires_at - node.clock.now())
         expiry = asyncio.get_running_loop().call_later(delay, reading.expire, node, conn)
     try:
         while not conn.closed:
-            if actor.expires_at is not None and actor.expires_at <= time.time():
+            if actor.expires_at is not None and actor.expires_at <= node.clock.now():
                 _expire(node, conn)
                 return
             reading.idle = True
@@ -289,7 +285,7 @@ async def _answer(
         command = parse_command(data)  # and every text field
         if isinstance(command, Ping):
             conn.send(
-                _dumps({"type": "pong", "request_id": command.request_id, "time": time.time()})
+                _dumps({"type": "pong", "request_id": command.request_id, "time": node.clock.now()})
             )
             return
         if isinstance(command, Resync):

@@ -1,101 +1,77 @@
-"""uvicorn's WebSocket protocol, lending each connection's socket to the hub for ready
-frames (the ASGI extension ``punto.frames``).
+"""Which uvicorn WebSocket protocol a server runs: the hook that lends each connection's
+socket to the hub (:class:`punto.server.fanout.direct.DirectProtocol`) when the installed
+uvicorn has what it subclasses, otherwise uvicorn's public ``websockets-sansio``.
 
-Through ASGI every message a client gets is one ``websocket.send``: one pass through
-Starlette, uvicorn and the ``websockets`` framer, and one system call, per message and
-connection. A table of thousands sends the same text to every client, and a player's bet
-brings several messages at once; measured, that path was most of a broadcast's time and a
-large share of the server's time per confirmed bet (benchmarks/RESULTS.md).
-
-:class:`DirectProtocol` is uvicorn's own ``websockets-sansio`` protocol with one addition:
-when a connection is accepted, its ASGI scope carries
-``extensions["punto.frames"] = {"sink": <Sink>}``, and the hub
-(:class:`punto.server.fanout.hub.Connection`) writes the frames it made once
-(:func:`punto.server.fanout.frames.text_frame`) to that socket directly, everything a connection
-has waiting in one write. The handshake, reading, pings, flow control and the closing
-handshake stay uvicorn's. A connection that negotiated ``permessage-deflate``
-(``PUNTO_WS_DEFLATE``, as browsers ask) has its messages compressed by its own compressor
-(its context carries over from message to message, so no two connections' bytes are the
-same), still everything waiting in one write.
+The hook subclasses a class uvicorn does not export; :func:`missing` checks, when this
+module is imported, that the installed uvicorn still has it with every method and field
+the hook uses. Over the public protocol the hub sends each message as an ASGI
+``websocket.send`` (:mod:`punto.server.fanout.ws`): the same messages, slower.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import asyncio
+import importlib
+import inspect
+import logging
 
-from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.http11 import Request
+__all__ = ["PRIVATE", "PUBLIC", "missing", "ws_protocol"]
 
-from punto.server.fanout.frames import EXTENSION
+_LOG = logging.getLogger("punto.server.fanout")
 
-__all__ = ["READ_AHEAD", "DirectProtocol"]
+PUBLIC = "websockets-sansio"
+"""uvicorn's public name of the protocol the hook extends (``uvicorn.Config(ws=...)``)."""
 
+PRIVATE = "uvicorn.protocols.websockets.websockets_sansio_impl"
+"""The uvicorn module whose ``WebSocketsSansIOProtocol`` the hook subclasses."""
 
-class _SocketSink:
-    """A connection's socket for ready frames (:class:`punto.server.fanout.frames.Sink`)."""
-
-    __slots__ = ("_protocol", "on_writable")
-
-    def __init__(self, protocol: DirectProtocol) -> None:
-        self._protocol = protocol
-        self.on_writable: Callable[[], None] | None = None
-
-    def writable(self) -> bool:
-        return self._protocol.writable.is_set()
-
-    def write(self, texts: Sequence[str], frame: Callable[[str], bytes]) -> bool:
-        protocol = self._protocol
-        if protocol.close_sent or protocol.disconnected or protocol.transport.is_closing():
-            return False
-        conn = protocol.conn
-        if conn.extensions:  # compressed: this connection's own compressor frames them
-            for text in texts:
-                conn.send_text(text.encode())
-            protocol.transport.write(b"".join(conn.data_to_send()))
-        elif len(texts) == 1:
-            protocol.transport.write(frame(texts[0]))
-        else:
-            protocol.transport.write(b"".join(map(frame, texts)))
-        return True
+_METHODS = ("send_receive_event_to_app", "handle_connect", "resume_writing")
+"""The methods the hook overrides and calls."""
+_FIELDS = (
+    "read_paused",
+    "queue",
+    "transport",
+    "conn",
+    "close_sent",
+    "disconnected",
+    "writable",
+    "scope",
+)
+"""The fields of uvicorn's protocol the hook reads or sets."""
 
 
-READ_AHEAD = 8
-"""Messages a connection may have received and not yet read before its socket stops
-being read (TCP then holds the client back). uvicorn stops reading after every message
-and starts again when the application reads it: two system calls and about 10 µs a
-message, for every bet."""
+def missing() -> str | None:
+    """Why the hook cannot run on the installed uvicorn (``None``: it can): its base
+    class, or a method or field of it the hook uses, is not there."""
+    try:
+        module = importlib.import_module(PRIVATE)
+    except ImportError:
+        return f"uvicorn has no {PRIVATE}"
+    base = getattr(module, "WebSocketsSansIOProtocol", None)
+    if not isinstance(base, type) or not issubclass(base, asyncio.Protocol):
+        return f"{PRIVATE} has no WebSocketsSansIOProtocol"
+    for name in _METHODS:
+        if not callable(getattr(base, name, None)):
+            return f"uvicorn's WebSocketsSansIOProtocol has no {name}()"
+    try:
+        source = inspect.getsource(base)
+    except (OSError, TypeError):
+        return "uvicorn's WebSocketsSansIOProtocol has no source to check"
+    for name in _FIELDS:
+        if f"self.{name}" not in source:
+            return f"uvicorn's WebSocketsSansIOProtocol has no field {name}"
+    return None
 
 
-class DirectProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's ``websockets-sansio`` protocol plus the ``punto.frames`` extension, and
-    reading paused only once :data:`READ_AHEAD` messages wait unread."""
+_MISSING = missing()
 
-    _sink: _SocketSink | None = None
 
-    def send_receive_event_to_app(self) -> None:
-        """uvicorn's, without its pause after each message: paused at
-        :data:`READ_AHEAD` waiting (uvicorn's ``receive`` resumes once they are read)."""
-        paused = self.read_paused
-        self.read_paused = True  # uvicorn pauses only a socket not paused yet
-        try:
-            super().send_receive_event_to_app()
-        finally:
-            self.read_paused = paused
-        if not paused and self.queue.qsize() >= READ_AHEAD and not self.close_sent:
-            self.read_paused = True
-            self.transport.pause_reading()
+def ws_protocol() -> type[asyncio.Protocol] | str:
+    """The protocol for ``uvicorn.Config(ws=...)``: the hook, or :data:`PUBLIC` when the
+    installed uvicorn lacks what it uses (a warning says why)."""
+    if _MISSING is not None:
+        _LOG.warning("WebSocket frames sent through ASGI: %s", _MISSING, extra={"protocol": PUBLIC})
+        return PUBLIC
+    from punto.server.fanout.direct import DirectProtocol  # imports the private class
 
-    def handle_connect(self, event: Request) -> None:
-        """The handshake as uvicorn does it; then the sink in the scope."""
-        super().handle_connect(event)
-        scope = getattr(self, "scope", None)
-        if scope is not None:  # accepted (not refused)
-            self._sink = _SocketSink(self)
-            scope["extensions"][EXTENSION] = {"sink": self._sink}
-
-    def resume_writing(self) -> None:
-        """The transport takes data again: the hub writes what waited."""
-        super().resume_writing()
-        sink = self._sink
-        if sink is not None and sink.on_writable is not None:
-            sink.on_writable()
+    return DirectProtocol

@@ -517,7 +517,7 @@ async def report_daily(
     """Turnover, payouts and observed RTP per table for one UTC day."""
     require_role(actor, Role.SUPERVISOR, Role.ADMIN, action="read reports")
     try:
-        day = date.fromisoformat(date_) if date_ else datetime.now(UTC).date()
+        day = date.fromisoformat(date_) if date_ else _today(node)
     except ValueError:
         raise ProtocolError(f"date must be YYYY-MM-DD, not {date_!r}") from None
     return {"days": await daily_report(node.store, day=day, table=table_id)}
@@ -533,6 +533,11 @@ async def report_daily_csv(
     """The daily report as CSV."""
     days = (await report_daily(actor, node, date_, table_id))["days"]
     return Response(rows_csv(days), media_type="text/csv; charset=utf-8")
+
+
+def _today(node: Node) -> date:
+    """The UTC day it is on the server's clock."""
+    return datetime.fromtimestamp(node.clock.now(), UTC).date()
 
 
 def _day(text: str | None) -> date | None:
@@ -559,7 +564,7 @@ async def report_drift(
     await node.config(table_id)
     day = _day(date_)
     if shoe is None and day is None:
-        day = datetime.now(UTC).date()
+        day = _today(node)
     if shoe is not None and day is not None:
         raise ProtocolError("ask for one shoe or one day, not both")
     found = await drift_json(node.store, table_id, shoe=shoe, day=day)

@@ -1,0 +1,106 @@
+"""uvicorn's WebSocket protocol, lending each connection's socket to the hub for ready
+frames (the ASGI extension ``punto.frames``).
+
+Through ASGI every message a client gets is one ``websocket.send``: one pass through
+Starlette, uvicorn and the ``websockets`` framer, and one system call, per message and
+connection. A table of thousands sends the same text to every client, and a player's bet
+brings several messages at once: writing made frames straight to the socket saves those
+passes.
+
+:class:`DirectProtocol` is uvicorn's own ``websockets-sansio`` protocol with one addition:
+when a connection is accepted, its ASGI scope carries
+``extensions["punto.frames"] = {"sink": <Sink>}``, and the hub
+(:class:`punto.server.fanout.hub.Connection`) writes the frames it made once
+(:func:`punto.server.fanout.frames.text_frame`) to that socket directly, everything a connection
+has waiting in one write. The handshake, reading, pings, flow control and the closing
+handshake stay uvicorn's. A connection that negotiated ``permessage-deflate``
+(``PUNTO_WS_DEFLATE``, as browsers ask) has its messages compressed by its own compressor
+(its context carries over from message to message, so no two connections' bytes are the
+same), still everything waiting in one write.
+
+It subclasses a class uvicorn does not export (``WebSocketsSansIOProtocol``, since uvicorn
+0.35): pyproject.toml pins uvicorn to the versions checked, and
+:func:`punto.server.fanout.wsprotocol.ws_protocol` falls back to uvicorn's public
+protocol when the installed one lacks what this module uses
+(:func:`punto.server.fanout.wsprotocol.missing`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Request
+
+from punto.server.fanout.frames import EXTENSION
+
+__all__ = ["READ_AHEAD", "DirectProtocol"]
+
+
+class _SocketSink:
+    """A connection's socket for ready frames (:class:`punto.server.fanout.frames.Sink`)."""
+
+    __slots__ = ("_protocol", "on_writable")
+
+    def __init__(self, protocol: DirectProtocol) -> None:
+        self._protocol = protocol
+        self.on_writable: Callable[[], None] | None = None
+
+    def writable(self) -> bool:
+        return self._protocol.writable.is_set()
+
+    def write(self, texts: Sequence[str], frame: Callable[[str], bytes]) -> bool:
+        protocol = self._protocol
+        if protocol.close_sent or protocol.disconnected or protocol.transport.is_closing():
+            return False
+        conn = protocol.conn
+        if conn.extensions:  # compressed: this connection's own compressor frames them
+            for text in texts:
+                conn.send_text(text.encode())
+            protocol.transport.write(b"".join(conn.data_to_send()))
+        elif len(texts) == 1:
+            protocol.transport.write(frame(texts[0]))
+        else:
+            protocol.transport.write(b"".join(map(frame, texts)))
+        return True
+
+
+READ_AHEAD = 8
+"""Messages a connection may have received and not yet read before its socket stops
+being read (TCP then holds the client back): uvicorn's pause and resume of reading after
+every message costs two system calls a message."""
+
+
+class DirectProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's ``websockets-sansio`` protocol plus the ``punto.frames`` extension, and
+    reading paused only once :data:`READ_AHEAD` messages wait unread."""
+
+    _sink: _SocketSink | None = None
+
+    def send_receive_event_to_app(self) -> None:
+        """uvicorn's, without its pause after each message: paused at
+        :data:`READ_AHEAD` waiting (uvicorn's ``receive`` resumes once they are read)."""
+        paused = self.read_paused
+        self.read_paused = True  # uvicorn pauses only a socket not paused yet
+        try:
+            super().send_receive_event_to_app()
+        finally:
+            self.read_paused = paused
+        if not paused and self.queue.qsize() >= READ_AHEAD and not self.close_sent:
+            self.read_paused = True
+            self.transport.pause_reading()
+
+    def handle_connect(self, event: Request) -> None:
+        """The handshake as uvicorn does it; then the sink in the scope."""
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # accepted (not refused)
+            self._sink = _SocketSink(self)
+            scope["extensions"][EXTENSION] = {"sink": self._sink}
+
+    def resume_writing(self) -> None:
+        """The transport takes data again: the hub writes what waited."""
+        super().resume_writing()
+        sink = self._sink
+        if sink is not None and sink.on_writable is not None:
+            sink.on_writable()
