@@ -5,6 +5,7 @@ changed."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -24,6 +25,7 @@ from sqlalchemy import func, select
 
 from punto.ledger.signing import signature
 from punto.ledger.store import create_engine
+from punto.server.operators.framing import REFRESH
 from punto.server.store.schema import UserRow
 
 if TYPE_CHECKING:
@@ -199,8 +201,15 @@ async def test_a_production_server_launches_a_signed_player_and_refuses_every_ba
         assert (me["display_name"], me["language"], me["currency"]) == ("Ann B.", "zh", "JPY")
         assert await _users(url) == 2
 
-        # the operators' pages may frame the game; nobody else's
-        page = await http.get("/app/")
+        # the operators' pages may frame the game, nobody else's: every process reads the
+        # origins again within REFRESH seconds of the operator's registration
+        deadline = time.monotonic() + REFRESH + 30
+        while True:
+            page = await http.get("/app/")
+            if "https://casino.example" in page.headers["content-security-policy"]:
+                break
+            assert time.monotonic() < deadline, page.headers
+            await asyncio.sleep(0.2)
         policy = page.headers["content-security-policy"]
         assert "frame-ancestors https://casino.example" in policy
         assert "x-frame-options" not in page.headers
