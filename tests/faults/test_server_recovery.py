@@ -176,7 +176,7 @@ async def test_a_record_lost_between_the_settlement_and_its_save_is_rebuilt(
                     return True
                 return await save_hand(**kwargs)
 
-            store.save_hand = never_saved
+            store.save_hand = never_saved  # type: ignore[method-assign]
             token = await server.token("ann")
             wallet = await server.node.bank.balance("ann")
             async with TableClient.connect(server, "macau-1", token) as client:
@@ -232,7 +232,7 @@ async def test_a_record_lost_between_the_settlement_and_its_save_is_rebuilt(
             async def looked_before(games: Sequence[str]) -> set[str]:
                 return set()
 
-            again.node.store.saved_hands = looked_before
+            again.node.store.saved_hands = looked_before  # type: ignore[method-assign]
             await again.node.leases.save_lost_records(again.node.runners["macau-1"].config)
             assert await again.node.store.hand(game) == table_saved
 
