@@ -81,14 +81,13 @@ from punto.server.features.recordings import Recordings
 from punto.server.metrics import Metrics
 from punto.server.money.bank import Bank
 from punto.server.money.outbox import WalletOutbox
-from punto.server.services import DEALER_ROSTER, Services, WallClock
+from punto.server.services import DEALER_ROSTER, ServerClock, Services, WallClock
 from punto.server.store.migrate import upgrade_async
 from punto.server.store.storage import ServerStore
 from punto.server.tables.configs import DEMO_TABLES, TableConfig
 from punto.server.tables.runner import TableRunner
 from punto.server.tables.snapshot import Snapshot, table_json
 from punto.server.tables.truth import amend_record
-from punto.table.clock import Clock
 from punto.table.events import Event
 from punto.table.reasons import Reason, Why
 from punto.table.records import GameNumber
@@ -130,10 +129,10 @@ class Node:
     """One server process (see the module docstring)."""
 
     def __init__(
-        self, settings: Settings, *, wallet: Wallet | None = None, clock: Clock | None = None
+        self, settings: Settings, *, wallet: Wallet | None = None, clock: ServerClock | None = None
     ) -> None:
         self.settings = settings
-        self.clock: Clock = clock or WallClock()
+        self.clock: ServerClock = clock or WallClock()
         """The tables' clock (a test's own, moved by hand, makes grace periods exact)."""
         self.engine = create_engine(settings.database_url, pool=settings.database_pool)
         self.ledger = LedgerStore(self.engine)
