@@ -10,7 +10,7 @@ import pytest
 from server_support import lone_table
 
 from punto.server.money.confirms import ConfirmBatcher, Pending
-from punto.server.tables.runner import CONFIRM_DEPTH
+from punto.server.tables.confirming import CONFIRM_DEPTH
 
 pytestmark = pytest.mark.asyncio
 

@@ -221,8 +221,8 @@ class RememberChip(Effect):
 
 @dataclass(frozen=True, slots=True)
 class HoldCards(Effect):
-    """``player`` holds ``side``'s face-down cards; a takeover during the squeeze sends
-    them a new snapshot."""
+    """``player`` holds ``side``'s face-down cards (the cards dealt there are theirs to
+    see)."""
 
     game: GameNumber
     side: Side
@@ -278,11 +278,13 @@ class Publish(Effect):
 
 @dataclass(frozen=True, slots=True)
 class SendSnapshots(Effect):
-    """A new snapshot to each player who must see the table afresh (new rules, cards
-    taken over)."""
+    """A new snapshot to each player who must see the table afresh: ``everyone`` (new
+    rules), or each of the ``holders`` who took over a side's face-down cards while that
+    side awaits its squeeze."""
 
     failure: ClassVar[Failure] = Failure.RAISE
     everyone: bool = False
+    holders: tuple[tuple[Side, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,6 +320,7 @@ class _Step:
     game: GameNumber | None = None
     roads: bool = False
     snapshots: bool | None = None  # None: none; True: everyone; False: some
+    holders: list[tuple[Side, str]] = field(default_factory=list)
     money: bool = False
 
 
@@ -337,7 +340,7 @@ def effects_of(events: Sequence[Event], *, first: int, hand: Hand, now: float) -
     if events:
         out.append(Publish(first=first, count=len(events)))
     if step.snapshots is not None:
-        out.append(SendSnapshots(everyone=step.snapshots))
+        out.append(SendSnapshots(everyone=step.snapshots, holders=tuple(step.holders)))
     if step.notes or step.money:
         out.append(
             PublishBalances(
@@ -378,6 +381,7 @@ def _of(index: int, event: Event, step: _Step, now: float) -> None:
             add(RememberChip(event.player, event.chip))
         case CardsHeld():
             add(HoldCards(event.game, event.side, event.player))
+            step.holders.append((event.side, event.player))
             step.snapshots = step.snapshots or False
         case BetsConfirmed():
             notes[event.player] = "confirmed"
