@@ -22,7 +22,7 @@ from typing import Any
 from punto.ledger.model import Transaction
 from punto.rules import Rules
 from punto.server.services import Services
-from punto.server.tables.effects import CancelStakes, Effect, Refund, Settle
+from punto.server.tables.effects import CancelStakes, Effect, PublishBalances, Refund, Settle
 from punto.server.tables.recorder import HandRecorder
 from punto.server.tables.stakes import RoundStakes
 from punto.table import Table
@@ -106,11 +106,6 @@ class Payouts:
                     self._owed.append(((posted.transaction,), effect.game))
             stakes.forget(player)
 
-    @property
-    def owing(self) -> bool:
-        """Whether posted transactions wait for their wallet calls."""
-        return bool(self._owed)
-
     def learnt(self, player: str, wallet: int) -> None:
         """``player``'s wallet balance, just learnt from a stake."""
         self._wallets[player] = wallet
@@ -134,6 +129,13 @@ class Payouts:
         nor queued)."""
         if self._tasks:
             await asyncio.wait(set(self._tasks), timeout=60)
+
+    async def publish(self, effect: PublishBalances) -> None:
+        """The :class:`PublishBalances` effect: the players' other tables follow
+        (:meth:`follow`), then the balance messages and wallet calls (:meth:`send`)."""
+        self.follow(effect.notes, dict(effect.outside))
+        if effect.notes or self._owed:
+            await self.send(dict(effect.notes), effect.game)
 
     def follow(self, notes: tuple[tuple[str, str], ...], outside: Mapping[str, int]) -> None:
         """Multi-table play: what play here moved of a player's table balance (not what

@@ -70,6 +70,15 @@ class HandRecorder:
         )
         await check_drift(store, self._id, shoe=closed.shoe, at=closed.at)
 
+    def opening(self, index: int) -> None:
+        """A hand starts at event ``index``: what its record knows from the opening of its
+        betting is kept with its round in the ledger."""
+        table = self._table
+        opened = event_at(table, index)
+        if isinstance(opened, BettingOpened):
+            facts = HandFacts(dealer=table.dealer, opened_at=opened.at)
+            self._s.bank.opening(table.settings.table_id, str(opened.game), facts)
+
     async def result(self, effect: RecordResult, *, first: int, done: int) -> None:
         """The :class:`RecordResult` effect: the hand's result kept with its round in the
         ledger, with what its record knows that the ledger does not (:meth:`facts`)."""

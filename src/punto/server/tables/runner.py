@@ -4,16 +4,9 @@ The runner is the table's imperative shell: its loop and the dispatch of its eff
 change goes through :meth:`TableRunner.execute` (a client's command) or the runner's own
 loop (an RNG table deals by itself; a live table's countdown closes betting), one at a time
 under a lock. After each action the runner maps the new events to their effects
-(:func:`~punto.server.tables.effects.effects_of`) and runs them in order — money first, then
-records, then the fan-out — so no client sees a result whose money has not moved.
-
-What each effect needs is an object of its own, handed what it needs when the runner is
-made: the confirm pipeline (:mod:`~punto.server.tables.confirming`), the standing bets
-(:mod:`~punto.server.tables.standing`), the payouts (:mod:`~punto.server.tables.payouts`),
-the hand recorder (:mod:`~punto.server.tables.recorder`), the fan-out
-(:mod:`~punto.server.tables.tablecast`), settlement pending
-(:mod:`~punto.server.tables.pending`) and the client commands
-(:mod:`~punto.server.tables.commands`).
+(:func:`~punto.server.tables.effects.effects_of`) and hands each, in order, to the object
+that carries it out (:class:`~punto.server.tables.parts.TableParts`): money first, then
+records, then the fan-out, so no client sees a result whose money has not moved.
 """
 
 from __future__ import annotations
@@ -24,36 +17,27 @@ import logging
 import random
 from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from punto.errors import UnavailableError
 from punto.outcome import Outcome
-from punto.roads import RoadBoard, RoadResult
-from punto.roads_render import render_svg, roads_dict
 from punto.server import collector
 from punto.server.auth import Actor, Role
 from punto.server.fanout.protocol import ChangeTieBets, Command, Confirm, Join
 from punto.server.money.tablelock import TableLock
 from punto.server.services import DEALER_ROSTER, Services
 from punto.server.tables import effects as fx
-from punto.server.tables.commands import Commands
 from punto.server.tables.configs import TableConfig
-from punto.server.tables.confirming import ConfirmPipeline
-from punto.server.tables.history import event_at, events_from
-from punto.server.tables.lobby import status_of
-from punto.server.tables.payouts import Payouts
-from punto.server.tables.pending import MoneyPending
-from punto.server.tables.recorder import HandRecorder
-from punto.server.tables.snapshot import Snapshot, snapshot_state, table_json, you_json
-from punto.server.tables.stakes import RoundStakes
-from punto.server.tables.standing import StandingStakes
+from punto.server.tables.history import events_from
+from punto.server.tables.parts import TableParts
+from punto.server.tables.snapshot import Snapshot
 from punto.server.tables.supervision import correct_hand, reconfigure_table
-from punto.server.tables.tablecast import TableCast
 from punto.server.tables.truth import roads_of
-from punto.table import HandFacts, Phase, Table, Viewer
+from punto.table import Phase, Table
 from punto.table.automation import Automation
 from punto.table.clock import Clock, HeldClock
-from punto.table.events import BettingOpened, Event
+from punto.table.events import Event
 from punto.table.legal import Action
 from punto.table.reasons import SHUTDOWN, Why
 from punto.table.records import GameNumber
@@ -97,86 +81,58 @@ class TableRunner:
         held = HeldClock(self._clock)  # held still while a batch of confirms is decided
         table = self.table = Table(settings, clock=held, rng=rng, dealer=dealer or roster[0])
         table.shoe_number = first_shoe  # game numbers stay unique across restarts
-        self.roads = RoadBoard()
-        self._lock = lock = TableLock()
+        self._lock = TableLock()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._done = 0
         """Events before this one have had their effects worked out."""
-        self._hand_start = 0
-        self._outcome: Outcome | None = None
-        self._blank = False
-        """The hand in play is a blank hand (no road)."""
-        self._commitment: str | None = None
-        self._chips: dict[str, int] = {}
+        self._hand = fx.Hand()
+        """What the runner knows of the hand in play (or the last one)."""
         self._todo: deque[fx.Effect] = deque()
         """The effects still to run, in order; the first is the one that failed while the
         table is settlement pending."""
         self._author = "system"
         self._stopping = False
         self.stopped = asyncio.Event()
-        tid = config.id
-        self._stakes = stakes = RoundStakes(table)
-        self._cast = cast = TableCast(table, services, table_id=tid, lock=lock)
-        self._recorder = recorder = HandRecorder(table, services, table_id=tid, cast=cast)
-        self._payouts = payouts = Payouts(
-            table, services, table_id=tid, stakes=stakes, recorder=recorder
-        )
-        self._pending = MoneyPending(tid, clock=services.clock, bus=services.bus)
-        self.confirms = confirms = ConfirmPipeline(
+        self._parts = parts = TableParts.build(
             table,
             services,
-            lock=lock,
+            table_id=config.id,
+            lock=self._lock,
             clock=held,
-            stakes=stakes,
-            payouts=payouts,
             verify=self._verify,
             process=self._process,
             wake=self._wake.set,
-        )
-        self._standing = standing = StandingStakes(
-            table,
-            services,
-            table_id=tid,
-            lock=lock,
-            stakes=stakes,
-            payouts=payouts,
-            confirms=confirms,
-            process=self._process,
-            wake=self._wake.set,
-        )
-        self._commands = Commands(
-            table,
-            services,
-            stakes=stakes,
-            payouts=payouts,
-            standing=standing,
-            cast=cast,
             locked=self._locked,
         )
+        view, cast, payouts = parts.view, parts.cast, parts.payouts
+        self._pending = parts.pending
+        self.confirms = parts.confirms
         self._effects: dict[type[fx.Effect], Callable[[Any], Awaitable[None] | None]] = {
-            fx.Stake: standing.stake,
+            fx.Stake: parts.standing.stake,
             fx.RecordResult: self._record_result,
             fx.Settle: lambda e: payouts.settle(
-                e, self._todo, rules=self.table.rules, first=self._hand_start, done=self._done
+                e, self._todo, rules=self.table.rules, first=self._hand.start, done=self._done
             ),
             fx.CancelStakes: payouts.cancel_stakes,
             fx.Refund: self._refund,
             fx.OpenShoe: self._open_shoe,
-            fx.CloseShoe: lambda e: self._recorder.shoe_closed(e.event),
+            fx.CloseShoe: lambda e: self._parts.recorder.shoe_closed(e.event),
             fx.StartHand: self._start_hand,
             fx.Forget: self._forget_result,
-            fx.RememberChip: self._remember_chip,
+            fx.RememberChip: lambda e: view.chose(e.player, e.chip),
             fx.HoldCards: lambda e: cast.hold(e.game, e.side, e.player),
             fx.LeaveTable: self._leave_table,
-            fx.AddRoad: self._add_road,
+            fx.AddRoad: lambda e: view.add_road(e.outcome),
             fx.Stop: lambda e: self._closing(),
-            fx.SaveRecord: self._save_record,
+            fx.SaveRecord: lambda e: self._parts.recorder.saved(
+                e, first=self._hand.start, done=self._done
+            ),
             fx.Countdown: lambda e: cast.countdown(e.now, force=True),
             fx.Publish: lambda e: cast.publish(e.first, e.count, done=self._done),
             fx.SendSnapshots: self._send_snapshots,
-            fx.PublishBalances: self._publish_balances,
-            fx.PublishRoads: lambda e: cast.message(self.roads_message()),
+            fx.PublishBalances: payouts.publish,
+            fx.PublishRoads: lambda e: cast.message(view.roads_message()),
         }
         """Each effect's handler, by the effect's type (one that returns an awaitable is
         awaited)."""
@@ -195,53 +151,26 @@ class TableRunner:
 
     def status(self) -> dict[str, Any]:
         """The table's entry in the lobby (live part)."""
-        return status_of(self.table, self.roads)
+        return self._parts.view.status()
 
     def describe(self) -> dict[str, Any]:
         """``GET /api/tables/{id}``: the static description and the live status."""
-        out = table_json(self.config, self.table.settings)
-        out.update(self.status())
-        return out
+        return self._parts.view.describe(self.config)
 
     def snapshot(self, actor: Actor, *, wallet: int | None) -> Snapshot:
         """The ``snapshot`` message for ``actor`` (no await: one consistent moment)."""
-        viewer = actor.viewer
-        player = actor.user_id if viewer is Viewer.PLAYER else None
-        state, recent = snapshot_state(
-            self.table,
-            hand_events=events_from(self.table, self._hand_start),
-            viewer=viewer,
-            player=player,
-            commitment=self._commitment,
+        pending = self._pending.message() if self._pending.pending else None
+        return self._parts.view.snapshot(
+            actor, self.config, wallet=wallet, hand_start=self._hand.start, pending=pending
         )
-        chip = None if player is None else self._chips.get(player)
-        pending = self._pending
-        return {
-            "type": "snapshot",
-            "seq": self.seq,
-            "table": self.describe(),
-            "you": you_json(self.table, actor, chip=chip, wallet=wallet),
-            "state": state,
-            "roads": roads_dict(self.roads),
-            "recent": recent,
-            "settlement_pending": pending.message() if pending.pending else None,
-        }
 
     def roads_message(self, *, svg: bool = False) -> dict[str, Any]:
         """The ``roads`` message."""
-        out: dict[str, Any] = {"type": "roads", "table": self.id, "roads": roads_dict(self.roads)}
-        if svg:
-            out["svg"] = render_svg(self.roads)
-        return out
+        return self._parts.view.roads_message(svg=svg)
 
     def at_table(self, player: str) -> bool:
         """Whether ``player`` is at this table."""
         return player in self.table.seats.participants
-
-    def confirm_depth(self) -> int:
-        """How many batches of confirms may be under way at once
-        (:meth:`ConfirmPipeline.depth`)."""
-        return self.confirms.depth()
 
     # -- the loop --------------------------------------------------------------------
 
@@ -252,7 +181,7 @@ class TableRunner:
     def _closing(self) -> None:
         """The table closes: the loop finishes the hand in play and ends."""
         self._stopping = True
-        self._cast.closing()
+        self._parts.cast.closing()
 
     async def stop(self, *, reason: Why = SHUTDOWN, timeout: float = 30.0) -> None:
         """Stop gracefully: an RNG hand in play is finished and settled (quickly), a live
@@ -289,9 +218,9 @@ class TableRunner:
 
     async def _shut(self) -> None:
         """The loop has ended: no owed message, no confirm, the wallet calls under way done."""
-        self._cast.close()
+        self._parts.cast.close()
         await self.confirms.close()
-        await self._payouts.done()
+        await self._parts.payouts.done()
         self.stopped.set()
 
     async def _loop(self) -> None:
@@ -375,10 +304,10 @@ class TableRunner:
             delay = table.advance(hurry=fast)
             now = self._clock.now()
             if table.phase is Phase.BETTING_OPEN:
-                await self._cast.countdown(now, force=phase is not Phase.BETTING_OPEN)
+                await self._parts.cast.countdown(now, force=phase is not Phase.BETTING_OPEN)
                 return 1.0 if delay is None else min(1.0, delay)
             if table.squeeze_closes_at is not None and table.squeeze_closes_at != squeeze:
-                await self._cast.squeeze_countdown(now)
+                await self._parts.cast.squeeze_countdown(now)
             return delay
         finally:
             await self._process()
@@ -394,13 +323,13 @@ class TableRunner:
             # the loop was woken once for the confirm's whole batch
             return await self.confirms.confirm(actor.player, command.bets)
         if actor.role is Role.PLAYER and isinstance(command, Join):
-            produced = await self._commands.join(actor)
+            produced = await self._parts.commands.join(actor)
         else:
             if isinstance(command, ChangeTieBets):  # their standing bets' stake first [M12]
-                await self._standing.wait(str(self.table.game), actor.player)
+                await self._parts.standing.wait(str(self.table.game), actor.player)
             own = actor.role is Role.PLAYER and command.type in _OWN_CHIPS
             produced = await self._locked(
-                actor, lambda: self._commands.run(actor, command), own_chips=own
+                actor, lambda: self._parts.commands.run(actor, command), own_chips=own
             )
         self._wake.set()
         return produced
@@ -459,6 +388,7 @@ class TableRunner:
             await self._run_effects(retry, hold)
 
     async def _run_effects(self, retrying: bool, hold: contextlib.ExitStack) -> None:
+        """:meth:`_process`'s pass (``hold``: the cycle collector's, from a settlement)."""
         pending = self._pending
         todo = self._todo
         effects = self._effects
@@ -469,8 +399,8 @@ class TableRunner:
                     break
                 start, new = self._done, events_from(self.table, self._done)
                 self._done = start + len(new)
-                hand = fx.Hand(start=self._hand_start, outcome=self._outcome, blank=self._blank)
-                todo.extend(fx.effects_of(new, first=start, hand=hand, now=self._clock.now()))
+                now = self._clock.now()
+                todo.extend(fx.effects_of(new, first=start, hand=self._hand, now=now))
                 continue
             effect = todo[0]
             if not held and type(effect) is fx.Settle:
@@ -497,53 +427,38 @@ class TableRunner:
                 retrying = False
                 pending.moved()
         if pending.pending:
-            await self._cast.message(pending.message())
+            await self._parts.cast.message(pending.message())
         else:
-            await self._cast.publish_legal()
-            before = self._hand_start - self.table.events_forgotten
+            await self._parts.cast.publish_legal()
+            before = self._hand.start - self.table.events_forgotten
             if before > _KEEP_EVENTS:  # older events are in the database already
                 self.table.forget_events(before)
 
     async def _record_result(self, effect: fx.RecordResult) -> None:
-        await self._recorder.result(effect, first=self._hand_start, done=self._done)
-        self._outcome = effect.outcome
+        await self._parts.recorder.result(effect, first=self._hand.start, done=self._done)
+        self._hand = replace(self._hand, outcome=effect.outcome)
 
     def _refund(self, effect: fx.Refund) -> Awaitable[None]:
         if effect.by_table and self._s.bank.round_open(effect.game):
             self._author = "system"
-        return self._payouts.refund(effect, author=self._author)
+        return self._parts.payouts.refund(effect, author=self._author)
 
     def _open_shoe(self, effect: fx.OpenShoe) -> Awaitable[None]:
-        self._commitment = effect.event.commitment
-        self.roads = RoadBoard()
-        return self._recorder.shoe_opened(effect.event)
+        self._parts.view.open_shoe(effect.event.commitment)
+        return self._parts.recorder.shoe_opened(effect.event)
 
     def _start_hand(self, effect: fx.StartHand) -> None:
-        self._hand_start = effect.index
-        self._blank = effect.blank
-        opened = event_at(self.table, effect.index)
-        if isinstance(opened, BettingOpened):  # kept with the round in the ledger
-            facts = HandFacts(dealer=self.table.dealer, opened_at=opened.at)
-            self._s.bank.opening(self.table.settings.table_id, str(opened.game), facts)
-        self._cast.new_hand()
-        self._outcome = None
-        self._stakes.clear()
+        self._hand = fx.Hand(start=effect.index, blank=effect.blank)
+        self._parts.recorder.opening(effect.index)
+        self._parts.cast.new_hand()
+        self._parts.stakes.clear()
 
     def _forget_result(self, effect: fx.Forget) -> None:
-        self._outcome = None
+        self._hand = replace(self._hand, outcome=None)
 
-    def _add_road(self, effect: fx.AddRoad) -> None:
-        self.roads.add(RoadResult.from_outcome(effect.outcome))
-
-    def _remember_chip(self, effect: fx.RememberChip) -> None:
-        self._chips[effect.player] = effect.chip
-
-    async def _leave_table(self, effect: fx.LeaveTable) -> None:
-        self._chips.pop(effect.player, None)
-        await self._s.store.leave_table(effect.player, self.id)
-
-    async def _save_record(self, effect: fx.SaveRecord) -> None:
-        await self._recorder.saved(effect, first=self._hand_start, done=self._done)
+    def _leave_table(self, effect: fx.LeaveTable) -> Awaitable[None]:
+        self._parts.view.left(effect.player)
+        return self._s.store.leave_table(effect.player, self.id)
 
     async def _send_snapshots(self, effect: fx.SendSnapshots) -> None:
         """A new snapshot to everyone, or to the players taking cards over in a squeeze
@@ -554,13 +469,7 @@ class TableRunner:
             players.update(table.seats.participants)
         for player in players:
             snapshot = self.snapshot(Actor(player, Role.PLAYER), wallet=None)
-            await self._cast.message(dict(snapshot), to=player)
-
-    async def _publish_balances(self, effect: fx.PublishBalances) -> None:
-        payouts = self._payouts
-        payouts.follow(effect.notes, dict(effect.outside))
-        if effect.notes or payouts.owing:
-            await payouts.send(dict(effect.notes), effect.game)
+            await self._parts.cast.message(dict(snapshot), to=player)
 
     # -- administration and supervision ---------------------------------------------------
 
@@ -614,5 +523,5 @@ class TableRunner:
         correction or a void: one truth per hand) and send them to everyone."""
         async with self._lock:
             records = await self._s.store.shoe_hands(self.id, self.table.shoe_number)
-            self.roads = roads_of(records)
-            await self._cast.message(self.roads_message())
+            self._parts.view.roads = roads_of(records)
+            await self._parts.cast.message(self._parts.view.roads_message())
