@@ -1,13 +1,15 @@
-"""The objects one live table's runner is made of, each handed what it needs."""
+"""A live table and the objects its runner is made of, each handed what it needs."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from punto.server.money.tablelock import TableLock
-from punto.server.services import Services
+from punto.server.services import DEALER_ROSTER, Services
 from punto.server.tables.commands import Commands, Locked
+from punto.server.tables.configs import TableConfig
 from punto.server.tables.confirming import ConfirmPipeline
 from punto.server.tables.payouts import Payouts
 from punto.server.tables.pending import MoneyPending
@@ -19,7 +21,29 @@ from punto.server.tables.view import TableView
 from punto.table import Table
 from punto.table.clock import HeldClock
 
-__all__ = ["TableParts"]
+__all__ = ["TableParts", "live_table"]
+
+
+def live_table(
+    config: TableConfig,
+    services: Services,
+    *,
+    clock: HeldClock,
+    rng: random.Random | None,
+    dealer: str | None,
+    first_shoe: int,
+) -> Table:
+    """The table of ``config`` as this server runs it, on ``clock``, its shoes numbered
+    from ``first_shoe`` on (game numbers stay unique across restarts)."""
+    settings = config.settings(betting_seconds=services.settings.betting_seconds).replace(
+        pace=services.settings.pace,
+        # the operator's debits of standing bets are made without the table [M12]
+        standing_awaits_stake=services.bank.seamless,
+    )
+    roster = list(services.roster()) or list(DEALER_ROSTER)
+    table = Table(settings, clock=clock, rng=rng, dealer=dealer or roster[0])
+    table.shoe_number = first_shoe
+    return table
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,15 +26,15 @@ from punto.server import collector
 from punto.server.auth import Actor, Role
 from punto.server.fanout.protocol import ChangeTieBets, Command, Confirm, Join
 from punto.server.money.tablelock import TableLock
-from punto.server.services import DEALER_ROSTER, Services
+from punto.server.services import Services
 from punto.server.tables import effects as fx
+from punto.server.tables import supervision
 from punto.server.tables.configs import TableConfig
 from punto.server.tables.history import events_from
-from punto.server.tables.parts import TableParts
+from punto.server.tables.parts import TableParts, live_table
 from punto.server.tables.snapshot import Snapshot
-from punto.server.tables.supervision import correct_hand, reconfigure_table
 from punto.server.tables.truth import roads_of
-from punto.table import Phase, Table
+from punto.table import Phase
 from punto.table.automation import Automation
 from punto.table.clock import Clock, HeldClock
 from punto.table.events import Event
@@ -71,16 +71,11 @@ class TableRunner:
     ) -> None:
         self.config = config
         self._s = services
-        settings = config.settings(betting_seconds=services.settings.betting_seconds).replace(
-            pace=services.settings.pace,
-            # the operator's debits of standing bets are made without the table [M12]
-            standing_awaits_stake=services.bank.seamless,
-        )
-        roster = list(services.roster()) or list(DEALER_ROSTER)
         self._clock: Clock = clock or services.clock
         held = HeldClock(self._clock)  # held still while a batch of confirms is decided
-        table = self.table = Table(settings, clock=held, rng=rng, dealer=dealer or roster[0])
-        table.shoe_number = first_shoe  # game numbers stay unique across restarts
+        table = self.table = live_table(
+            config, services, clock=held, rng=rng, dealer=dealer, first_shoe=first_shoe
+        )
         self._lock = TableLock()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -89,8 +84,7 @@ class TableRunner:
         self._hand = fx.Hand()
         """What the runner knows of the hand in play (or the last one)."""
         self._todo: deque[fx.Effect] = deque()
-        """The effects still to run, in order; the first is the one that failed while the
-        table is settlement pending."""
+        """The effects still to run, in order (the first: the one pending, if any)."""
         self._author = "system"
         self._stopping = False
         self.stopped = asyncio.Event()
@@ -134,8 +128,7 @@ class TableRunner:
             fx.PublishBalances: payouts.publish,
             fx.PublishRoads: lambda e: cast.message(view.roads_message()),
         }
-        """Each effect's handler, by the effect's type (one that returns an awaitable is
-        awaited)."""
+        """Each effect's handler, by its type (an awaitable it returns is awaited)."""
 
     # -- reading ---------------------------------------------------------------------
 
@@ -315,9 +308,8 @@ class TableRunner:
     # -- commands --------------------------------------------------------------------
 
     async def execute(self, actor: Actor, command: Command) -> tuple[Event, ...]:
-        """Apply one client command; returns the table events it produced. A refused
-        command raises its typed error and changes nothing. A player's confirm goes to the
-        table's confirm pipeline, without the lock."""
+        """Apply one client command; the table events it produced. A refused command raises
+        its typed error and changes nothing. A confirm goes to the confirm pipeline."""
         self._verify()
         if actor.role is Role.PLAYER and isinstance(command, Confirm):
             # the loop was woken once for the confirm's whole batch
@@ -337,10 +329,9 @@ class TableRunner:
     async def _locked(
         self, actor: Actor, change: Callable[[], Awaitable[None]], *, own_chips: bool = False
     ) -> tuple[Event, ...]:
-        """Make ``change`` to the table under its lock, then run the effects of the events
-        it produced (also when it raised after producing some); returns those events.
-        ``own_chips``: a player's change of their own chips on the layout, which does not
-        wait for the batches of confirms being written (:meth:`TableLock.for_player`)."""
+        """Make ``change`` under the table's lock, then run the effects of the events it
+        produced (also when it raised after producing some); those events. ``own_chips``:
+        a player's own chips, waiting for no confirms (:meth:`TableLock.for_player`)."""
         async with self._lock.for_player(actor.player) if own_chips else self._lock:
             self._verify()
             start = self.table.event_count
@@ -362,13 +353,8 @@ class TableRunner:
         """A player's last connection closed, or a first one opened [L], [O]; a player
         gone for ``seat_grace`` seconds is released by the loop [S13]."""
         async with self._lock:
-            table = self.table
-            if table.phase is Phase.CLOSED or player not in table.seats.participants:
+            if not supervision.connect(self.table, player, connected=connected):
                 return
-            if connected and table.can_reconnect(player):
-                table.reconnect(player)
-            elif not connected and table.can_disconnect(player):
-                table.disconnect(player)
             await self._process()
         self._wake.set()
 
@@ -381,9 +367,8 @@ class TableRunner:
         not answer), it and every effect after it — the fan-out of those events among
         them — wait: the table is *settlement pending* (:class:`MoneyPending`) until the
         loop's retry has moved the money, and then the list goes on where it stopped
-        (``retry``: that retry; the table shows *settlement pending* until it succeeds).
-        From a settlement on, the cycle collector is held until the pass ends (its
-        balances and what each player may do next sent: :mod:`punto.server.collector`)."""
+        (``retry``: that retry). From a settlement on, the cycle collector is held until
+        the pass ends (:mod:`punto.server.collector`)."""
         with contextlib.ExitStack() as hold:
             await self._run_effects(retry, hold)
 
@@ -461,13 +446,8 @@ class TableRunner:
         return self._s.store.leave_table(effect.player, self.id)
 
     async def _send_snapshots(self, effect: fx.SendSnapshots) -> None:
-        """A new snapshot to everyone, or to the players taking cards over in a squeeze
-        (the new holder sees the held cards)."""
-        table = self.table
-        players = {p for side, p in effect.holders if side in table.awaiting_squeeze}
-        if effect.everyone:
-            players.update(table.seats.participants)
-        for player in players:
+        """A new snapshot to each player who must see the table afresh."""
+        for player in self._parts.view.resnapped(effect):
             snapshot = self.snapshot(Actor(player, Role.PLAYER), wallet=None)
             await self._parts.cast.message(dict(snapshot), to=player)
 
@@ -478,10 +458,8 @@ class TableRunner:
         rules version) from the next shoe."""
         async with self._lock:
             self.config = config
-            if self.table.phase is not Phase.CLOSED:  # the table makes them when it can [S14]
-                reconfigure_table(
-                    self.table, config, betting_seconds=self._s.settings.betting_seconds
-                )
+            seconds = self._s.settings.betting_seconds  # the server's, over the table's
+            if supervision.reconfigure(self.table, config, betting_seconds=seconds):
                 await self._process()
         self._wake.set()
 
@@ -489,20 +467,15 @@ class TableRunner:
         """Money moved in ``player``'s wallet outside the table (a deposit, a supervisor's
         void or correction): their table balance follows, as far as it can."""
         async with self._lock:
-            table = self.table
-            if table.phase is Phase.CLOSED or not self.at_table(player):
-                return
-            amount = max(amount, -table.balance(player))
-            if amount and table.can_transfer(player, amount):
-                table.transfer(player, amount, reason=reason)
+            if supervision.follow_transfer(self.table, player, amount, reason=reason):
                 await self._process()
 
     async def correct(
         self, game: GameNumber, outcome: Outcome, *, author: str, reason: str, correction_id: str
     ) -> dict[str, Any]:
-        """A supervisor's correction of a settled hand [O] (:func:`correct_hand`)."""
+        """A supervisor's correction of a settled hand [O] (:func:`supervision.correct`)."""
         async with self._lock:
-            out = await correct_hand(
+            out = await supervision.correct(
                 self.table,
                 self._s,
                 game,

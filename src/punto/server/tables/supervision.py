@@ -1,5 +1,5 @@
-"""What the operator and the supervisor change at a live table: its configuration [S14] and
-corrections of settled hands [O]."""
+"""What the house changes at a live table outside the client protocol: its configuration
+[S14], corrections of settled hands [O], players' connections [S13] and transfers."""
 
 from __future__ import annotations
 
@@ -11,17 +11,43 @@ from punto.server.features.backoffice import rules_of_hand
 from punto.server.services import Services
 from punto.server.tables.configs import TableConfig
 from punto.table import Fault, Phase, Table
+from punto.table.reasons import Why
 from punto.table.records import GameNumber
 
-__all__ = ["correct_hand", "reconfigure_table"]
+__all__ = ["connect", "correct", "follow_transfer", "reconfigure"]
 
 
-def reconfigure_table(table: Table, config: TableConfig, *, betting_seconds: float | None) -> None:
+def connect(table: Table, player: str, *, connected: bool) -> bool:
+    """``player``'s last connection closed, or a first one opened [L], [O] (a player gone
+    for the seat's grace is released by the runner's loop [S13]); whether ``player`` is at
+    the open table."""
+    if table.phase is Phase.CLOSED or player not in table.seats.participants:
+        return False
+    if connected and table.can_reconnect(player):
+        table.reconnect(player)
+    elif not connected and table.can_disconnect(player):
+        table.disconnect(player)
+    return True
+
+
+def follow_transfer(table: Table, player: str, amount: int, *, reason: Why) -> bool:
+    """Money moved in ``player``'s wallet outside the table (a deposit, a supervisor's void
+    or correction): their table balance follows, as far as it can; whether it did."""
+    if table.phase is Phase.CLOSED or player not in table.seats.participants:
+        return False
+    amount = max(amount, -table.balance(player))
+    if amount and table.can_transfer(player, amount):
+        table.transfer(player, amount, reason=reason)
+        return True
+    return False
+
+
+def reconfigure(table: Table, config: TableConfig, *, betting_seconds: float | None) -> bool:
     """Ask ``table`` for ``config``'s changes: new limits or betting time between hands
     [S14], new rules (a new rules version) from the next shoe (``betting_seconds``: the
-    server's own betting time, which overrides the table's)."""
+    server's own betting time, which overrides the table's); whether the table is open."""
     if table.phase is Phase.CLOSED:
-        return
+        return False
     if config.rules_version != table.settings.rules_version:
         table.change_rules(config.table_rules(), version=config.rules_version)
     limits = config.limits or config.settings(betting_seconds=None).rules.limit_tiers
@@ -30,9 +56,10 @@ def reconfigure_table(table: Table, config: TableConfig, *, betting_seconds: flo
     seconds = betting_seconds or config.betting_seconds
     if seconds != table.settings.betting_seconds:
         table.change_betting_time(seconds)
+    return True
 
 
-async def correct_hand(
+async def correct(
     table: Table,
     services: Services,
     game: GameNumber,

@@ -11,6 +11,7 @@ from punto.roads_render import render_svg, roads_dict
 from punto.server.auth import Actor
 from punto.server.fanout.protocol import streak_json, tier_json
 from punto.server.tables.configs import TableConfig
+from punto.server.tables.effects import SendSnapshots
 from punto.server.tables.history import events_from
 from punto.server.tables.snapshot import Snapshot, snapshot_state, table_json, you_json
 from punto.table import Table, Viewer
@@ -46,6 +47,15 @@ class TableView:
     def left(self, player: str) -> None:
         """``player`` left the table."""
         self._chips.pop(player, None)
+
+    def resnapped(self, effect: SendSnapshots) -> set[str]:
+        """The players a :class:`SendSnapshots` effect sends a new snapshot: everyone, or
+        those who took cards over in a squeeze (the new holder sees the held cards)."""
+        table = self._table
+        players = {p for side, p in effect.holders if side in table.awaiting_squeeze}
+        if effect.everyone:
+            players.update(table.seats.participants)
+        return players
 
     def status(self) -> dict[str, Any]:
         """The table's entry in the lobby (live part)."""
