@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from punto.bets import Bet
@@ -138,20 +138,28 @@ class Stake(Effect):
 
 @dataclass(frozen=True, slots=True)
 class RecordResult(Effect):
-    """The hand's outcome, kept with its round (a crash after it still settles)."""
+    """The hand's outcome, kept with its round (a crash after it still settles), with
+    what the hand's events from ``first`` to before ``done`` say of it."""
 
     failure: ClassVar[Failure] = Failure.PAUSE
     game: str
     outcome: Outcome
+    first: int = 0
+    """The hand's first event."""
+    done: int = 0
+    """The events whose effects are worked out with this one end before this one."""
 
 
 @dataclass(frozen=True, slots=True)
 class Settle(Effect):
-    """Settle the round in the ledger from its own record of the bets."""
+    """Settle the round in the ledger from its own record of the bets (the hand's record,
+    of its events from ``first`` to before ``done``, saved beside it)."""
 
     failure: ClassVar[Failure] = Failure.PAUSE
     game: str
     outcome: Outcome
+    first: int = 0
+    done: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,10 +253,13 @@ class AddRoad(Effect):
 
 @dataclass(frozen=True, slots=True)
 class SaveRecord(Effect):
-    """Save the hand's record (``resettled``: a correction, its amendments carried)."""
+    """Save the hand's record, of its events from ``first`` to before ``done``
+    (``resettled``: a correction, its amendments carried)."""
 
     game: GameNumber
     resettled: bool = False
+    first: int = 0
+    done: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +324,7 @@ class _Step:
     """What :func:`effects_of` gathers while it walks the events."""
 
     hand: Hand
+    done: int
     first: list[Effect] = field(default_factory=list)
     records: list[SaveRecord] = field(default_factory=list)
     notes: dict[str, str] = field(default_factory=dict)
@@ -329,14 +341,16 @@ def effects_of(events: Sequence[Event], *, first: int, hand: Hand, now: float) -
 
     ``hand`` is what the runner knows of the hand in play (it moves on with the events);
     ``now`` is the time of the messages that say how long is left."""
-    step = _Step(hand=hand)
+    done = first + len(events)
+    step = _Step(hand=hand, done=done)
     for offset, event in enumerate(events):
         _of(first + offset, event, step, now)
         game = getattr(event, "game", None)
         if isinstance(game, GameNumber):
             step.game = game
     out = step.first
-    out.extend(step.records)
+    start = step.hand.start  # the hand in play once every event's own effects have run
+    out.extend(replace(record, first=start, done=done) for record in step.records)
     if events:
         out.append(Publish(first=first, count=len(events)))
     if step.snapshots is not None:
@@ -394,13 +408,13 @@ def _of(index: int, event: Event, step: _Step, now: float) -> None:
             add(Forget())
         case HandResult():
             step.hand = Hand(start=step.hand.start, outcome=event.outcome, blank=step.hand.blank)
-            add(RecordResult(str(event.game), event.outcome))
+            add(RecordResult(str(event.game), event.outcome, step.hand.start, step.done))
         case HandSettled():
             outcome = step.hand.outcome
             if event.void_reason:
                 add(Refund(str(event.game), str(event.void_reason), by_table=True))
             elif outcome is not None:
-                add(Settle(str(event.game), outcome))
+                add(Settle(str(event.game), outcome, step.hand.start, step.done))
             step.money = True
             for result in event.results:
                 notes[result.player] = "settled"

@@ -69,19 +69,15 @@ class Payouts:
         self.operator_calls = asyncio.Semaphore(_OPERATOR_CALLS)
         """Calls this table has at the operator at once."""
 
-    async def settle(
-        self, effect: Settle, later: Iterable[Effect], *, rules: Rules, first: int, done: int
-    ) -> None:
+    async def settle(self, effect: Settle, later: Iterable[Effect], *, rules: Rules) -> None:
         """The :class:`Settle` effect: the round settled in the ledger, the hand's record
-        saved beside it (:meth:`HandRecorder.beside`: ``later``, ``first`` and ``done``)."""
+        saved beside it (:meth:`HandRecorder.beside`; ``later``: the effects after it)."""
         bank = self._s.bank
         started = time.perf_counter()
         settled = await self._recorder.beside(
             effect,
             later,
             lambda: bank.settle(effect.game, rules=rules, outcome=effect.outcome, pay=False),
-            first=first,
-            done=done,
         )
         self._owed.append((settled.posted, effect.game))
         self._wallets.update(settled.wallets)

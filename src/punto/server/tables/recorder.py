@@ -79,11 +79,11 @@ class HandRecorder:
             facts = HandFacts(dealer=table.dealer, opened_at=opened.at)
             self._s.bank.opening(table.settings.table_id, str(opened.game), facts)
 
-    async def result(self, effect: RecordResult, *, first: int, done: int) -> None:
+    async def result(self, effect: RecordResult) -> None:
         """The :class:`RecordResult` effect: the hand's result kept with its round in the
         ledger, with what its record knows that the ledger does not (:meth:`facts`)."""
         try:
-            facts = self.facts(effect.game, first=first, done=done)
+            facts = self.facts(effect.game, first=effect.first, done=effect.done)
         except Exception:  # what a rebuilt record would show, never the money's
             _LOG.exception("hand facts not read", extra={"table": self._id})
             facts = None
@@ -97,22 +97,18 @@ class HandRecorder:
         effect: Settle,
         later: Iterable[Effect],
         settle: Callable[[], Awaitable[Settled]],
-        *,
-        first: int,
-        done: int,
     ) -> Settled:
         """Run ``settle``, the ledger's settlement of ``effect``. When the hand's record is
         the next to save among the ``later`` effects (a hand with bets, as usual), it is
         made and written meanwhile by a task: the record's work fills the time the ledger
         waits for the database, no record says *settled* of money that did not move, and
         the :class:`SaveRecord` effect waits for that task (:meth:`saved`). A settlement
-        that fails withdraws it. ``first``: the hand's first event; ``done``: the events
-        whose effects have run."""
+        that fails withdraws it."""
         record = self._record_after(effect, later)
         settled: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         if record is not None:
             self._records[record.game] = asyncio.create_task(
-                self.save(record.game, first=first, done=done, settled=settled),
+                self.save(record.game, first=effect.first, done=effect.done, settled=settled),
                 name=f"punto-record-{self._id}",
             )
         try:
@@ -141,7 +137,7 @@ class HandRecorder:
                 return next_effect
         return None
 
-    async def saved(self, effect: SaveRecord, *, first: int, done: int) -> None:
+    async def saved(self, effect: SaveRecord) -> None:
         """The :class:`SaveRecord` effect: the record saved beside the settlement, or now."""
         if not effect.resettled:
             self._s.metrics.hands_settled.labels(self._id).inc()
@@ -157,7 +153,9 @@ class HandRecorder:
                     exc_info=True,
                 )
         if not saved:
-            await self.save(effect.game, first=first, done=done, resettled=effect.resettled)
+            await self.save(
+                effect.game, first=effect.first, done=effect.done, resettled=effect.resettled
+            )
 
     async def save(
         self,

@@ -105,9 +105,7 @@ class TableRunner:
         self._effects: dict[type[fx.Effect], Callable[[Any], Awaitable[None] | None]] = {
             fx.Stake: parts.standing.stake,
             fx.RecordResult: self._record_result,
-            fx.Settle: lambda e: payouts.settle(
-                e, self._todo, rules=self.table.rules, first=self._hand.start, done=self._done
-            ),
+            fx.Settle: lambda e: payouts.settle(e, self._todo, rules=self.table.rules),
             fx.CancelStakes: payouts.cancel_stakes,
             fx.Refund: self._refund,
             fx.OpenShoe: self._open_shoe,
@@ -119,11 +117,9 @@ class TableRunner:
             fx.LeaveTable: self._leave_table,
             fx.AddRoad: lambda e: view.add_road(e.outcome),
             fx.Stop: lambda e: self._closing(),
-            fx.SaveRecord: lambda e: self._parts.recorder.saved(
-                e, first=self._hand.start, done=self._done
-            ),
+            fx.SaveRecord: parts.recorder.saved,
             fx.Countdown: lambda e: cast.countdown(e.now, force=True),
-            fx.Publish: lambda e: cast.publish(e.first, e.count, done=self._done),
+            fx.Publish: lambda e: cast.publish(e.first, e.count),
             fx.SendSnapshots: self._send_snapshots,
             fx.PublishBalances: payouts.publish,
             fx.PublishRoads: lambda e: cast.message(view.roads_message()),
@@ -420,13 +416,12 @@ class TableRunner:
                 self.table.forget_events(before)
 
     async def _record_result(self, effect: fx.RecordResult) -> None:
-        await self._parts.recorder.result(effect, first=self._hand.start, done=self._done)
+        await self._parts.recorder.result(effect)
         self._hand = replace(self._hand, outcome=effect.outcome)
 
     def _refund(self, effect: fx.Refund) -> Awaitable[None]:
-        if effect.by_table and self._s.bank.round_open(effect.game):
-            self._author = "system"
-        return self._parts.payouts.refund(effect, author=self._author)
+        author = "system" if effect.by_table else self._author
+        return self._parts.payouts.refund(effect, author=author)
 
     def _open_shoe(self, effect: fx.OpenShoe) -> Awaitable[None]:
         self._parts.view.open_shoe(effect.event.commitment)

@@ -109,11 +109,11 @@ class TableCast:
             self._envelopes[index] = event_texts(self._id, index, views)
         self._encoded = max(self._encoded, done)
 
-    async def publish(self, first: int, count: int, *, done: int) -> None:
-        """Fan out the events ``first`` … ``first + count - 1`` (``done``: the events
-        whose effects have run); when they changed the players' totals per bet area, a
-        ``bet_totals`` after them (or at the end of ``PUNTO_TOTALS_INTERVAL``)."""
-        self.encode(done)
+    async def publish(self, first: int, count: int) -> None:
+        """Fan out the events ``first`` … ``first + count - 1``; when they changed the
+        players' totals per bet area, a ``bet_totals`` after them (or at the end of
+        ``PUNTO_TOTALS_INTERVAL``)."""
+        self.encode(first + count)
         table = self._table
         started = time.perf_counter()
         span = range(first, first + count)
