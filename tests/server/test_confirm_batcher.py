@@ -10,7 +10,7 @@ import pytest
 from server_support import lone_table
 
 from punto.server.money.confirms import ConfirmBatcher, Pending
-from punto.server.tables.runner import CONFIRM_DEPTH
+from punto.server.tables.confirming import CONFIRM_DEPTH
 
 pytestmark = pytest.mark.asyncio
 
@@ -82,7 +82,7 @@ async def test_a_tables_depth_of_batches_under_way_and_no_more() -> None:
 async def test_an_online_table_has_that_depth(tmp_path: Path) -> None:
     async with lone_table(f"sqlite:///{tmp_path / 'ledger.sqlite3'}") as (runner, *_):
         assert runner.table.rules.max_imbalance is None  # no Banker-Player limit [M14]
-        assert runner.confirm_depth() == CONFIRM_DEPTH
+        assert runner.confirms.depth() == CONFIRM_DEPTH
 
 
 async def test_a_players_next_confirm_waits_for_the_batch_holding_their_last() -> None:

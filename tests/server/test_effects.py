@@ -128,7 +128,8 @@ def test_l_settle_carries_the_outcome_recorded_in_an_earlier_step() -> None:
     result = next(e for e in events if isinstance(e, HandResult))
     settled = [e for e in events if isinstance(e, HandSettled)]
     alone = _of(settled, hand=Hand(start=start, outcome=result.outcome))
-    assert Settle(str(result.game), result.outcome) in alone
+    # the hand's events the record beside the settlement holds: from its start on
+    assert Settle(str(result.game), result.outcome, first=start, done=len(settled)) in alone
     assert AddRoad(result.outcome) in alone
     _money_first(alone)
     unknown = _of(settled, hand=Hand(start=start))  # no result: nothing to settle
@@ -291,7 +292,7 @@ def test_l_resettled_hand_saves_its_record_with_amendments_then_tells_the_player
         at=3.0, game=result.game, outcome=result.outcome, results=(), corrections=(("ann", 50),)
     )
     effects = _of([resettled])
-    assert effects[0] == SaveRecord(result.game, resettled=True)
+    assert effects[0] == SaveRecord(result.game, resettled=True, first=0, done=1)
     assert dict(next(e for e in effects if isinstance(e, PublishBalances)).notes) == {
         "ann": "corrected"
     }

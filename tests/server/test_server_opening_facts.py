@@ -13,7 +13,7 @@ from ledger_support import BACKENDS, ledger_database
 from server_support import lone_table
 
 from punto.codec import hand_facts_json
-from punto.server.tables import runner as runner_module
+from punto.server.tables import recorder as recorder_module
 from punto.server.tables.runner import TableRunner
 from punto.table import HandFacts
 from punto.table.events import BettingOpened
@@ -46,7 +46,7 @@ async def test_the_opening_facts_stay_with_the_round_until_the_full_ones(
             def unreadable(*_args: object, **_kwargs: object) -> HandFacts:
                 raise RuntimeError("facts not read")
 
-            monkeypatch.setattr(runner_module, "hand_facts", unreadable)
+            monkeypatch.setattr(recorder_module, "hand_facts", unreadable)
         await deal({"type": "close_betting"})
         for card in ("9S", "8D", "KH", "7C"):  # a Player natural 9 against 5 [M9]
             await deal({"type": "deal_card", "card": card})

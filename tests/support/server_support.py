@@ -40,12 +40,11 @@ from punto.server.fanout.wsprotocol import PUBLIC, ws_protocol
 from punto.server.metrics import Metrics
 from punto.server.money.bank import Bank
 from punto.server.node import Node
-from punto.server.services import Services
+from punto.server.services import ServerClock, Services
 from punto.server.store.migrate import upgrade_async
 from punto.server.store.storage import ServerStore
 from punto.server.tables.configs import TableConfig
 from punto.server.tables.runner import TableRunner
-from punto.table.clock import Clock
 from punto.table.kinds import Dealing
 
 __all__ = [
@@ -93,6 +92,10 @@ class SkewClock:
     def advance(self, seconds: float) -> None:
         """Move the clock ``seconds`` forward."""
         self.offset += seconds
+
+    def monotonic(self) -> float:
+        """The server's timers run on real time (not moved by hand)."""
+        return time.monotonic()
 
 
 class Process:
@@ -236,7 +239,7 @@ async def running_server(
     settings: Settings,
     *,
     wallet: Wallet | None = None,
-    clock: Clock | None = None,
+    clock: ServerClock | None = None,
     ws: str | type[asyncio.Protocol] | None = None,
 ) -> AsyncIterator[RunningServer]:
     """Start a server with ``settings`` (and a wallet and a clock of the test's) and stop
@@ -279,7 +282,7 @@ async def server_on(
     tmp_path: Path,
     *,
     wallet_of: Wallet | None = None,
-    clock: Clock | None = None,
+    clock: ServerClock | None = None,
     **changes: object,
 ) -> AsyncIterator[RunningServer]:
     """A server on a fresh database of ``backend``."""

@@ -45,7 +45,7 @@ from punto.settlement import Settlement
 from punto.table.reasons import Reason
 from punto.table.records import GameNumber, HandFacts, HandRecord, recovered_record
 
-__all__ = ["LOST_RECORDS", "Bank", "Stake"]
+__all__ = ["LOST_RECORDS", "Bank", "Settled", "Stake"]
 
 _LOG = logging.getLogger("punto.server.money.bank")
 
@@ -56,11 +56,16 @@ those it left open; a restart saves them before the table deals again)."""
 
 SPARE_FROM = 20
 """Confirms waiting from which a second ledger write starts while one is under way: a
-transaction costs about as much of the server's CPU as 20 confirms in it (1 ms against
-45–50 µs on this project's 2-core machine), so fewer wait for the write under way and go
-with the next batches in one. At 1,000 bets/s offered (batches of a few confirms) the
-server's CPU a bet fell 758 → 678 µs with it (6 alternated pairs, lower in each);
-saturated (batches of about 50) it made no difference the machine could show."""
+transaction costs about as much of the server's CPU as this many confirms in it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A round's settlement (:meth:`Bank.settle`): the posted transactions and the internal
+    wallet balances they left, by player (the balance messages need no query)."""
+
+    posted: tuple[Transaction, ...]
+    wallets: Mapping[str, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,20 +275,19 @@ class Bank:
         rules: Rules,
         outcome: Outcome,
         pay: bool = True,
-        wallets: dict[str, int] | None = None,
-    ) -> tuple[Transaction, ...]:
+    ) -> Settled:
         """Settle the round from the ledger's own bets (the table's exact settlement), in
-        one ledger transaction; the posted settlements. ``pay=False``: the seamless
-        wallet's credits are left to the caller (:meth:`pay_out`), who makes them outside
-        the table's lock. ``wallets``, if given, gets the internal wallet balances the
-        settlement left, by player (the balance messages need no query)."""
+        one ledger transaction; the posted settlements and, with the internal wallet, the
+        balances they left. ``pay=False``: the seamless wallet's credits are left to the
+        caller (:meth:`pay_out`), who makes them outside the table's lock."""
         if round_id not in self._open:
-            return ()
+            return Settled((), {})
         balances: dict[str, int] = {}
         posted = await self.ledger.settle_round(
             round_id, lambda bets: settle_players(rules, outcome, bets), balances=balances
         )
-        if wallets is not None and not self.seamless:
+        wallets: dict[str, int] = {}
+        if not self.seamless:
             for tx in posted:
                 if tx.player_id is not None:
                     code = Account.player(tx.player_id).code
@@ -292,7 +296,7 @@ class Bank:
         self._open.discard(round_id)
         if pay:
             await self._pay_out(posted, round_id)
-        return posted
+        return Settled(posted, wallets)
 
     async def void(self, round_id: str, *, author: str, reason: str) -> dict[str, int]:
         """Void the round (refunds if open; a void of a settled round moves the

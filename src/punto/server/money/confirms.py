@@ -9,8 +9,8 @@ at once and answers every one. While a batch is written the next one fills, so t
 database sees one transaction per batch, not one per bet.
 
 Up to *depth* batches are flushed at once (the table server's: three,
-:data:`punto.server.tables.runner.CONFIRM_DEPTH`): while some batches' stakes are written, the
-next one is taken and checked. A player has at most one confirm in
+:data:`punto.server.tables.confirming.CONFIRM_DEPTH`): while some batches' stakes are
+written, the next one is taken and checked. A player has at most one confirm in
 the batches being flushed: a second one (another connection, a double click) waits for a
 batch after its first one's, where it is checked against the table as the first one left
 it.

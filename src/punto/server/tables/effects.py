@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from punto.bets import Bet
@@ -138,20 +138,28 @@ class Stake(Effect):
 
 @dataclass(frozen=True, slots=True)
 class RecordResult(Effect):
-    """The hand's outcome, kept with its round (a crash after it still settles)."""
+    """The hand's outcome, kept with its round (a crash after it still settles), with
+    what the hand's events from ``first`` to before ``done`` say of it."""
 
     failure: ClassVar[Failure] = Failure.PAUSE
     game: str
     outcome: Outcome
+    first: int = 0
+    """The hand's first event."""
+    done: int = 0
+    """The events whose effects are worked out with this one end before this one."""
 
 
 @dataclass(frozen=True, slots=True)
 class Settle(Effect):
-    """Settle the round in the ledger from its own record of the bets."""
+    """Settle the round in the ledger from its own record of the bets (the hand's record,
+    of its events from ``first`` to before ``done``, saved beside it)."""
 
     failure: ClassVar[Failure] = Failure.PAUSE
     game: str
     outcome: Outcome
+    first: int = 0
+    done: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,8 +229,8 @@ class RememberChip(Effect):
 
 @dataclass(frozen=True, slots=True)
 class HoldCards(Effect):
-    """``player`` holds ``side``'s face-down cards; a takeover during the squeeze sends
-    them a new snapshot."""
+    """``player`` holds ``side``'s face-down cards (the cards dealt there are theirs to
+    see)."""
 
     game: GameNumber
     side: Side
@@ -245,10 +253,13 @@ class AddRoad(Effect):
 
 @dataclass(frozen=True, slots=True)
 class SaveRecord(Effect):
-    """Save the hand's record (``resettled``: a correction, its amendments carried)."""
+    """Save the hand's record, of its events from ``first`` to before ``done``
+    (``resettled``: a correction, its amendments carried)."""
 
     game: GameNumber
     resettled: bool = False
+    first: int = 0
+    done: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,11 +289,13 @@ class Publish(Effect):
 
 @dataclass(frozen=True, slots=True)
 class SendSnapshots(Effect):
-    """A new snapshot to each player who must see the table afresh (new rules, cards
-    taken over)."""
+    """A new snapshot to each player who must see the table afresh: ``everyone`` (new
+    rules), or each of the ``holders`` who took over a side's face-down cards while that
+    side awaits its squeeze."""
 
     failure: ClassVar[Failure] = Failure.RAISE
     everyone: bool = False
+    holders: tuple[tuple[Side, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +324,7 @@ class _Step:
     """What :func:`effects_of` gathers while it walks the events."""
 
     hand: Hand
+    done: int
     first: list[Effect] = field(default_factory=list)
     records: list[SaveRecord] = field(default_factory=list)
     notes: dict[str, str] = field(default_factory=dict)
@@ -318,6 +332,7 @@ class _Step:
     game: GameNumber | None = None
     roads: bool = False
     snapshots: bool | None = None  # None: none; True: everyone; False: some
+    holders: list[tuple[Side, str]] = field(default_factory=list)
     money: bool = False
 
 
@@ -326,18 +341,20 @@ def effects_of(events: Sequence[Event], *, first: int, hand: Hand, now: float) -
 
     ``hand`` is what the runner knows of the hand in play (it moves on with the events);
     ``now`` is the time of the messages that say how long is left."""
-    step = _Step(hand=hand)
+    done = first + len(events)
+    step = _Step(hand=hand, done=done)
     for offset, event in enumerate(events):
         _of(first + offset, event, step, now)
         game = getattr(event, "game", None)
         if isinstance(game, GameNumber):
             step.game = game
     out = step.first
-    out.extend(step.records)
+    start = step.hand.start  # the hand in play once every event's own effects have run
+    out.extend(replace(record, first=start, done=done) for record in step.records)
     if events:
         out.append(Publish(first=first, count=len(events)))
     if step.snapshots is not None:
-        out.append(SendSnapshots(everyone=step.snapshots))
+        out.append(SendSnapshots(everyone=step.snapshots, holders=tuple(step.holders)))
     if step.notes or step.money:
         out.append(
             PublishBalances(
@@ -378,6 +395,7 @@ def _of(index: int, event: Event, step: _Step, now: float) -> None:
             add(RememberChip(event.player, event.chip))
         case CardsHeld():
             add(HoldCards(event.game, event.side, event.player))
+            step.holders.append((event.side, event.player))
             step.snapshots = step.snapshots or False
         case BetsConfirmed():
             notes[event.player] = "confirmed"
@@ -390,13 +408,13 @@ def _of(index: int, event: Event, step: _Step, now: float) -> None:
             add(Forget())
         case HandResult():
             step.hand = Hand(start=step.hand.start, outcome=event.outcome, blank=step.hand.blank)
-            add(RecordResult(str(event.game), event.outcome))
+            add(RecordResult(str(event.game), event.outcome, step.hand.start, step.done))
         case HandSettled():
             outcome = step.hand.outcome
             if event.void_reason:
                 add(Refund(str(event.game), str(event.void_reason), by_table=True))
             elif outcome is not None:
-                add(Settle(str(event.game), outcome))
+                add(Settle(str(event.game), outcome, step.hand.start, step.done))
             step.money = True
             for result in event.results:
                 notes[result.player] = "settled"
