@@ -62,7 +62,7 @@ for (const type of ["pointerdown", "keydown"]) {
   window.addEventListener(type, () => { if (on) context(); }, { capture: true, passive: true });
 }
 
-/** One tone: frequency (Hz), start offset and length (s), wave shape and peak volume. */
+/** One tone: frequency (Hz), start offset and length (s), oscillator shape and peak volume. */
 function tone(ctx, { freq, at = 0, length = 0.12, type = "sine", volume = 0.2, slide = null }) {
   const start = ctx.currentTime + at;
   const osc = ctx.createOscillator();

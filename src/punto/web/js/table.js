@@ -579,7 +579,7 @@ export function mount(root, { id, compact = false }) {
     soundButton = h("button", { type: "button", class: "btn btn-small btn-ghost sound-toggle", "data-testid": "sound-toggle", onclick: () => setSound(!soundOn()) },
       h("svg:svg", { viewBox: "0 0 24 24", width: "18", height: "18", "aria-hidden": "true", class: "sound-icon" },
         h("svg:path", { d: "M4 9h4l5-4v14l-5-4H4z", fill: "currentColor" }),
-        h("svg:path", { class: "sound-waves", d: "M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12", fill: "none", stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round" }),
+        h("svg:path", { class: "sound-bars", d: "M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12", fill: "none", stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round" }),
         h("svg:path", { class: "sound-cross", d: "M16 9l6 6M22 9l-6 6", fill: "none", stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round" })),
       h("span", { class: "sound-text" }, t("sound.label")));
     showNet();
