@@ -382,7 +382,7 @@ export function mount(root, { id, compact = false }) {
       const cards = sideCards(s, name);
       const codes = cards.map((c) => (c.face_up ? c.card : null));
       const anyShown = codes.some(Boolean);
-      const total = anyShown ? handTotal(codes) : null;
+      const total = anyShown ? handTotal(codes, s.table.card_values) : null;
       const won = s.outcome && s.outcome.winner === name;
       return h(
         "div",
