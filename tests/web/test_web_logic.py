@@ -12,6 +12,7 @@ import pytest
 
 from punto.analysis import COUP_EVENTS
 from punto.bets import Bet
+from punto.codec import card_values_json
 from punto.ledger.model import TransactionKind
 from punto.money import Rounding
 from punto.paytables import paytables_for
@@ -143,14 +144,15 @@ def test_every_string_the_code_uses_exists(page: Page) -> None:
 
 def test_money_and_cards(page: Page) -> None:
     got = page.evaluate(
-        """async () => {
+        """async (values) => {
              const f = await import('/app/js/format.js');
              const c = await import('/app/js/cards.js');
              return [f.money(1234500), f.money(-950), f.signed(950), f.parseMoney('12.5'),
                      f.parseMoney('1,000'), f.parseMoney('1.234'), f.chipLabel(100000),
                      c.parseCard('10d'), c.parseCard(' 9s '), c.parseCard('1S'),
-                     c.handTotal(['4S', 'KD', '5S']), c.handTotal(['9S', null])];
-           }"""
+                     c.handTotal(['4S', 'KD', '5S'], values), c.handTotal(['9S', null], values)];
+           }""",
+        card_values_json(),
     )
     assert got == [
         "12,345.00",

@@ -58,9 +58,28 @@ export function fromSnapshot(snap, now = Date.now()) {
 }
 
 /** What this viewer may do now, from the table (docs/protocol.md, `legal`): the command
- * names and, for the dealer, the guidance {next: "P1"…"B3" | null, reason}. */
+ * names, for the dealer the guidance {next: "P1"…"B3" | null, reason} and, for a player,
+ * each bet area's {room, limit, value, incomplete}. */
 function normalLegal(legal) {
-  return { actions: [...((legal && legal.actions) || [])], guidance: (legal && legal.guidance) || null };
+  return { actions: [...((legal && legal.actions) || [])], guidance: (legal && legal.guidance) || null, bets: (legal && legal.bets) || {} };
+}
+
+/** Why a chip of `amount` on `bet` would be refused now, or null: the area's room, as the
+ * table gives it, is smaller (`params` as the server's refusal has them). */
+export function chipRefusal(state, bet, amount) {
+  const area = state.legal.bets[bet];
+  if (!area || amount <= area.room) return null;
+  return { limit: area.limit, bet, value: area.value };
+}
+
+/** The first area of the player's unconfirmed chips whose stake cannot be confirmed as it
+ * stands (the table's `incomplete`), or null. */
+export function firstIncomplete(state) {
+  for (const bet of Object.keys(state.you.pending || {})) {
+    const area = state.legal.bets[bet];
+    if (area && area.incomplete) return { ...area.incomplete, bet };
+  }
+  return null;
 }
 
 /** Whether the table would accept command `type` from this viewer now. */
