@@ -200,8 +200,9 @@ def test_bet_totals_replace_the_others_confirms(page: Page) -> None:
              s.applyMessage(st, { type: 'bet_totals', game: 't-001-000', seq: 6,
                totals: {}, split: { player: 0, banker: 0 } }, 0);
              const stale = s.tableTotals(st);
-             s.applyMessage(st, { type: 'event', seq: 7, event: { kind: 'betting_opened', phase: 'betting_open',
-               game: 't-001-002', at: 10, closes_at: 16, standing: [] } }, 0);
+             s.applyMessage(st, { type: 'event', seq: 7, event: { kind: 'betting_opened',
+               phase: 'betting_open', game: 't-001-002', at: 10, closes_at: 16,
+               standing: [] } }, 0);
              return { first, after, stale, fresh: s.tableTotals(st), split: s.tableSplit(st) };
            }"""
         ),
@@ -242,7 +243,8 @@ def test_a_settled_hand_shows_the_summary_and_only_ones_own_result(page: Page) -
              const ev = (e, seq) => s.applyMessage(st, { type: 'event', seq, event: e }, 0);
              ev({ kind: 'hand_result', phase: 'result', game: 't-001-001',
                   outcome: { winner: 'player', player_pair: false, banker_pair: false } }, 2);
-             ev({ kind: 'hand_settled', phase: 'settled', game: 't-001-001', void_reason: null, last: false,
+             ev({ kind: 'hand_settled', phase: 'settled', game: 't-001-001', void_reason: null,
+                  last: false,
                   results: [{ player: 'ann', returned: 4000, standing: {},
                               settlement: { total_net: 2000, total_stake: 2000, results: [
                                 { bet: 'player', stake: 2000, net: 2000 }] } }],
@@ -361,7 +363,8 @@ def test_table_state_follows_the_chips_and_the_hand(page: Page) -> None:
                roads: null, recent: [] };
              const st = s.fromSnapshot(snap, 0);
              const ev = (event) => s.applyMessage(st, { type: 'event', seq: 2, event }, 0);
-             ev({ kind: 'betting_opened', phase: 'betting_open', game: 't-001-001', at: 10, closes_at: 16, standing: [] });
+             ev({ kind: 'betting_opened', phase: 'betting_open', game: 't-001-001', at: 10,
+                  closes_at: 16, standing: [] });
              ev({ kind: 'chip_added', player: 'ann', bet: 'banker', amount: 1000 });
              ev({ kind: 'chip_added', player: 'ann', bet: 'tie', amount: 500 });
              ev({ kind: 'chips_undone', player: 'ann', chips: [['tie', 500]] });
@@ -370,8 +373,10 @@ def test_table_state_follows_the_chips_and_the_hand(page: Page) -> None:
              ev({ kind: 'bets_confirmed', player: 'ann', bets: { banker: 2000 }, added: {} });
              ev({ kind: 'betting_closed', phase: 'betting_closed' });
              ev({ kind: 'cards_held', side: 'banker', player: 'ann' });
-             ev({ kind: 'card_placed', position: 'P1', card: '9S', face_up: true, phase: 'dealing' });
-             ev({ kind: 'card_placed', position: 'B1', card: null, face_up: false, phase: 'squeeze' });
+             ev({ kind: 'card_placed', position: 'P1', card: '9S', face_up: true,
+                  phase: 'dealing' });
+             ev({ kind: 'card_placed', position: 'B1', card: null, face_up: false,
+                  phase: 'squeeze' });
              const held = s.heldByMe(st);
              s.applyMessage(st, { type: 'squeeze_countdown', closes_in: 7.5 }, 1000);
              const sq = await import('/app/js/squeeze.js');
@@ -382,10 +387,12 @@ def test_table_state_follows_the_chips_and_the_hand(page: Page) -> None:
                               cards: s.orderedCards(st).map(c => c.card), phase: st.phase,
                               inPlay: s.standingBets(st), timed };
              ev({ kind: 'hand_result', phase: 'result', outcome: { winner: 'tie' } });
-             ev({ kind: 'hand_settled', phase: 'settled', game: 't-001-001', results: [{ player: 'ann',
+             ev({ kind: 'hand_settled', phase: 'settled', game: 't-001-001',
+                  results: [{ player: 'ann',
                   returned: 0, standing: { banker: 2000 }, settlement: { total_net: 0 } }] });
              result.afterTie = s.standingBets(st);
-             ev({ kind: 'betting_opened', phase: 'betting_open', game: 't-001-002', at: 20, closes_at: 26,
+             ev({ kind: 'betting_opened', phase: 'betting_open', game: 't-001-002', at: 20,
+                  closes_at: 26,
                   standing: [['ann', { banker: 2000 }]] });
              result.standing = { ...st.standing };
              result.standingBets = { ...st.you.bets };
