@@ -42,7 +42,8 @@ def test_betting_closed_areas_take_nothing() -> None:
     table, clock = make_table()
     seat(table, "ann", 1)
     rooms = _rooms(table)
-    assert rooms and all(r.room == 0 for r in rooms.values())
+    assert rooms
+    assert all(r.room == 0 for r in rooms.values())
     assert {r.limit for r in rooms.values()} == {AreaLimit.BETTING_CLOSED}
     table.open_betting()
     assert Action.ADD_CHIP in table.legal_actions(Viewer.PLAYER, "ann")
@@ -79,7 +80,8 @@ def test_o_closed_from_hand_as_the_confirm_refuses_it() -> None:
     closes = rules.close_from_hand[Bet.BIG]
     before = area_room(rules, Bet.BIG, {}, tier="low", hand_number=closes - 1)
     after = area_room(rules, Bet.BIG, {}, tier="low", hand_number=closes)
-    assert before.limit is AreaLimit.MAX and before.room > 0
+    assert before.limit is AreaLimit.MAX
+    assert before.room > 0
     assert (after.room, after.limit, after.value) == (0, AreaLimit.CLOSED_FROM, closes)
     with pytest.raises(BetClosedError):
         check_bets(rules, {Bet.BIG: 1_000}, tier="low", hand_number=closes)
