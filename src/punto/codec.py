@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -258,7 +259,9 @@ def legal_actions_json(legal: LegalActions) -> dict[str, Any]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def _room_json(room: AreaRoom) -> dict[str, Any]:
+    # shared by every value that has the same area (callers never change it)
     out: dict[str, Any] = {"room": room.room, "limit": room.limit.value}
     if room.value is not None:
         out["value"] = room.value

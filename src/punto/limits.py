@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from punto.bets import MAIN_BETS, TIGER_BETS, Bet
 from punto.errors import (
@@ -51,6 +51,7 @@ __all__ = [
     "LimitTier",
     "Shortfall",
     "area_room",
+    "area_rooms",
     "check_bet_maximum",
     "check_bets",
     "check_imbalance",
@@ -78,8 +79,7 @@ class AreaLimit(enum.StrEnum):
     """(a shortfall) a Banker bet not a multiple of the table minimum [M18]."""
 
 
-@dataclass(frozen=True, slots=True)
-class Shortfall:
+class Shortfall(NamedTuple):
     """Why a stake cannot be confirmed as it stands: ``limit`` (:attr:`AreaLimit.MIN` or
     :attr:`AreaLimit.BANKER_MULTIPLE`), its ``value`` and, for a minimum, how much is
     ``short``."""
@@ -89,11 +89,11 @@ class Shortfall:
     short: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class AreaRoom:
+class AreaRoom(NamedTuple):
     """How much more one player may stake on one bet area now (``room``), what bounds it
     (``limit``, with its ``value``: the maximum, the closing hand) and, when the stake
-    there cannot be confirmed as it stands, why (``incomplete``).
+    there cannot be confirmed as it stands, why (``incomplete``). (A named tuple: a table
+    of thousands makes one for each area of each player after each phase.)
 
     >>> from punto.rules import preset
     >>> area_room(preset("macau"), Bet.TIE, {Bet.TIE: 1000}, tier="low", hand_number=1)
@@ -155,18 +155,36 @@ def area_room(
     put on ``bet`` in hand ``hand_number``, from the checks :func:`check_bets` and
     :func:`check_bet_maximum` apply (a closed bet, one side only, the Tiger restriction,
     the tier's maximum) and, if the stake there is not yet confirmable, why."""
+    return area_rooms(rules, (bet,), staked, tier=tier, hand_number=hand_number)[0]
+
+
+def area_rooms(
+    rules: Rules,
+    bets: Collection[Bet],
+    staked: Mapping[Bet, int],
+    *,
+    tier: LimitTier | str,
+    hand_number: int,
+) -> tuple[AreaRoom, ...]:
+    """:func:`area_room` of each of ``bets``, in their order."""
     chosen = rules.tier(tier) if isinstance(tier, str) else tier
-    amount = staked.get(bet, 0)
-    incomplete = _shortfall(rules, chosen, bet, amount) if amount else None
-    others = [b for b, a in staked.items() if a and b is not bet]
+    on = [b for b, a in staked.items() if a]
+    return tuple(_room(rules, chosen, bet, staked.get(bet, 0), on, hand_number) for bet in bets)
+
+
+def _room(
+    rules: Rules, tier: LimitTier, bet: Bet, amount: int, on: Collection[Bet], hand_number: int
+) -> AreaRoom:
+    incomplete = _shortfall(rules, tier, bet, amount) if amount else None
+    # ``on`` may hold ``bet`` itself: both exclusions look at other bets only
     closes = _closed_from(rules, bet, hand_number)
     if closes is not None:
         return AreaRoom(bet, 0, AreaLimit.CLOSED_FROM, closes, incomplete)
-    if _one_side(rules, bet, others):
+    if _one_side(rules, bet, on):
         return AreaRoom(bet, 0, AreaLimit.ONE_SIDE, None, incomplete)
-    if _tiger_with_main(rules, bet, others):
+    if _tiger_with_main(rules, bet, on):
         return AreaRoom(bet, 0, AreaLimit.TIGER_WITH_MAIN, None, incomplete)
-    high = chosen.limits_for(bet)[1]
+    high = tier.limits_for(bet)[1]
     return AreaRoom(bet, max(0, high - amount), AreaLimit.MAX, high, incomplete)
 
 

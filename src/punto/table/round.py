@@ -19,7 +19,7 @@ from punto.errors import (
 from punto.limits import (
     AreaLimit,
     AreaRoom,
-    area_room,
+    area_rooms,
     check_bet_maximum,
     check_bets,
     check_stake,
@@ -111,7 +111,7 @@ class BettingRound(TableCore):
         each: :func:`punto.limits.area_room`, from the limits :meth:`verify_add_chip` and
         :meth:`verify_confirm` apply [L], [M18]; while the player may not bet (``can_bet``:
         :meth:`can_bet`, if already asked), every area takes nothing."""
-        offered = self.rules.offered_bets
+        offered = _offered(tuple(self.rules.paytables))
         if not (self.can_bet(player) if can_bet is None else can_bet):
             return _closed_rooms(offered)
         name = self.seats.get(player).tier
@@ -119,9 +119,7 @@ class BettingRound(TableCore):
         tier = self.rules.tier(name)
         hand = self._require_game().number.hand
         staked = self._slip_or_empty(player).combined()
-        return tuple(
-            area_room(self.rules, bet, staked, tier=tier, hand_number=hand) for bet in offered
-        )
+        return area_rooms(self.rules, offered, staked, tier=tier, hand_number=hand)
 
     def add_chip(self, player: PlayerId, bet: Bet, *, spot: int | None = None) -> ChipAdded:
         """Put the chosen chip on ``bet``; it is a bet only once confirmed [L]. ``spot``: a
@@ -583,6 +581,12 @@ class BettingRound(TableCore):
         """The VIP owner has the cards dealt at once, without betting [O]."""
         self.verify_fly(player)
         return self._close_betting(by=player)
+
+
+@functools.cache
+def _offered(paytables: tuple[Bet, ...]) -> tuple[Bet, ...]:
+    """The bets of these paytables in the standard order (:attr:`Rules.offered_bets`)."""
+    return tuple(bet for bet in Bet if bet in paytables)
 
 
 @functools.cache
