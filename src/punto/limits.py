@@ -92,13 +92,12 @@ class Shortfall(NamedTuple):
 class AreaRoom(NamedTuple):
     """How much more one player may stake on one bet area now (``room``), what bounds it
     (``limit``, with its ``value``: the maximum, the closing hand) and, when the stake
-    there cannot be confirmed as it stands, why (``incomplete``). (A named tuple: a table
-    of thousands makes one for each area of each player after each phase.)
+    there cannot be confirmed as it stands, why (``incomplete``).
 
     >>> from punto.rules import preset
-    >>> area_room(preset("macau"), Bet.TIE, {Bet.TIE: 1000}, tier="low", hand_number=1)
-    AreaRoom(bet=<Bet.TIE: 'tie'>, room=49000, limit=<AreaLimit.MAX: 'max'>, value=50000, \
-incomplete=None)
+    >>> room = area_room(preset("macau"), Bet.TIE, {Bet.TIE: 1000}, tier="low", hand_number=1)
+    >>> room.room, room.limit.value, room.value
+    (49000, 'max', 50000)
     """
 
     bet: Bet
