@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -28,15 +29,16 @@ from types import MappingProxyType
 from typing import Any
 
 from punto.bets import Bet
-from punto.cards import Card
+from punto.cards import RANKS, Card
 from punto.coup import Position
 from punto.errors import ProtocolError, RulesError
+from punto.limits import AreaLimit, AreaRoom, Shortfall
 from punto.outcome import Outcome, Side
 from punto.roads import RoadStreak
 from punto.settlement import BetResult, Settlement
 from punto.shoe import ShoeReveal
 from punto.table import events as _events
-from punto.table.events import Event
+from punto.table.events import Event, phase_after
 from punto.table.legal import Action, Guidance, GuideReason, LegalActions
 from punto.table.reasons import Reason, Why, from_legacy
 from punto.table.records import Bets, GameNumber, HandFacts, HandRecord, PlayerResult
@@ -47,6 +49,7 @@ __all__ = [
     "bet_totals_json",
     "bets_from_json",
     "bets_json",
+    "card_values_json",
     "event_class",
     "event_from_json",
     "event_json",
@@ -78,6 +81,17 @@ _BY_KIND: dict[str, type[Event]] = {cls.kind: cls for cls in EVENT_CLASSES}
 
 
 # -- values ----------------------------------------------------------------------------
+
+
+def card_values_json() -> dict[str, int]:
+    """Each rank's baccarat value [M5], keyed by the rank's character of a card's code
+    (``"9S"``: ``"9"``): what a client adds up to show a hand's total.
+
+    >>> values = card_values_json()
+    >>> values["A"], values["9"], values["T"], values["K"]
+    (1, 9, 0, 0)
+    """
+    return {rank.char: rank.value_points for rank in RANKS}
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
@@ -218,14 +232,20 @@ def result_from_json(data: Mapping[str, Any]) -> PlayerResult:
 
 def legal_actions_json(legal: LegalActions) -> dict[str, Any]:
     """What a viewer may do now (the ``legal`` of a snapshot and of a ``legal_actions``
-    message): the command names, sorted, and the dealer's guidance or ``None``.
+    message): the command names, sorted, and the dealer's guidance or ``None``; for a
+    player at the table, ``bets``: each offered area's room (how much more it takes now),
+    the ``limit`` that bounds it with its ``value``, and what keeps its stake from being
+    confirmed (``incomplete``), if anything.
 
     >>> legal_actions_json(LegalActions(frozenset({Action.DEAL_CARD}),
     ...                    Guidance(Position.PLAYER_3, GuideReason.PLAYER_DRAWS)))
     {'actions': ['deal_card'], 'guidance': {'next': 'P3', 'reason': 'player_draws'}}
+    >>> from punto.limits import AreaLimit, AreaRoom
+    >>> legal_actions_json(LegalActions(bets=(AreaRoom(Bet.TIE, 0, AreaLimit.ONE_SIDE),)))
+    {'actions': [], 'guidance': None, 'bets': {'tie': {'room': 0, 'limit': 'one_side'}}}
     """
     guide = legal.guidance
-    return {
+    out: dict[str, Any] = {
         "actions": sorted(a.value for a in legal.actions),
         "guidance": None
         if guide is None
@@ -234,6 +254,34 @@ def legal_actions_json(legal: LegalActions) -> dict[str, Any]:
             "reason": guide.reason.value,
         },
     }
+    if legal.bets:
+        out["bets"] = {room.bet.value: _room_json(room) for room in legal.bets}
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _room_json(room: AreaRoom) -> dict[str, Any]:
+    # shared by every value that has the same area (callers never change it)
+    out: dict[str, Any] = {"room": room.room, "limit": room.limit.value}
+    if room.value is not None:
+        out["value"] = room.value
+    short = room.incomplete
+    if short is not None:
+        out["incomplete"] = {"limit": short.limit.value, "value": short.value, "short": short.short}
+    return out
+
+
+def _room_from_json(bet: str, data: Mapping[str, Any]) -> AreaRoom:
+    short = data.get("incomplete")
+    return AreaRoom(
+        Bet(bet),
+        _int(data["room"]),
+        AreaLimit(data["limit"]),
+        None if data.get("value") is None else _int(data["value"]),
+        None
+        if short is None
+        else Shortfall(AreaLimit(short["limit"]), _int(short["value"]), _int(short["short"])),
+    )
 
 
 def legal_actions_from_json(data: Mapping[str, Any]) -> LegalActions:
@@ -250,9 +298,10 @@ def legal_actions_from_json(data: Mapping[str, Any]) -> LegalActions:
                 GuideReason(guide["reason"]),
             )
         )
+        bets = tuple(_room_from_json(bet, room) for bet, room in data.get("bets", {}).items())
     except (KeyError, TypeError, ValueError) as exc:
         raise ProtocolError(f"not a legal_actions value: {exc}") from exc
-    return LegalActions(actions, guidance)
+    return LegalActions(actions, guidance, bets)
 
 
 def tier_json(tier: LimitTier) -> dict[str, Any]:
@@ -424,7 +473,9 @@ def event_json(event: Event) -> dict[str, Any]:
     """An event as the ``event`` object of an ``event`` message: ``kind`` and its fields.
 
     A reason (:class:`~punto.table.reasons.Why`) is two fields: ``reason`` (the code)
-    and ``reason_params`` (its parameters); ``void_reason`` likewise.
+    and ``reason_params`` (its parameters); ``void_reason`` likewise. An event that moves
+    the table's phase also carries ``phase``, the phase it leaves the table in
+    (:func:`~punto.table.events.phase_after`).
 
     >>> from punto.table.events import CardsBurned
     >>> from punto.table.reasons import Reason, Why
@@ -445,6 +496,9 @@ def event_json(event: Event) -> dict[str, Any]:
             out[f"{name}_params"] = {} if value is None else dict(value.params)
         else:
             out[name] = jsonable(value)
+    phase = phase_after(event)
+    if phase is not None:
+        out["phase"] = phase.value
     return out
 
 

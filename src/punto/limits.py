@@ -12,6 +12,10 @@ error that names the limit and its value:
 - [O] Big/Small and Super Tie closed from the 31st hand;
 - [L] the Tiger restriction for players who also bet the main game.
 
+:func:`area_room` answers, from the same checks, how much more a player may stake on one
+bet area now and what bounds it (the ``bets`` of a player's ``legal`` message,
+docs/protocol.md): a client compares its chip with it and restates no limit.
+
 Amounts are integer minor units.
 
 >>> from punto.rules import preset
@@ -24,7 +28,9 @@ punto.errors.BetLimitError: Banker bet 25 must be a multiple of the table minimu
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import enum
+from collections.abc import Collection, Mapping
+from typing import NamedTuple
 
 from punto.bets import MAIN_BETS, TIGER_BETS, Bet
 from punto.errors import (
@@ -39,7 +45,146 @@ from punto.money import show_amount
 from punto.rules import Rules
 from punto.tiers import LimitTier
 
-__all__ = ["LimitTier", "check_bet_maximum", "check_bets", "check_imbalance", "check_stake"]
+__all__ = [
+    "AreaLimit",
+    "AreaRoom",
+    "LimitTier",
+    "Shortfall",
+    "area_room",
+    "area_rooms",
+    "check_bet_maximum",
+    "check_bets",
+    "check_imbalance",
+    "check_stake",
+]
+
+
+class AreaLimit(enum.StrEnum):
+    """What bounds a player's stake on a bet area now (the wire code; the client words
+    it, with the same texts as a refusal's ``limit``)."""
+
+    MAX = "max"
+    """The tier's maximum for the bet [L]."""
+    CLOSED_FROM = "closed_from"
+    """The bet is closed from this hand of the shoe [O]."""
+    ONE_SIDE = "one_side"
+    """Player or Banker, not both [S11]."""
+    TIGER_WITH_MAIN = "tiger_with_main"
+    """No Tiger side bets with Player or Banker [L]."""
+    BETTING_CLOSED = "betting_closed"
+    """The player may not put chips down now."""
+    MIN = "min"
+    """(a shortfall) below the tier's minimum for the bet."""
+    BANKER_MULTIPLE = "banker_multiple"
+    """(a shortfall) a Banker bet not a multiple of the table minimum [M18]."""
+
+
+class Shortfall(NamedTuple):
+    """Why a stake cannot be confirmed as it stands: ``limit`` (:attr:`AreaLimit.MIN` or
+    :attr:`AreaLimit.BANKER_MULTIPLE`), its ``value`` and, for a minimum, how much is
+    ``short``."""
+
+    limit: AreaLimit
+    value: int
+    short: int = 0
+
+
+class AreaRoom(NamedTuple):
+    """How much more one player may stake on one bet area now (``room``), what bounds it
+    (``limit``, with its ``value``: the maximum, the closing hand) and, when the stake
+    there cannot be confirmed as it stands, why (``incomplete``).
+
+    >>> from punto.rules import preset
+    >>> room = area_room(preset("macau"), Bet.TIE, {Bet.TIE: 1000}, tier="low", hand_number=1)
+    >>> room.room, room.limit.value, room.value
+    (49000, 'max', 50000)
+    """
+
+    bet: Bet
+    room: int
+    limit: AreaLimit
+    value: int | None = None
+    incomplete: Shortfall | None = None
+
+
+def _closed_from(rules: Rules, bet: Bet, hand_number: int) -> int | None:
+    """The hand of the shoe ``bet`` is closed from, if ``hand_number`` is past it [O]."""
+    opens_until = rules.close_from_hand.get(bet)
+    if opens_until is not None and hand_number >= opens_until:
+        return opens_until
+    return None
+
+
+def _one_side(rules: Rules, bet: Bet, others: Collection[Bet]) -> bool:
+    """[S11] Whether ``bet`` is the other main side of one already in ``others``."""
+    if not rules.one_side_only or bet not in MAIN_BETS:
+        return False
+    return (Bet.PLAYER if bet is Bet.BANKER else Bet.BANKER) in others
+
+
+def _tiger_with_main(rules: Rules, bet: Bet, others: Collection[Bet]) -> bool:
+    """[L] Whether ``bet`` is a Tiger bet with a main bet in ``others``, or the reverse."""
+    if rules.tiger_with_main:
+        return False
+    if bet in MAIN_BETS:
+        return any(b in TIGER_BETS for b in others)
+    return bet in TIGER_BETS and any(b in MAIN_BETS for b in others)
+
+
+def _shortfall(rules: Rules, tier: LimitTier, bet: Bet, amount: int) -> Shortfall | None:
+    """Why ``amount`` on ``bet`` cannot be confirmed alone: below the tier's minimum, or
+    a Banker bet not a multiple of the table minimum [M18]."""
+    low = tier.limits_for(bet)[0]
+    if amount < low:
+        return Shortfall(AreaLimit.MIN, low, low - amount)
+    if rules.banker_multiple_of_min and bet is Bet.BANKER and amount % tier.min_bet:
+        return Shortfall(AreaLimit.BANKER_MULTIPLE, tier.min_bet)
+    return None
+
+
+def area_room(
+    rules: Rules,
+    bet: Bet,
+    staked: Mapping[Bet, int],
+    *,
+    tier: LimitTier | str,
+    hand_number: int,
+) -> AreaRoom:
+    """How much more a player whose confirmed and unconfirmed chips are ``staked`` may
+    put on ``bet`` in hand ``hand_number``, from the checks :func:`check_bets` and
+    :func:`check_bet_maximum` apply (a closed bet, one side only, the Tiger restriction,
+    the tier's maximum) and, if the stake there is not yet confirmable, why."""
+    return area_rooms(rules, (bet,), staked, tier=tier, hand_number=hand_number)[0]
+
+
+def area_rooms(
+    rules: Rules,
+    bets: Collection[Bet],
+    staked: Mapping[Bet, int],
+    *,
+    tier: LimitTier | str,
+    hand_number: int,
+) -> tuple[AreaRoom, ...]:
+    """:func:`area_room` of each of ``bets``, in their order."""
+    chosen = rules.tier(tier) if isinstance(tier, str) else tier
+    on = [b for b, a in staked.items() if a]
+    return tuple(_room(rules, chosen, bet, staked.get(bet, 0), on, hand_number) for bet in bets)
+
+
+def _room(
+    rules: Rules, tier: LimitTier, bet: Bet, amount: int, on: Collection[Bet], hand_number: int
+) -> AreaRoom:
+    incomplete = _shortfall(rules, tier, bet, amount) if amount else None
+    # ``on`` may hold ``bet`` itself: both exclusions look at other bets only
+    closes = _closed_from(rules, bet, hand_number)
+    if closes is not None:
+        return AreaRoom(bet, 0, AreaLimit.CLOSED_FROM, closes, incomplete)
+    if _one_side(rules, bet, on):
+        return AreaRoom(bet, 0, AreaLimit.ONE_SIDE, None, incomplete)
+    if _tiger_with_main(rules, bet, on):
+        return AreaRoom(bet, 0, AreaLimit.TIGER_WITH_MAIN, None, incomplete)
+    high = tier.limits_for(bet)[1]
+    return AreaRoom(bet, max(0, high - amount), AreaLimit.MAX, high, incomplete)
 
 
 def _whole(value: object) -> bool:
@@ -112,35 +257,35 @@ def check_bets(
     d = rules.currency_digits
     for bet, amount in bets.items():
         check_stake(rules, bet, amount)
-        low = chosen.limits_for(bet)[0]
-        if amount < low:
+        short = _shortfall(rules, chosen, bet, amount)
+        if short is not None and short.limit is AreaLimit.MIN:
             raise BetLimitError(
                 f"{bet.label} bet {show_amount(amount, digits=d)} is below this table's "
-                f"minimum of {show_amount(low, digits=d)}",
+                f"minimum of {show_amount(short.value, digits=d)}",
                 limit=f"{bet.value}_min",
-                value=low,
+                value=short.value,
             )
         check_bet_maximum(rules, bet, amount, tier=chosen)
-        opens_until = rules.close_from_hand.get(bet)
-        if opens_until is not None and hand_number >= opens_until:
+        opens_until = _closed_from(rules, bet, hand_number)
+        if opens_until is not None:
             raise BetClosedError(
                 f"{bet.label} is closed from hand {opens_until} of the shoe; "
                 f"this is hand {hand_number} [O]"
             )
-    if rules.banker_multiple_of_min and Bet.BANKER in bets:
-        minimum = chosen.min_bet
-        if bets[Bet.BANKER] % minimum:
+    if Bet.BANKER in bets:
+        short = _shortfall(rules, chosen, Bet.BANKER, bets[Bet.BANKER])
+        if short is not None and short.limit is AreaLimit.BANKER_MULTIPLE:
             raise BetLimitError(
                 f"Banker bet {show_amount(bets[Bet.BANKER], digits=d)} must be a multiple of "
-                f"the table minimum {show_amount(minimum, digits=d)} [M18]",
+                f"the table minimum {show_amount(short.value, digits=d)} [M18]",
                 limit="banker_multiple",
-                value=minimum,
+                value=short.value,
             )
-    if rules.one_side_only and Bet.BANKER in bets and Bet.PLAYER in bets:
+    if any(_one_side(rules, bet, bets) for bet in bets):
         raise BetCombinationError(
             "this table takes bets on Player or on Banker, not both (Tie is always allowed) [S11]"
         )
-    if not rules.tiger_with_main and MAIN_BETS.intersection(bets) and TIGER_BETS.intersection(bets):
+    if any(_tiger_with_main(rules, bet, bets) for bet in bets):
         raise BetCombinationError(
             "this table refuses Tiger side bets to a player who also bets Player or Banker [L]"
         )

@@ -12,6 +12,7 @@ import pytest
 
 from punto.analysis import COUP_EVENTS
 from punto.bets import Bet
+from punto.codec import card_values_json
 from punto.ledger.model import TransactionKind
 from punto.money import Rounding
 from punto.paytables import paytables_for
@@ -143,14 +144,15 @@ def test_every_string_the_code_uses_exists(page: Page) -> None:
 
 def test_money_and_cards(page: Page) -> None:
     got = page.evaluate(
-        """async () => {
+        """async (values) => {
              const f = await import('/app/js/format.js');
              const c = await import('/app/js/cards.js');
              return [f.money(1234500), f.money(-950), f.signed(950), f.parseMoney('12.5'),
                      f.parseMoney('1,000'), f.parseMoney('1.234'), f.chipLabel(100000),
                      c.parseCard('10d'), c.parseCard(' 9s '), c.parseCard('1S'),
-                     c.handTotal(['4S', 'KD', '5S']), c.handTotal(['9S', null])];
-           }"""
+                     c.handTotal(['4S', 'KD', '5S'], values), c.handTotal(['9S', null], values)];
+           }""",
+        card_values_json(),
     )
     assert got == [
         "12,345.00",
@@ -199,7 +201,8 @@ def test_bet_totals_replace_the_others_confirms(page: Page) -> None:
                totals: {}, split: { player: 0, banker: 0 } }, 0);
              const stale = s.tableTotals(st);
              s.applyMessage(st, { type: 'event', seq: 7, event: { kind: 'betting_opened',
-               game: 't-001-002', at: 10, closes_at: 16, standing: [] } }, 0);
+               phase: 'betting_open', game: 't-001-002', at: 10, closes_at: 16,
+               standing: [] } }, 0);
              return { first, after, stale, fresh: s.tableTotals(st), split: s.tableSplit(st) };
            }"""
         ),
@@ -238,9 +241,10 @@ def test_a_settled_hand_shows_the_summary_and_only_ones_own_result(page: Page) -
                roads: null, recent: [] };
              const st = s.fromSnapshot(snap, 0);
              const ev = (e, seq) => s.applyMessage(st, { type: 'event', seq, event: e }, 0);
-             ev({ kind: 'hand_result', game: 't-001-001',
+             ev({ kind: 'hand_result', phase: 'result', game: 't-001-001',
                   outcome: { winner: 'player', player_pair: false, banker_pair: false } }, 2);
-             ev({ kind: 'hand_settled', game: 't-001-001', void_reason: null, last: false,
+             ev({ kind: 'hand_settled', phase: 'settled', game: 't-001-001', void_reason: null,
+                  last: false,
                   results: [{ player: 'ann', returned: 4000, standing: {},
                               settlement: { total_net: 2000, total_stake: 2000, results: [
                                 { bet: 'player', stake: 2000, net: 2000 }] } }],
@@ -359,31 +363,36 @@ def test_table_state_follows_the_chips_and_the_hand(page: Page) -> None:
                roads: null, recent: [] };
              const st = s.fromSnapshot(snap, 0);
              const ev = (event) => s.applyMessage(st, { type: 'event', seq: 2, event }, 0);
-             ev({ kind: 'betting_opened', game: 't-001-001', at: 10, closes_at: 16, standing: [] });
+             ev({ kind: 'betting_opened', phase: 'betting_open', game: 't-001-001', at: 10,
+                  closes_at: 16, standing: [] });
              ev({ kind: 'chip_added', player: 'ann', bet: 'banker', amount: 1000 });
              ev({ kind: 'chip_added', player: 'ann', bet: 'tie', amount: 500 });
              ev({ kind: 'chips_undone', player: 'ann', chips: [['tie', 500]] });
              ev({ kind: 'bets_doubled', player: 'ann' });
              const pending = { ...st.you.pending };
              ev({ kind: 'bets_confirmed', player: 'ann', bets: { banker: 2000 }, added: {} });
-             ev({ kind: 'betting_closed' });
+             ev({ kind: 'betting_closed', phase: 'betting_closed' });
              ev({ kind: 'cards_held', side: 'banker', player: 'ann' });
-             ev({ kind: 'card_placed', position: 'P1', card: '9S', face_up: true });
-             ev({ kind: 'card_placed', position: 'B1', card: null, face_up: false });
+             ev({ kind: 'card_placed', position: 'P1', card: '9S', face_up: true,
+                  phase: 'dealing' });
+             ev({ kind: 'card_placed', position: 'B1', card: null, face_up: false,
+                  phase: 'squeeze' });
              const held = s.heldByMe(st);
              s.applyMessage(st, { type: 'squeeze_countdown', closes_in: 7.5 }, 1000);
              const sq = await import('/app/js/squeeze.js');
              const timed = [1000, 8000, 9000].map((at) => sq.squeezeLeft(st, at));
-             ev({ kind: 'cards_revealed', cards: [['B1', 'KD']], by: 'ann' });
+             ev({ kind: 'cards_revealed', phase: 'dealing', cards: [['B1', 'KD']], by: 'ann' });
              timed.push(sq.squeezeLeft(st, 1000));
              const result = { pending, bets: st.you.bets, held, after: s.heldByMe(st),
                               cards: s.orderedCards(st).map(c => c.card), phase: st.phase,
                               inPlay: s.standingBets(st), timed };
-             ev({ kind: 'hand_result', outcome: { winner: 'tie' } });
-             ev({ kind: 'hand_settled', game: 't-001-001', results: [{ player: 'ann',
+             ev({ kind: 'hand_result', phase: 'result', outcome: { winner: 'tie' } });
+             ev({ kind: 'hand_settled', phase: 'settled', game: 't-001-001',
+                  results: [{ player: 'ann',
                   returned: 0, standing: { banker: 2000 }, settlement: { total_net: 0 } }] });
              result.afterTie = s.standingBets(st);
-             ev({ kind: 'betting_opened', game: 't-001-002', at: 20, closes_at: 26,
+             ev({ kind: 'betting_opened', phase: 'betting_open', game: 't-001-002', at: 20,
+                  closes_at: 26,
                   standing: [['ann', { banker: 2000 }]] });
              result.standing = { ...st.standing };
              result.standingBets = { ...st.you.bets };

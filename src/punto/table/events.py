@@ -37,6 +37,7 @@ from punto.outcome import Outcome, Side
 from punto.shoe import ShoeReveal
 from punto.table.fault_catalogue import Effect, Fault
 from punto.table.kinds import Dealing, TableKind
+from punto.table.phases import Phase
 from punto.table.reasons import Why
 from punto.table.records import Bets, GameNumber, PlayerId, PlayerResult
 from punto.table.squeeze import ReadCall, Reading
@@ -94,6 +95,7 @@ __all__ = [
     "TableResumed",
     "TieBetsChanged",
     "VipSettingsChanged",
+    "phase_after",
 ]
 
 # -- the table -----------------------------------------------------------------
@@ -778,3 +780,34 @@ Event = (
 CHIP_EVENTS = (ChipChosen, ChipAdded, ChipsUndone, BetsCleared, BetsDoubled, RebetPlaced)
 """A player's unconfirmed chips and chip value: private to that player [L], and no
 confirmed bet moves with them."""
+
+
+_ENTERS: dict[type, Phase] = {
+    TablePaused: Phase.PAUSED,
+    TableClosed: Phase.CLOSED,
+    ShoeOpened: Phase.SHOE_START,
+    ShoeClosed: Phase.SHOE_END,
+    BettingOpened: Phase.BETTING_OPEN,
+    BettingClosed: Phase.BETTING_CLOSED,
+    BlankHandStarted: Phase.BETTING_CLOSED,
+    CardsRevealed: Phase.DEALING,
+    HandRestarted: Phase.DEALING,
+    HandResult: Phase.RESULT,
+    HandSettled: Phase.SETTLED,
+    HandVoided: Phase.SETTLED,
+}
+"""The phase each phase-moving kind of event leaves the table in (a card: below)."""
+
+
+def phase_after(event: Event) -> Phase | None:
+    """The table's phase after ``event`` (``None``: the event moves no phase). Clients
+    take it from the event's ``phase`` (:func:`punto.codec.event_json`) and infer none.
+
+    >>> card = CardPlaced(at=0.0, game=GameNumber("T1", 1, 1), position=Position.PLAYER_1,
+    ...                   card=None, face_up=False, rescan=False)
+    >>> phase_after(card).value
+    'squeeze'
+    """
+    if isinstance(event, CardPlaced):  # a face-down card waits for its squeeze [M16]
+        return Phase.DEALING if event.face_up else Phase.SQUEEZE
+    return _ENTERS.get(type(event))

@@ -19,7 +19,7 @@ password that only the viewer knows, and the table decides them when they arrive
 >>> sorted(a.value for a in table.legal_actions(Viewer.DEALER).actions)[:3]
 ['change_dealer', 'close_table', 'pause']
 >>> table.legal_actions(Viewer.WATCHER)
-LegalActions(actions=frozenset(), guidance=None)
+LegalActions(actions=frozenset(), guidance=None, bets=())
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import enum
 from dataclasses import dataclass
 
 from punto.coup import DrawReason, Position
+from punto.limits import AreaRoom
 from punto.outcome import Side
 from punto.table.automation import Automation
 from punto.table.fault_catalogue import Fault
@@ -150,7 +151,9 @@ class Guidance:
 
 @dataclass(frozen=True, slots=True)
 class LegalActions:
-    """What one viewer may do now, and (for the dealer, during a hand) the guidance.
+    """What one viewer may do now, (for the dealer, during a hand) the guidance and (for
+    a player at the table) how much more each bet area takes now, and why not when it
+    takes none (``bets``: :meth:`~punto.table.round.BettingRound.bet_rooms`).
 
     >>> Action.CONFIRM in LegalActions(frozenset({Action.CONFIRM}))
     True
@@ -158,6 +161,7 @@ class LegalActions:
 
     actions: frozenset[Action] = frozenset()
     guidance: Guidance | None = None
+    bets: tuple[AreaRoom, ...] = ()
 
     def __contains__(self, action: object) -> bool:
         """Whether ``action`` is allowed now."""
@@ -258,5 +262,9 @@ class LegalQueries(Seating, BettingRound, HandDealing, House, FaultHandling):
             return LegalActions(_house(self, staff_only=True))
         if viewer is Viewer.PLAYER and player is not None:
             actions = _player(self, player)
-            return LegalActions(actions) if actions else NOTHING
+            if not actions:
+                return NOTHING
+            return LegalActions(
+                actions, bets=self.bet_rooms(player, can_bet=Action.ADD_CHIP in actions)
+            )
         return NOTHING

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from punto.bets import MAIN_BETS, Bet
@@ -15,7 +16,14 @@ from punto.errors import (
     SqueezeError,
     TableBalanceError,
 )
-from punto.limits import check_bet_maximum, check_bets, check_stake
+from punto.limits import (
+    AreaLimit,
+    AreaRoom,
+    area_rooms,
+    check_bet_maximum,
+    check_bets,
+    check_stake,
+)
 from punto.table.core import OpenHand, TableCore
 from punto.table.events import (
     BetsCleared,
@@ -97,6 +105,21 @@ class BettingRound(TableCore):
         return self._betting_open(player) and self._can(
             lambda: self.verify_add_chip(player, bet, spot=spot)
         )
+
+    def bet_rooms(self, player: PlayerId, *, can_bet: bool | None = None) -> tuple[AreaRoom, ...]:
+        """How much more ``player`` may stake on each offered bet area now, and what bounds
+        each: :func:`punto.limits.area_room`, from the limits :meth:`verify_add_chip` and
+        :meth:`verify_confirm` apply [L], [M18]; while the player may not bet (``can_bet``:
+        :meth:`can_bet`, if already asked), every area takes nothing."""
+        offered = _offered(tuple(self.rules.paytables))
+        if not (self.can_bet(player) if can_bet is None else can_bet):
+            return _closed_rooms(offered)
+        name = self.seats.get(player).tier
+        assert name is not None
+        tier = self.rules.tier(name)
+        hand = self._require_game().number.hand
+        staked = self._slip_or_empty(player).combined()
+        return area_rooms(self.rules, offered, staked, tier=tier, hand_number=hand)
 
     def add_chip(self, player: PlayerId, bet: Bet, *, spot: int | None = None) -> ChipAdded:
         """Put the chosen chip on ``bet``; it is a bet only once confirmed [L]. ``spot``: a
@@ -558,3 +581,15 @@ class BettingRound(TableCore):
         """The VIP owner has the cards dealt at once, without betting [O]."""
         self.verify_fly(player)
         return self._close_betting(by=player)
+
+
+@functools.cache
+def _offered(paytables: tuple[Bet, ...]) -> tuple[Bet, ...]:
+    """The bets of these paytables in the standard order (:attr:`Rules.offered_bets`)."""
+    return tuple(bet for bet in Bet if bet in paytables)
+
+
+@functools.cache
+def _closed_rooms(offered: tuple[Bet, ...]) -> tuple[AreaRoom, ...]:
+    """Every offered area taking nothing: betting is closed to the player."""
+    return tuple(AreaRoom(bet, 0, AreaLimit.BETTING_CLOSED) for bet in offered)

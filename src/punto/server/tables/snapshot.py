@@ -11,7 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
-from punto.codec import legal_actions_json
+from punto.codec import card_values_json, legal_actions_json
 from punto.paytables import paytable
 from punto.server.auth import Actor
 from punto.server.fanout.protocol import (
@@ -176,6 +176,7 @@ def table_json(config: TableConfig, settings: TableSettings) -> dict[str, Any]:
         "wait_seconds": settings.wait_seconds,
         "max_waits": settings.max_waits,
         "decks": rules.decks,
+        "card_values": card_values_json(),
         "currency_digits": rules.currency_digits,
         "tie_policy": rules.tie_policy.name,
         "enabled": config.enabled,

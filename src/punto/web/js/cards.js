@@ -14,17 +14,10 @@ export function parseCard(text) {
   return `${rank}${m[2].toUpperCase()}`;
 }
 
-/** A card's baccarat value [M5]: ace 1, 2-9 their pips, ten and faces 0. */
-export function cardValue(code) {
-  const rank = code[0];
-  if (rank === "A") return 1;
-  if ("TJQK".includes(rank)) return 0;
-  return Number(rank);
-}
-
-/** A hand's total from the cards shown (hidden cards are null and not counted). */
-export function handTotal(codes) {
-  return codes.filter(Boolean).reduce((sum, c) => sum + cardValue(c), 0) % 10;
+/** A hand's total from the cards shown (hidden cards are null and not counted); `values`
+ * is the table's `card_values`, each rank's value as the server's codec gives it [M5]. */
+export function handTotal(codes, values) {
+  return codes.filter(Boolean).reduce((sum, c) => sum + values[c[0]], 0) % 10;
 }
 
 export function cardLabel(code) {

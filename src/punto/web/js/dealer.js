@@ -202,7 +202,7 @@ export function mount(root, { id }) {
       const any = codes.some(Boolean);
       return h("div", { class: ["hand", `hand-${side}`], role: "group", "aria-label": t(`side.${side}`) },
         h("div", { class: "hand-head" }, h("span", { class: "hand-name" }, t(`side.${side}`)),
-          h("span", { class: "hand-total", "data-testid": `total-${side}` }, any ? String(handTotal(codes)) : "")),
+          h("span", { class: "hand-total", "data-testid": `total-${side}` }, any ? String(handTotal(codes, state.table.card_values)) : "")),
         h("div", { class: "slots" }, positions.map((p) => {
           const c = state.cards[p];
           return h("div", { class: ["slot", next === p ? "slot-next" : ""], "data-position": p, "aria-current": next === p ? "step" : false },

@@ -4,7 +4,33 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { betName, money } from "./format.js";
-import { limitsFor, oddsOf, tierOf } from "./limits.js";
+
+const MAIN = ["player", "banker"];
+
+/** The tier the player bets on (the one they sat on, else the table's first). */
+function tierOf(state) {
+  const limits = state.table.limits || [];
+  const name = state.you.tier || (state.table.normal_tiers || [])[0];
+  return limits.find((l) => l.name === name) || limits[0] || null;
+}
+
+/** [min, max] of one bet on a tier, as the tier's JSON states them [L]. */
+function limitsFor(tier, bet) {
+  if (!tier) return null;
+  if (tier.bet_limits && tier.bet_limits[bet]) return tier.bet_limits[bet];
+  return MAIN.includes(bet) ? [tier.min_bet, tier.max_bet] : [tier.side_min, tier.side_max];
+}
+
+/** A paytable's odds for display: the highest, as a number (19/20 → 0.95), and whether
+ * the bet has several payout classes. */
+function oddsOf(pays) {
+  const values = Object.values(pays || {}).map((text) => {
+    const [n, d] = String(text).split("/").map(Number);
+    return d ? n / d : n;
+  });
+  if (!values.length) return null;
+  return { best: Math.max(...values), several: new Set(values).size > 1 };
+}
 
 function oddsText(pays) {
   const odds = oddsOf(pays);

@@ -8,11 +8,10 @@ import { h, fill, announce, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { betName, errorText, handPhaseName, money, presetName, signed, tableName } from "./format.js";
 import { has } from "./i18n.js";
-import { advice, firstIncomplete, refuseChip } from "./limits.js";
 import { limitsCard } from "./paytable.js";
 import { cardElement, handTotal } from "./cards.js";
 import { TableSocket } from "./socket.js";
-import { applyMessage, fromSnapshot, sideCards, standingBets } from "./tablestate.js";
+import { applyMessage, chipRefusal, firstIncomplete, fromSnapshot, sideCards, standingBets } from "./tablestate.js";
 import { betActions, betLayout, chipRack, tieOption } from "./betting.js";
 import { squeezeKey, squeezeLeft, squeezePanel } from "./squeeze.js";
 import { seatControls, seatRing, vipPanel, watcherList } from "./seats.js";
@@ -25,6 +24,17 @@ import { betRecords, handLookup } from "./records.js";
 import { current, role } from "./session.js";
 import { chatPanel, chatStore } from "./chat.js";
 import { api } from "./api.js";
+
+/** What to do about a refused or incomplete chip, in the player's language and money. */
+function advice(why, digits) {
+  const key = `advice.${why.limit}`;
+  if (!has(key)) return null;
+  return t(key, {
+    bet: why.bet ? betName(why.bet) : "",
+    value: why.limit === "closed_from" ? String(why.value) : money(why.value || 0, digits),
+    short: money(why.short || 0, digits),
+  });
+}
 
 /** Replace a section's content, keeping keyboard focus on the same control. */
 export function swap(container, content) {
@@ -67,7 +77,7 @@ export function mount(root, { id, compact = false }) {
   let winTimer = 0;
 
   const digitsNow = () => (state ? state.table.currency_digits : 2);
-  const explain = (why) => advice(why, digitsNow(), { t, has, betName, money });
+  const explain = (why) => advice(why, digitsNow());
   const refuse = (why, fallback) => {
     refusal = { bet: (why && why.bet) || null, text: (why && explain(why)) || fallback };
     memo.delete("bets");
@@ -112,7 +122,7 @@ export function mount(root, { id, compact = false }) {
     },
     addChip: async (bet) => {
       const chip = ctx.chip();
-      const why = refuseChip(state, bet, chip);
+      const why = chipRefusal(state, bet, chip);
       if (why) {
         const text = has(`error.limit.${why.limit}`) ? errorText({ code: "bet_limit", params: why }, digitsNow()) : explain(why);
         refuse(why, text);
@@ -382,7 +392,7 @@ export function mount(root, { id, compact = false }) {
       const cards = sideCards(s, name);
       const codes = cards.map((c) => (c.face_up ? c.card : null));
       const anyShown = codes.some(Boolean);
-      const total = anyShown ? handTotal(codes) : null;
+      const total = anyShown ? handTotal(codes, s.table.card_values) : null;
       const won = s.outcome && s.outcome.winner === name;
       return h(
         "div",

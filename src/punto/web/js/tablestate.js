@@ -58,9 +58,28 @@ export function fromSnapshot(snap, now = Date.now()) {
 }
 
 /** What this viewer may do now, from the table (docs/protocol.md, `legal`): the command
- * names and, for the dealer, the guidance {next: "P1"…"B3" | null, reason}. */
+ * names, for the dealer the guidance {next: "P1"…"B3" | null, reason} and, for a player,
+ * each bet area's {room, limit, value, incomplete}. */
 function normalLegal(legal) {
-  return { actions: [...((legal && legal.actions) || [])], guidance: (legal && legal.guidance) || null };
+  return { actions: [...((legal && legal.actions) || [])], guidance: (legal && legal.guidance) || null, bets: (legal && legal.bets) || {} };
+}
+
+/** Why a chip of `amount` on `bet` would be refused now, or null: the area's room, as the
+ * table gives it, is smaller (`params` as the server's refusal has them). */
+export function chipRefusal(state, bet, amount) {
+  const area = state.legal.bets[bet];
+  if (!area || amount <= area.room) return null;
+  return { limit: area.limit, bet, value: area.value };
+}
+
+/** The first area of the player's unconfirmed chips whose stake cannot be confirmed as it
+ * stands (the table's `incomplete`), or null. */
+export function firstIncomplete(state) {
+  for (const bet of Object.keys(state.you.pending || {})) {
+    const area = state.legal.bets[bet];
+    if (area && area.incomplete) return { ...area.incomplete, bet };
+  }
+  return null;
 }
 
 /** Whether the table would accept command `type` from this viewer now. */
@@ -167,20 +186,20 @@ export function applyMessage(state, msg, now = Date.now()) {
   }
 }
 
-/** Apply one table event (docs/protocol.md §4). */
+/** Apply one table event (docs/protocol.md §4); an event that moves the table's phase
+ * says which phase it leaves the table in (`phase`). */
 export function applyEvent(state, ev, now = Date.now()) {
   const me = isMe(state, ev.player);
   const you = state.you;
+  if (ev.phase) state.phase = ev.phase;
   switch (ev.kind) {
     case "table_paused":
-      state.phase = "paused";
       state.paused = true;
       return {};
     case "table_resumed":
       state.paused = false;
       return { resync: true };
     case "table_closed":
-      state.phase = "closed";
       state.closesAt = null;
       return {};
     case "dealer_changed":
@@ -196,7 +215,6 @@ export function applyEvent(state, ev, now = Date.now()) {
       state.vip = { squeeze: ev.squeeze, vertical_squeeze: ev.vertical_squeeze, password_set: ev.password_set };
       return {};
     case "shoe_opened":
-      state.phase = "shoe_start";
       state.shoe = { number: ev.shoe, commitment: ev.commitment, hands_dealt: 0, last_hand: false };
       state.roads = EMPTY_ROADS;
       newHand(state, null);
@@ -205,7 +223,6 @@ export function applyEvent(state, ev, now = Date.now()) {
       state.shoe = { ...state.shoe, cut_card_out: true };
       return {};
     case "shoe_closed":
-      state.phase = "shoe_end";
       return {};
     case "player_joined":
       if (me) {
@@ -245,7 +262,6 @@ export function applyEvent(state, ev, now = Date.now()) {
       return {};
     case "betting_opened":
       newHand(state, ev.game);
-      state.phase = "betting_open";
       state.closesAt = ev.closes_at ? Math.max(now, now + 1000 * (ev.closes_at - ev.at)) : null;
       state.bets = {};
       for (const [player, bets] of ev.standing || []) state.bets[player] = { ...bets };
@@ -288,14 +304,12 @@ export function applyEvent(state, ev, now = Date.now()) {
       }
       return {};
     case "betting_closed":
-      state.phase = "betting_closed";
       state.openRequests = []; // [O] a request to open counts for its stage only
       state.closesAt = null;
       you.pending = {};
       return {};
     case "blank_hand_started":
       newHand(state, ev.game);
-      state.phase = "betting_closed";
       state.blankOwed = false;
       return {};
     case "cards_held":
@@ -303,27 +317,22 @@ export function applyEvent(state, ev, now = Date.now()) {
       return {};
     case "card_placed":
       state.cards[ev.position] = { card: ev.card, face_up: ev.face_up, revealed: false };
-      state.phase = ev.face_up ? "dealing" : "squeeze";
       return {};
     case "cards_revealed":
       for (const [position, card] of ev.cards) state.cards[position] = { card, face_up: true, revealed: true };
       state.openRequests = [];
-      state.phase = "dealing";
       state.squeezeEndsAt = null;
       return {};
     case "hand_restarted":
       state.cards = {};
       state.outcome = null;
-      state.phase = "dealing";
       return {};
     case "hand_result":
       state.outcome = ev.outcome;
-      state.phase = "result";
       return {};
     case "hand_settled": {
       // A player and a spectator get the hand's summary (the areas a settlement paid)
       // and their own result only; the dealer and supervisors get every result.
-      state.phase = "settled";
       const mine = (ev.results || []).find((r) => r.player === you.user_id && you.viewer === "player");
       state.result = { game: ev.game, outcome: state.outcome, mine: mine || null, results: ev.results || [], summary: ev.summary || null, voidReason: ev.void_reason || null };
       state.shoe = { ...state.shoe, hands_dealt: (state.shoe.hands_dealt || 0) + 1 };
@@ -357,7 +366,6 @@ export function applyEvent(state, ev, now = Date.now()) {
     case "hand_voided":
       state.voided = ev.reason;
       state.voidedParams = ev.reason_params;
-      state.phase = "settled";
       state.bets = {};
       you.bets = {};
       return {};
