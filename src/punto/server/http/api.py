@@ -5,9 +5,6 @@ typed error with a stable code and changes nothing.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import Annotated, Any, Literal
 
@@ -28,7 +25,6 @@ from punto.errors import (
     PuntoError,
     RulesError,
 )
-from punto.ledger.model import Account
 from punto.limits import LimitTier
 from punto.outcome import Outcome
 from punto.paytables import paytables_for
@@ -43,12 +39,11 @@ from punto.server.features.backoffice import (
     negative_edge_bets,
     rows_csv,
 )
-from punto.server.features.recordings import hand_video
 from punto.server.features.reports import daily_report, player_transactions
+from punto.server.http.records import hand_record, own_view
 from punto.server.node import Node
 from punto.server.store.operators import OperatorStore
 from punto.server.tables.configs import TableConfig, tiers_from_json
-from punto.server.tables.truth import player_net
 from punto.shoe import ShoeReveal, verify_commitment
 from punto.table import FAULTS, Viewer
 from punto.table.reasons import Reason, Why
@@ -318,34 +313,6 @@ async def me(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
     }
 
 
-def players_view(record: dict[str, Any], mine: Callable[[str], bool]) -> dict[str, Any]:
-    """A hand record with only the bets, results, corrections and ledger transactions of
-    the players ``mine`` accepts (and none of the facts before an amendment or the events,
-    which are supervisors' and auditors')."""
-    out = dict(record)
-    for key in ("bets", "results", "corrections"):
-        out[key] = {p: v for p, v in record.get(key, {}).items() if mine(p)}
-    out.pop("original", None)
-    out["amendments"] = [
-        {**a, "corrections": {p: v for p, v in a.get("corrections", {}).items() if mine(p)}}
-        for a in record.get("amendments", [])
-    ]
-    out["ledger"] = [
-        t for t in record.get("ledger", []) if t["player"] is not None and mine(t["player"])
-    ]
-    out.pop("events", None)
-    return out
-
-
-def _own_view(record: dict[str, Any], player: str) -> dict[str, Any]:
-    """A hand record as ``player`` may see it: their own bets, results and corrections."""
-    out = players_view(record, lambda p: p == player)
-    out["result"] = record.get("results", {}).get(player)
-    out["correction"] = record.get("corrections", {}).get(player, 0)
-    out["net"] = player_net(record, player)
-    return out
-
-
 @router.get("/api/me/bets", tags=["records"])
 async def my_bets(
     actor: ActorDep,
@@ -356,7 +323,7 @@ async def my_bets(
     """The player's bet records, newest first [L]."""
     player = actor.player
     records = await node.store.player_hands(player, limit=limit, before=before)
-    return {"records": [_own_view(r, player) for r in records]}
+    return {"records": [own_view(r, player) for r in records]}
 
 
 @router.get("/api/me/transactions", tags=["records"])
@@ -449,48 +416,6 @@ async def shoes(
     return {"shoes": out}
 
 
-async def hand_record(node: Node, game: str) -> dict[str, Any]:
-    """A hand's full record by game number, for its auditors: cards, every player's bets
-    and results, corrections, the video and the ledger's transactions (:class:`NotFoundError`
-    when there is no such hand)."""
-    record = await node.store.hand(game)
-    if record is None:
-        raise NotFoundError(f"no hand {game!r}")
-    with contextlib.suppress(NotFoundError):  # the table's name as players see it
-        config = await node.config(record["table"])
-        record["table_name"] = config.name
-        record["table_names"] = dict(config.names)
-    record["video"] = (
-        await asyncio.to_thread(
-            hand_video,
-            record,
-            node.recordings,
-            now=node.clock.now(),
-            retention=node.settings.video_retention,
-            margin=node.settings.video_margin,
-        )
-    ).json()
-    record["amendments"] = await node.store.amendments(game=game)
-    record["ledger"] = [
-        {
-            "id": tx.id,
-            "kind": tx.kind.value,
-            "player": tx.player_id,
-            "amount": sum(
-                e.amount
-                for e in tx.entries
-                if tx.player_id is not None
-                and e.account in (Account.player(tx.player_id), Account.receivable(tx.player_id))
-            ),
-            "reference": tx.reference,
-            "author": tx.author,
-            "reason": tx.reason,
-        }
-        for tx in await node.ledger.transactions(round_id=game)
-    ]
-    return record
-
-
 @router.get("/api/hands/{game}", tags=["records"])
 async def hand(game: str, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
     """A hand's full record by game number [L] (players: only their own bets)."""
@@ -498,7 +423,7 @@ async def hand(game: str, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
     record = await hand_record(node, game)
     if actor.role is Role.PLAYER:
         assert actor.user_id is not None
-        return _own_view(record, actor.user_id)
+        return own_view(record, actor.user_id)
     if actor.viewer is not Viewer.AUDITOR:
         record.pop("events", None)
     return record
