@@ -267,7 +267,8 @@ async def test_two_operators_players_at_one_table_each_see_only_their_own(
     backend: str, tmp_path: Path
 ) -> None:
     """Two operators' players, both ``p-1`` to their operator, bet in one hand at one
-    table; each operator's look-ups show its own player's bets and transactions, and a
+    table (whose rules return Player and Banker bets on a tie [L], so no bet stands into
+    the next hand); each operator's look-ups show its own player's bets and transactions, and a
     round or a player of the other operator is a 404. The books balance."""
     async with production(backend, tmp_path) as (url, server, http):
         staff = subprocess.run(
@@ -298,7 +299,7 @@ async def test_two_operators_players_at_one_table_each_see_only_their_own(
         as_admin = {"Authorization": f"Bearer {admin}"}
         made = await http.post(
             "/api/admin/tables",
-            json={"id": "t-1", "name": "One", "rules": "macau", "betting_seconds": 4.0},
+            json={"id": "t-1", "name": "One", "rules": "online_8deck", "betting_seconds": 4.0},
             headers=as_admin,
         )
         assert made.status_code == 201, made.text
