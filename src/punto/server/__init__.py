@@ -11,7 +11,9 @@ import:
   the WebSocket endpoint;
 - :mod:`~punto.server.store` — the server's tables, their migrations and all its SQL;
 - :mod:`~punto.server.features` — chat, complaints, recall, video, back office, reports;
-- :mod:`~punto.server.http` — the REST routes and the guard middleware.
+- :mod:`~punto.server.operators` — operators as tenants: signed game launch, the
+  operators' look-ups and registry;
+- :mod:`~punto.server.http` — the REST routes, hand records and the guard middleware.
 
 Beside them: :mod:`~punto.server.config` (:class:`Settings` from ``PUNTO_*`` variables),
 :mod:`~punto.server.auth` (roles, signed session tokens, password hashes),
