@@ -241,13 +241,17 @@ async def test_a_confirm_with_bets_is_one_message_and_bad_bets_change_nothing(
         mark = len(ann.received)
         await ann.ok({"type": "confirm", "bets": {"player": 1000}})
         await ann.next_of("balance")
-        # one message: no chip events and no change of what ann may do (a refused
-        # request answered after everything the confirm sent her)
+        # one message: no chip events, and of what ann may do only the room left on Player
+        # changes (a refused request answered after everything the confirm sent her)
         assert (await ann.request({"type": "undo"}))["error"] == "betting"
         kinds = {
             m["type"] if m["type"] != "event" else m["event"]["kind"] for m in ann.received[mark:]
         }
-        assert not kinds & {"chip_added", "legal_actions"}, kinds
+        assert "chip_added" not in kinds, kinds
+        after = [m["legal"] for m in ann.received[mark:] if m["type"] == "legal_actions"]
+        room = legal["legal"]["bets"]["player"]["room"]
+        assert [a["bets"]["player"]["room"] for a in after] == [room - 1000], after
+        assert [a["actions"] for a in after] == [legal["legal"]["actions"]]
         ledger = server.node.bank.ledger
         bets = await ledger.round_bets(str(table.game))
         assert dict(bets["ann"].bets) == {Bet.PLAYER: 3000, Bet.TIE: 500}
