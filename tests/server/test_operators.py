@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,18 @@ from punto.server.operators.model import (
 from punto.server.operators.registry import register
 from punto.server.store.migrate import upgrade_async
 from punto.server.store.operators import OperatorStore
+
+
+@asynccontextmanager
+async def operator_store(backend: str, tmp_path: Path) -> AsyncIterator[OperatorStore]:
+    """An :class:`OperatorStore` on a fresh, migrated database of ``backend``."""
+    async with ledger_database(backend, tmp_path) as url:
+        await upgrade_async(url)
+        engine = create_engine(url)
+        try:
+            yield OperatorStore(engine)
+        finally:
+            await engine.dispose()
 
 
 class Now:
@@ -95,136 +109,118 @@ def test_a_signature_is_hmac_sha256_of_the_raw_body() -> None:
 @pytest.mark.asyncio
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_a_launch_is_granted_once_and_refused_when_bad(backend: str, tmp_path: Path) -> None:
-    async with ledger_database(backend, tmp_path) as url:
-        await upgrade_async(url)
-        engine = create_engine(url)
-        try:
-            store = OperatorStore(engine)
-            now = Now()
-            acme, secret = await register(
-                store, "acme", name="Acme", currencies=["EUR", "JPY"], now=now()
-            )
-            with pytest.raises(ConflictError):
-                await register(store, "acme", name="Again", currencies=["EUR"], now=now())
-            launcher = Launcher(store, now=now)
-            body = _body(now)
-            sig = signature(secret, body)
-            operator = await launcher.authenticate("acme", body, sig)
-            assert operator == acme
-            for who, wrong in (("acme", signature("nope", body)), ("other", sig), (None, sig)):
-                with pytest.raises(AuthError):
-                    await launcher.authenticate(who, body, wrong)
-            asked = launcher.parse(body)
-            await launcher.fresh(operator, asked.timestamp, sig)
-            with pytest.raises(ConflictError, match="sent before"):
-                await launcher.fresh(operator, asked.timestamp, sig)  # a replay
-            granted = await launcher.launch(operator, asked, root="https://punto.example/app/")
-            assert granted.first
-            assert granted.user_id == "acme.p-1"
-            assert granted.url.startswith("https://punto.example/app/?launch=")
-            assert granted.url.endswith("#/")
-            token = granted.url.split("launch=")[1].split("#")[0]
-            # two redeem it at once: exactly one session
-            answers = await asyncio.gather(
-                launcher.redeem(token), launcher.redeem(token), return_exceptions=True
-            )
-            assert sum(not isinstance(a, BaseException) for a in answers) == 1
-            assert sum(isinstance(a, AuthError) for a in answers) == 1
-            record = next(a for a in answers if not isinstance(a, BaseException))
-            assert record.user_id == "acme.p-1"
-            assert record.details["currency"] == "EUR"
-            with pytest.raises(AuthError, match="used or has expired"):
-                await launcher.redeem("f" * 32)  # forged
-            # a token unused for longer than its life is refused
-            late = await launcher.launch(operator, asked, root="https://p.example")
-            assert not late.first
-            now.at += TOKEN_TTL + 1
+    async with operator_store(backend, tmp_path) as store:
+        now = Now()
+        acme, secret = await register(
+            store, "acme", name="Acme", currencies=["EUR", "JPY"], now=now()
+        )
+        with pytest.raises(ConflictError):
+            await register(store, "acme", name="Again", currencies=["EUR"], now=now())
+        launcher = Launcher(store, now=now)
+        body = _body(now)
+        sig = signature(secret, body)
+        operator = await launcher.authenticate("acme", body, sig)
+        assert operator == acme
+        for who, wrong in (("acme", signature("nope", body)), ("other", sig), (None, sig)):
             with pytest.raises(AuthError):
-                await launcher.redeem(late.url.split("launch=")[1].split("#")[0])
-            # a stale call, then each refusal of a field
-            with pytest.raises(AuthError, match="timestamp"):
-                await launcher.fresh(operator, int(now() - SKEW - 1), signature(secret, b"x"))
-            for changes, message in (
-                ({"currency": "USD"}, "has not enabled USD"),
-                ({"currency": "ZZZ"}, "ISO 4217"),
-                ({"language": "fr"}, "language"),
-                ({"limit_group": "vip"}, "limit group"),
-                ({"jurisdiction": "uk"}, "jurisdiction"),
-                ({"player_id": "bad id"}, "player_id"),
-            ):
-                with pytest.raises(ProtocolError, match=message):
-                    await launcher.launch(
-                        operator, launcher.parse(_body(now, **changes)), root="https://p"
-                    )
-            for bad in (
-                b"{",
-                b"[]",
-                _body(now, extra=1),
-                _body(now, timestamp="1"),
-                _body(now, lobby_url="javascript:alert(1)"),
-                _body(now, display_name="a\x00"),
-            ):
-                with pytest.raises(ProtocolError):
-                    launcher.parse(bad)
-            assert await store.player("acme.p-1") is not None
-            assert await store.player("acme.bad id") is None
-            # rotate and disable
-            rotated = await store.rotate("acme", "new-secret")
-            assert rotated.secret_version == 2
-            with pytest.raises(AuthError):
-                await launcher.authenticate("acme", body, sig)
-            await store.set_disabled("acme", True)
-            with pytest.raises(ForbiddenError):
-                await launcher.authenticate("acme", body, signature("new-secret", body))
-            with pytest.raises(NotFoundError):
-                await store.rotate("nobody", "x")
-        finally:
-            await engine.dispose()
+                await launcher.authenticate(who, body, wrong)
+        asked = launcher.parse(body)
+        await launcher.fresh(operator, asked.timestamp, sig)
+        with pytest.raises(ConflictError, match="sent before"):
+            await launcher.fresh(operator, asked.timestamp, sig)  # a replay
+        granted = await launcher.launch(operator, asked, root="https://punto.example/app/")
+        assert granted.first
+        assert granted.user_id == "acme.p-1"
+        assert granted.url.startswith("https://punto.example/app/?launch=")
+        assert granted.url.endswith("#/")
+        token = granted.url.split("launch=")[1].split("#")[0]
+        # two redeem it at once: exactly one session
+        answers = await asyncio.gather(
+            launcher.redeem(token), launcher.redeem(token), return_exceptions=True
+        )
+        assert sum(not isinstance(a, BaseException) for a in answers) == 1
+        assert sum(isinstance(a, AuthError) for a in answers) == 1
+        record = next(a for a in answers if not isinstance(a, BaseException))
+        assert record.user_id == "acme.p-1"
+        assert record.details["currency"] == "EUR"
+        with pytest.raises(AuthError, match="used or has expired"):
+            await launcher.redeem("f" * 32)  # forged
+        # a token unused for longer than its life is refused
+        late = await launcher.launch(operator, asked, root="https://p.example")
+        assert not late.first
+        now.at += TOKEN_TTL + 1
+        with pytest.raises(AuthError):
+            await launcher.redeem(late.url.split("launch=")[1].split("#")[0])
+        # a stale call, then each refusal of a field
+        with pytest.raises(AuthError, match="timestamp"):
+            await launcher.fresh(operator, int(now() - SKEW - 1), signature(secret, b"x"))
+        for changes, message in (
+            ({"currency": "USD"}, "has not enabled USD"),
+            ({"currency": "ZZZ"}, "ISO 4217"),
+            ({"language": "fr"}, "language"),
+            ({"limit_group": "vip"}, "limit group"),
+            ({"jurisdiction": "uk"}, "jurisdiction"),
+            ({"player_id": "bad id"}, "player_id"),
+        ):
+            with pytest.raises(ProtocolError, match=message):
+                await launcher.launch(
+                    operator, launcher.parse(_body(now, **changes)), root="https://p"
+                )
+        for bad in (
+            b"{",
+            b"[]",
+            _body(now, extra=1),
+            _body(now, timestamp="1"),
+            _body(now, lobby_url="javascript:alert(1)"),
+            _body(now, display_name="a\x00"),
+        ):
+            with pytest.raises(ProtocolError):
+                launcher.parse(bad)
+        assert await store.player("acme.p-1") is not None
+        assert await store.player("acme.bad id") is None
+        # rotate and disable
+        rotated = await store.rotate("acme", "new-secret")
+        assert rotated.secret_version == 2
+        with pytest.raises(AuthError):
+            await launcher.authenticate("acme", body, sig)
+        await store.set_disabled("acme", True)
+        with pytest.raises(ForbiddenError):
+            await launcher.authenticate("acme", body, signature("new-secret", body))
+        with pytest.raises(NotFoundError):
+            await store.rotate("nobody", "x")
 
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_first_launches_at_once_make_one_player(backend: str, tmp_path: Path) -> None:
-    async with ledger_database(backend, tmp_path) as url:
-        await upgrade_async(url)
-        engine = create_engine(url)
-        try:
-            store = OperatorStore(engine)
-            now = Now()
-            operator, _ = await register(store, "acme", name="Acme", currencies=["EUR"], now=now())
-            launcher = Launcher(store, now=now)
-            asked = launcher.parse(_body(now))
-            granted = await asyncio.gather(
-                *(launcher.launch(operator, asked, root="https://p") for _ in range(4))
-            )
-            assert sum(g.first for g in granted) == 1
-            assert len({g.url for g in granted}) == 4  # each its own token
-        finally:
-            await engine.dispose()
+    async with operator_store(backend, tmp_path) as store:
+        now = Now()
+        operator, _ = await register(store, "acme", name="Acme", currencies=["EUR"], now=now())
+        launcher = Launcher(store, now=now)
+        asked = launcher.parse(_body(now))
+        granted = await asyncio.gather(
+            *(launcher.launch(operator, asked, root="https://p") for _ in range(4))
+        )
+        assert sum(g.first for g in granted) == 1
+        assert len({g.url for g in granted}) == 4  # each its own token
 
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_framing_origins_are_the_enabled_operators(backend: str, tmp_path: Path) -> None:
-    async with ledger_database(backend, tmp_path) as url:
-        await upgrade_async(url)
-        engine = create_engine(url)
-        try:
-            store = OperatorStore(engine)
-            clock = Now(0.0)
-            framing = FrameAncestors(store, monotonic=clock)
-            assert await framing.origins() == ()
-            await register(
-                store, "acme", name="A", currencies=["EUR"], origins=["https://a.example"], now=1
-            )
-            await register(
-                store, "beta", name="B", currencies=["EUR"], origins=["https://b.example"], now=1
-            )
-            assert await framing.origins() == ()  # read again only after REFRESH
-            clock.at += REFRESH
-            assert await framing.origins() == ("https://a.example", "https://b.example")
-            await store.set_disabled("beta", True)
-            framing.forget()
-            assert await framing.origins() == ("https://a.example",)
-        finally:
-            await engine.dispose()
+    async with operator_store(backend, tmp_path) as store:
+        clock = Now(0.0)
+        framing = FrameAncestors(store, monotonic=clock)
+        assert await framing.origins() == ()
+        await register(
+            store, "acme", name="A", currencies=["EUR"], origins=["https://a.example"], now=1
+        )
+        await register(
+            store, "beta", name="B", currencies=["EUR"], origins=["https://b.example"], now=1
+        )
+        assert await framing.origins() == ()  # read again only after REFRESH
+        clock.at += REFRESH
+        assert await framing.origins() == ("https://a.example", "https://b.example")
+        await store.set_disabled("beta", True)
+        framing.forget()
+        assert await framing.origins() == ("https://a.example",)

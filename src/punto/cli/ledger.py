@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 
+from punto.cli.database import add_database_options
 from punto.cli.extras import load_extra
 
 __all__ = ["register", "run"]
@@ -50,13 +51,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="create or upgrade the ledger tables",
         description="Bring the ledger schema to the newest revision (idempotent).",
     )
-    for action in (check, actions.choices["migrate"]):
-        action.add_argument(
-            "--database-url",
-            metavar="URL",
-            help="e.g. sqlite:///punto.sqlite3 or postgresql://user@host/db "
-            "(default: $PUNTO_DATABASE_URL, else punto.sqlite3)",
-        )
+    add_database_options((check, actions.choices["migrate"]), answers_json=False)
     parser.set_defaults(handler=run)
 
 

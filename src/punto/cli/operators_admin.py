@@ -7,13 +7,13 @@ import argparse
 import asyncio
 import time
 
+from punto.cli.database import server_database
 from punto.cli.output import write_json
 from punto.errors import NotFoundError
 from punto.ledger.signing import new_secret
-from punto.ledger.store import create_engine, database_url, reach
+from punto.ledger.store import database_url, reach
 from punto.server.operators.model import Operator
 from punto.server.operators.registry import register
-from punto.server.store.migrate import upgrade_async
 from punto.server.store.operators import OperatorStore
 
 __all__ = ["run"]
@@ -27,9 +27,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run(url: str, args: argparse.Namespace) -> int:
-    await upgrade_async(url)
-    engine = create_engine(url)
-    try:
+    async with server_database(url) as engine:
         store = OperatorStore(engine)
         if args.action == "list":
             found = await store.all()
@@ -75,8 +73,6 @@ async def _run(url: str, args: argparse.Namespace) -> int:
                 print(f"secret: {secret}")
                 print("(shown this once: keep it in the operator's secret store)")
         return 0
-    finally:
-        await engine.dispose()
 
 
 def _line(operator: Operator) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from punto.cli.database import add_database_options
 from punto.cli.extras import load_extra
 
 __all__ = ["register", "run"]
@@ -31,13 +32,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--password-stdin", action="store_true", help="read the password from standard input"
     )
     actions.add_parser("list", help="every account")
-    for action in actions.choices.values():
-        action.add_argument("--json", action="store_true", help="answer in JSON")
-        action.add_argument(
-            "--database-url",
-            metavar="URL",
-            help="the server's database (default: $PUNTO_DATABASE_URL, else punto.sqlite3)",
-        )
+    add_database_options(actions.choices.values())
     parser.set_defaults(handler=run)
 
 

@@ -8,12 +8,12 @@ import asyncio
 import secrets
 import sys
 
+from punto.cli.database import server_database
 from punto.cli.output import write_json
 from punto.errors import ProtocolError
-from punto.ledger.store import create_engine, database_url, reach
+from punto.ledger.store import database_url, reach
 from punto.server.auth import Role, check_user_name, hash_password
 from punto.server.config import Settings
-from punto.server.store.migrate import upgrade_async
 from punto.server.store.storage import ServerStore
 
 __all__ = ["run"]
@@ -34,9 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run(url: str, args: argparse.Namespace, password: str | None) -> int:
-    await upgrade_async(url)
-    engine = create_engine(url)
-    try:
+    async with server_database(url) as engine:
         store = ServerStore(engine)
         if args.action == "list":
             users = await store.users()
@@ -70,5 +68,3 @@ async def _run(url: str, args: argparse.Namespace, password: str | None) -> int:
                 print(f"password: {chosen}")
                 print("(shown this once)")
         return 0
-    finally:
-        await engine.dispose()
