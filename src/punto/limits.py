@@ -167,8 +167,44 @@ def area_rooms(
 ) -> tuple[AreaRoom, ...]:
     """:func:`area_room` of each of ``bets``, in their order."""
     chosen = rules.tier(tier) if isinstance(tier, str) else tier
-    on = [b for b, a in staked.items() if a]
-    return tuple(_room(rules, chosen, bet, staked.get(bet, 0), on, hand_number) for bet in bets)
+    order = tuple(bets)
+    alone = _alone(rules, chosen, order, hand_number)
+    on = {b for b, a in staked.items() if a}
+    if not on:
+        return alone
+    # the areas whose room the stakes can change: their own, and those an exclusion ties
+    # to them (one side only [S11], Tiger and the main bets [L]); the rest are as alone
+    moved = set(on)
+    mains = not on.isdisjoint(MAIN_BETS)
+    if rules.one_side_only and mains:
+        moved |= MAIN_BETS
+    if not rules.tiger_with_main and (mains or not on.isdisjoint(TIGER_BETS)):
+        moved |= MAIN_BETS | TIGER_BETS
+    return tuple(
+        _room(rules, chosen, bet, staked.get(bet, 0), on, hand_number) if bet in moved else room
+        for bet, room in zip(order, alone, strict=True)
+    )
+
+
+_ALONE: dict[tuple[int, int, tuple[Bet, ...], int], tuple[Rules, LimitTier, tuple[AreaRoom, ...]]]
+_ALONE = {}
+_ALONE_MAX = 1024
+
+
+def _alone(
+    rules: Rules, tier: LimitTier, bets: tuple[Bet, ...], hand_number: int
+) -> tuple[AreaRoom, ...]:
+    """The rooms of ``bets`` for a player with nothing staked, kept by the rules' and the
+    tier's identity (both frozen; kept alive with their rooms, so no id is reused)."""
+    key = (id(rules), id(tier), bets, hand_number)
+    found = _ALONE.get(key)
+    if found is not None and found[0] is rules and found[1] is tier:
+        return found[2]
+    rooms = tuple(_room(rules, tier, bet, 0, (), hand_number) for bet in bets)
+    if len(_ALONE) >= _ALONE_MAX:
+        _ALONE.clear()
+    _ALONE[key] = (rules, tier, rooms)
+    return rooms
 
 
 def _room(

@@ -7,6 +7,7 @@ nothing else.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -15,6 +16,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from punto import limits
 from punto.bets import SUPER_TIE_BETS, TIGER_BETS, Bet
 from punto.errors import (
     AmountError,
@@ -26,7 +28,7 @@ from punto.errors import (
     RulesError,
     UnknownBetError,
 )
-from punto.limits import LimitTier, check_bets, check_imbalance
+from punto.limits import LimitTier, area_rooms, check_bets, check_imbalance
 from punto.money import show_amount
 from punto.rules import DEFAULT_TIERS, PRESETS, Rules, preset
 
@@ -488,3 +490,25 @@ def test_check_bets_rejects_exactly_what_breaks_a_limit(data: st.DataObject, rul
     if isinstance(err.value, BetLimitError):
         assert (BetLimitError, err.value.limit, err.value.value) in expected
         assert show_amount(err.value.value, digits=rules.currency_digits) in str(err.value)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_area_rooms_are_each_areas_own_room_worked_out_alone(preset: str) -> None:
+    """The rooms of every area at once (kept for nothing staked, worked out again where the
+    stakes can change them) equal each area's room worked out by itself."""
+    rules = PRESETS[preset]
+    offered = tuple(rules.offered_bets)
+    rng = random.Random(preset)
+    for hand in (1, 30, 60):
+        for tier in rules.limit_tiers:
+            for _ in range(40):
+                staked = {
+                    bet: rng.choice((0, tier.min_bet, tier.limits_for(bet)[1], 7))
+                    for bet in rng.sample(offered, rng.randint(0, 3))
+                }
+                together = area_rooms(rules, offered, staked, tier=tier, hand_number=hand)
+                on = {bet for bet, amount in staked.items() if amount}
+                alone = tuple(
+                    limits._room(rules, tier, bet, staked.get(bet, 0), on, hand) for bet in offered
+                )
+                assert together == alone, (staked, hand)
