@@ -10,7 +10,7 @@ from typing import Any, cast
 from sqlalchemy import Insert, Table, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from punto.server.store.database import Database
+from punto.server.store.database import StorePart
 from punto.server.store.schema import AlarmRow
 
 __all__ = ["AlarmStore", "alarm_insert"]
@@ -27,11 +27,8 @@ def alarm_insert(
     )
 
 
-class AlarmStore:
+class AlarmStore(StorePart):
     """The supervisors' alarms."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
 
     async def add_alarm(
         self, table_id: str, *, kind: str, shoe: int | None, at: float, detail: Mapping[str, Any]

@@ -10,7 +10,7 @@ from typing import Any, cast
 from sqlalchemy import Table, and_, select, true
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from punto.server.store.database import Database, dialect_insert
+from punto.server.store.database import StorePart, dialect_insert
 from punto.server.store.schema import AmendmentRow
 
 __all__ = ["AmendmentStore"]
@@ -31,11 +31,8 @@ def _amendment(row: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-class AmendmentStore:
+class AmendmentStore(StorePart):
     """The hands' amendments."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
 
     async def add_amendment(
         self,

@@ -13,7 +13,7 @@ from sqlalchemy import Table, and_, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from punto.ledger.tables import AccountRow, EntryRow, RoundRow, TransactionRow
-from punto.server.store.database import Database
+from punto.server.store.database import StorePart
 from punto.server.store.schema import HandRow
 
 __all__ = ["BookStore", "DayBooks"]
@@ -39,11 +39,8 @@ class DayBooks:
     """The hands each table closed that day."""
 
 
-class BookStore:
+class BookStore(StorePart):
     """Reads of the ledger's tables for the server."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
 
     async def account_balances(self, codes: Sequence[str]) -> dict[str, int]:
         """The balance of each of the ledger accounts ``codes`` that exists."""

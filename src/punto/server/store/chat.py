@@ -9,7 +9,7 @@ from typing import Any, cast
 from sqlalchemy import Table, delete, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from punto.server.store.database import Database
+from punto.server.store.database import StorePart
 from punto.server.store.schema import ChatMuteRow, ChatRow
 
 __all__ = ["ChatStore", "message_json"]
@@ -32,11 +32,8 @@ def message_json(row: Any) -> dict[str, Any]:
     }
 
 
-class ChatStore:
+class ChatStore(StorePart):
     """The tables' chat lines and mutes."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
 
     async def add_chat_line(self, values: Mapping[str, Any]) -> int:
         """Keep one line (the columns of ``server_chat`` but its id); its id."""

@@ -9,7 +9,7 @@ from typing import Any, cast
 from sqlalchemy import Table, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from punto.server.store.database import Database
+from punto.server.store.database import StorePart
 from punto.server.store.schema import ComplaintRow
 
 __all__ = ["Complaint", "ComplaintStore"]
@@ -40,11 +40,8 @@ def _complaint(row: Any) -> Complaint:
     return Complaint(**row._mapping)
 
 
-class ComplaintStore:
+class ComplaintStore(StorePart):
     """The players' complaints."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
 
     async def add_complaint(
         self,

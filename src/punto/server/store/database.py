@@ -11,9 +11,17 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-__all__ = ["Database", "dialect_insert"]
+__all__ = ["Database", "StorePart", "dialect_insert"]
 
 _T = TypeVar("_T")
+
+
+class StorePart:
+    """One concept's queries over the shared :class:`Database` (the server's store is made
+    of them: :class:`~punto.server.store.storage.ServerStore`)."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
 
 class Database:

@@ -11,7 +11,7 @@ import orjson
 from sqlalchemy import Table, delete, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from punto.server.store.database import Database, dialect_insert
+from punto.server.store.database import StorePart, dialect_insert
 from punto.server.store.schema import HandPlayerRow, HandRow
 
 __all__ = ["HandStore", "record_piece"]
@@ -48,11 +48,8 @@ def _records(rows: Any) -> list[dict[str, Any]]:
     return [json.loads(r.record) | {"status": r.status} for r in rows]
 
 
-class HandStore:
+class HandStore(StorePart):
     """The hands' records and players."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
 
     async def save_hand(
         self,

@@ -8,7 +8,7 @@ from typing import cast
 from sqlalchemy import Table, delete, false, or_, select, true, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from punto.server.store.database import Database, dialect_insert
+from punto.server.store.database import StorePart, dialect_insert
 from punto.server.store.schema import LeaseRow
 
 __all__ = ["LeaseStore"]
@@ -16,11 +16,8 @@ __all__ = ["LeaseStore"]
 _L = cast(Table, LeaseRow.__table__)
 
 
-class LeaseStore:
+class LeaseStore(StorePart):
     """The tables' leases, one owner a table."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
 
     async def acquire_lease(
         self, table_id: str, owner: str, *, ttl: float, force: bool = False

@@ -10,7 +10,7 @@ from typing import Any, cast
 from sqlalchemy import Table, delete, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from punto.server.store.database import Database
+from punto.server.store.database import StorePart
 from punto.server.store.schema import LobbyPrefsRow
 
 __all__ = ["LobbyPrefsStore"]
@@ -18,11 +18,8 @@ __all__ = ["LobbyPrefsStore"]
 _P = cast(Table, LobbyPrefsRow.__table__)
 
 
-class LobbyPrefsStore:
+class LobbyPrefsStore(StorePart):
     """The players' lobby preferences."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
 
     async def lobby_prefs(self, user_id: str) -> dict[str, Any] | None:
         """The user's ``favourites`` and ``alerts``, if they kept any."""

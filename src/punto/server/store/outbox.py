@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from punto.ledger.model import WALLET_CALL_KINDS, TransactionKind
 from punto.ledger.tables import EntryRow, TransactionRow
-from punto.server.store.database import Database, dialect_insert
+from punto.server.store.database import StorePart, dialect_insert
 from punto.server.store.schema import OutboxRow, OutboxSweepRow
 
 __all__ = [
@@ -91,11 +91,8 @@ def _confirmation_of(stakes: Any) -> Any:
     return func.substr(stakes.c.idempotency_key, len("stake:") + 1)
 
 
-class OutboxStore:
+class OutboxStore(StorePart):
     """The wallet calls written down, and where their sweep of the ledger got to."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
 
     async def outbox_add(self, items: Sequence[Outbox], *, hold: float) -> None:
         """Write wallet calls down before they are made (idempotent by transaction id);

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from punto.errors import ConflictError, TooManyTablesError
-from punto.server.store.database import Database
+from punto.server.store.database import StorePart
 from punto.server.store.schema import PresenceRow
 
 __all__ = ["PresenceStore", "enter"]
@@ -45,11 +45,8 @@ async def enter(
     await conn.execute(insert(_P).values(player_id=player_id, table_id=table_id, since=now))
 
 
-class PresenceStore:
+class PresenceStore(StorePart):
     """Who is at which table."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
 
     async def enter_table(self, player_id: str, table_id: str, *, limit: int = 1) -> None:
         """Note that the player is at ``table_id`` too; :class:`TooManyTablesError` when

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from punto.cards import parse_cards
 from punto.server.store.alarms import alarm_insert
-from punto.server.store.database import Database
+from punto.server.store.database import StorePart
 from punto.server.store.schema import ShoeRow, TableRow
 from punto.shoe import ShoeReveal, verify_commitment
 
@@ -33,11 +33,8 @@ def _audit(commitment: str | None, order: str | None, salt: str | None) -> bool 
         return False
 
 
-class ShoeStore:
+class ShoeStore(StorePart):
     """The tables' shoes."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
 
     async def shoe_opened(
         self,

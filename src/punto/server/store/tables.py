@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from punto.errors import ConflictError, NotFoundError
-from punto.server.store.database import Database
+from punto.server.store.database import StorePart
 from punto.server.store.schema import TableRow, TableRulesRow
 from punto.server.tables.configs import TableConfig, tiers_to_json
 
@@ -51,11 +51,8 @@ def _rules_version_values(config: TableConfig, *, at: float) -> dict[str, Any]:
     }
 
 
-class TableStore:
+class TableStore(StorePart):
     """The tables' configurations and rules versions."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
 
     async def create_table(self, config: TableConfig) -> TableConfig:
         """Add a table; :class:`ConflictError` if the id is taken."""

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from punto.errors import ConflictError
-from punto.server.store.database import Database, dialect_insert
+from punto.server.store.database import StorePart, dialect_insert
 from punto.server.store.presence import enter
 from punto.server.store.schema import PlayerTurnRow
 
@@ -34,11 +34,8 @@ stopped (a process killed during a join, a deposit or a withdrawal). A single pr
 gives back at its start every turn its predecessor left (:meth:`TurnStore.release_turns`)."""
 
 
-class TurnStore:
+class TurnStore(StorePart):
     """The players' turns."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
 
     async def take_turn(
         self,

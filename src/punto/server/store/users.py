@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from punto.errors import ConflictError
 from punto.server.auth import Role
-from punto.server.store.database import Database, dialect_insert
+from punto.server.store.database import StorePart, dialect_insert
 from punto.server.store.schema import RevokedTokenRow, UserRow
 
 __all__ = ["User", "UserStore"]
@@ -39,11 +39,8 @@ def _user(row: Any) -> User:
     return User(row.id, Role(row.role), row.display_name, row.password_hash)
 
 
-class UserStore:
+class UserStore(StorePart):
     """The users and the revoked tokens."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
 
     async def create_user(
         self, user_id: str, *, role: Role, display_name: str, password_hash: str
