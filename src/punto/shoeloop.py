@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from punto.analysis.cells import cell_of, pair_class
 from punto.cards import RANKS, Card, Rank, Suit
 from punto.coup import Coup, Position
 from punto.dealing import VOID_MIN_CARDS
@@ -228,6 +229,10 @@ shuffle = njit(cache=True)(_shuffle)
 # -- one coup, one shoe ----------------------------------------------------------------
 
 
+_pair_class_jit = njit(cache=True, inline="always")(pair_class)
+_cell_of_jit = njit(cache=True, inline="always")(cell_of)
+
+
 def _coup(cards: npt.NDArray[np.int8], pos: int, tableau: Tableau) -> tuple[int, int]:
     """Deal one coup from ``pos`` by the tableau [M7], [M9]: (cell, next position)."""
     values = tableau.values
@@ -254,18 +259,7 @@ def _coup(cards: npt.NDArray[np.int8], pos: int, tableau: Tableau) -> tuple[int,
         bt = (bt + values[cards[pos]]) % 10
         pos += 1
         bc = 3
-    player_pair = r1 == r3
-    banker_pair = r2 == r4
-    if player_pair and banker_pair:
-        flag = 4 if r1 == r2 else 3
-    elif player_pair:
-        flag = 1
-    elif banker_pair:
-        flag = 2
-    else:
-        flag = 0
-    cell = (((pt * 10 + bt) * 2 + pc - 2) * 2 + bc - 2) * 5 + flag
-    return cell, pos
+    return _cell_of_jit(pt, bt, pc, bc, _pair_class_jit(r1, r2, r3, r4)), pos
 
 
 _coup_jit = njit(cache=True, inline="always")(_coup)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from punto.bets import CoupFacts
 from punto.tableau import is_natural
 
-__all__ = ["CELLS", "CELL_FACTS", "cell_facts", "cell_index"]
+__all__ = ["CELLS", "CELL_FACTS", "cell_facts", "cell_index", "cell_of", "pair_class"]
 
 
 _FLAGS = 5
@@ -17,9 +17,36 @@ CELLS = 10 * 10 * 2 * 2 * _FLAGS
 number of cards and the pair class (a two-card hand's natural follows from its total)."""
 
 
-def _cell(player_total: int, banker_total: int, player_cards: int, banker_cards: int) -> int:
-    """Index of a cell without its pair class (multiply by the classes and add one)."""
-    return ((player_total * 10 + banker_total) * 2 + player_cards - 2) * 2 + banker_cards - 2
+def pair_class(p1: int, b1: int, p2: int, b2: int) -> int:
+    """The pair class of the first four cards by their ranks (P1, B1, P2, B2): 0 none,
+    1 a Player pair, 2 a Banker pair, 3 both pairs of different ranks, 4 both of the same
+    rank (plain integers, so the compiled kernels call it too).
+
+    >>> [pair_class(*ranks) for ranks in ((1, 2, 1, 3), (1, 2, 3, 2), (1, 2, 1, 2), (5, 5, 5, 5))]
+    [1, 2, 3, 4]
+    """
+    player_pair = p1 == p2
+    banker_pair = b1 == b2
+    if player_pair and banker_pair:
+        return 4 if p1 == b1 else 3
+    if player_pair:
+        return 1
+    if banker_pair:
+        return 2
+    return 0
+
+
+def cell_of(
+    player_total: int, banker_total: int, player_cards: int, banker_cards: int, flag: int
+) -> int:
+    """The cell index of a coup's totals, card counts and pair class (plain integers, so
+    the compiled kernels call it too).
+
+    >>> cell_of(0, 0, 2, 2, 0), cell_of(9, 9, 3, 3, 4) == CELLS - 1
+    (0, True)
+    """
+    hands = ((player_total * 10 + banker_total) * 2 + player_cards - 2) * 2 + banker_cards - 2
+    return hands * _FLAGS + flag
 
 
 def _build_cell_facts() -> tuple[CoupFacts, ...]:
@@ -69,5 +96,6 @@ def cell_index(facts: CoupFacts) -> int:
         flag = 4 if facts.same_rank_pairs else 3
     else:
         flag = 1 if facts.player_pair else 2 if facts.banker_pair else 0
-    cell = _cell(facts.player_total, facts.banker_total, facts.player_cards, facts.banker_cards)
-    return cell * _FLAGS + flag
+    return cell_of(
+        facts.player_total, facts.banker_total, facts.player_cards, facts.banker_cards, flag
+    )

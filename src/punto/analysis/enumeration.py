@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from punto.analysis.cells import CELL_FACTS, CELLS
+from punto.analysis.cells import CELL_FACTS, CELLS, cell_of, pair_class
 from punto.analysis.composition import MIN_CARDS, Composition
 from punto.bets import CoupFacts
 from punto.cards import RANKS
@@ -58,6 +58,10 @@ def draw_arrays() -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
 _PLAYER_TAKES, _BANKER_TAKES = draw_arrays()
 
 
+_pair_class_jit = njit(cache=True, inline="always")(pair_class)
+_cell_of_jit = njit(cache=True, inline="always")(cell_of)
+
+
 def _first_four(
     counts: npt.NDArray[np.int64], values: npt.NDArray[np.int64], out: npt.NDArray[np.int64]
 ) -> None:
@@ -85,16 +89,7 @@ def _first_four(
                     e = c[r4]
                     if e == 0:
                         continue
-                    player_pair = r1 == r3
-                    banker_pair = r2 == r4
-                    if player_pair and banker_pair:
-                        flag = 4 if r1 == r2 else 3
-                    elif player_pair:
-                        flag = 1
-                    elif banker_pair:
-                        flag = 2
-                    else:
-                        flag = 0
+                    flag = _pair_class_jit(r1, r2, r3, r4)
                     out[values[r1], values[r2], values[r3], values[r4], flag] += abd * e
                 c[r3] += 1
             c[r2] += 1
@@ -110,7 +105,7 @@ def _add(
     b_cards: int,
     tail: int,
 ) -> None:
-    base = (((p_total * 10 + b_total) * 2 + p_cards - 2) * 2 + b_cards - 2) * 5
+    base = _cell_of_jit(p_total, b_total, p_cards, b_cards, 0)
     for flag in range(5):
         w = four[flag]
         if w != 0:
