@@ -253,9 +253,12 @@ def check_imbalance(rules: Rules, *, banker: int, player: int) -> None:
         )
 
 
-def check_bet_maximum(rules: Rules, bet: Bet, amount: int, *, tier: LimitTier | str) -> None:
+def check_bet_maximum(
+    rules: Rules, bet: Bet, amount: int, *, tier: LimitTier | str, digits: int | None = None
+) -> None:
     """Raise :class:`BetLimitError` when ``amount`` on ``bet`` is above the tier's maximum:
-    chips go on a bet area only up to the table limit [L].
+    chips go on a bet area only up to the table limit [L]. ``digits``: the minor-unit
+    digits of the player's currency (default the table's).
 
     >>> from punto.rules import preset
     >>> check_bet_maximum(preset("macau"), Bet.TIE, 10**9, tier="low")
@@ -266,7 +269,7 @@ def check_bet_maximum(rules: Rules, bet: Bet, amount: int, *, tier: LimitTier | 
     chosen = rules.tier(tier) if isinstance(tier, str) else tier
     high = chosen.limits_for(bet)[1]
     if amount > high:
-        d = rules.currency_digits
+        d = rules.currency_digits if digits is None else digits
         raise BetLimitError(
             f"{bet.label} bet {show_amount(amount, digits=d)} is above this table's maximum "
             f"of {show_amount(high, digits=d)}",
@@ -283,14 +286,15 @@ def check_bets(
     hand_number: int,
     table_banker: int = 0,
     table_player: int = 0,
+    digits: int | None = None,
 ) -> None:
     """Check one player's bets for hand ``hand_number`` of the shoe; raise on the first
     broken limit. ``table_banker``/``table_player`` are the other players' totals on the
-    two sides, for [M14]."""
+    two sides, for [M14]; ``digits`` those of the player's currency (default the table's)."""
     if not _whole(hand_number) or hand_number < 1:
         raise BetError(f"hand numbers count from 1 in a shoe, not {hand_number!r}")
     chosen = rules.tier(tier) if isinstance(tier, str) else tier
-    d = rules.currency_digits
+    d = rules.currency_digits if digits is None else digits
     for bet, amount in bets.items():
         check_stake(rules, bet, amount)
         short = _shortfall(rules, chosen, bet, amount)
@@ -301,7 +305,7 @@ def check_bets(
                 limit=f"{bet.value}_min",
                 value=short.value,
             )
-        check_bet_maximum(rules, bet, amount, tier=chosen)
+        check_bet_maximum(rules, bet, amount, tier=chosen, digits=d)
         opens_until = _closed_from(rules, bet, hand_number)
         if opens_until is not None:
             raise BetClosedError(

@@ -35,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     key = args.wallet_api_key or os.environ.get("PUNTO_WALLET_API_KEY") or None
     secret = args.wallet_secret or os.environ.get("PUNTO_WALLET_SECRET") or None
     report, reconciliation = asyncio.run(_check(url, operator, key, secret))
+    house = os.environ.get("PUNTO_CURRENCY") or "EUR"
     ok = report.ok and (reconciliation is None or reconciliation.ok)
     if args.json:
         write_json(
@@ -52,6 +53,16 @@ def run(args: argparse.Namespace) -> int:
                 "transactions": report.transactions,
                 "entries_total": report.entries_total,
                 "open_rounds": report.open_rounds,
+                "books": [
+                    {
+                        "currency": book.currency or house,
+                        "operator": book.operator,
+                        "accounts": book.accounts,
+                        "total": book.total,
+                        "players": book.players,
+                    }
+                    for book in report.books()
+                ],
             }
         )
     elif report.ok:
@@ -59,6 +70,12 @@ def run(args: argparse.Namespace) -> int:
             f"books balance: {report.transactions} transactions, {report.accounts} accounts "
             f"summing to 0, {report.open_rounds} open rounds"
         )
+        for book in report.books():
+            who = f"operator {book.operator}" if book.operator else "book"
+            print(
+                f"  {book.currency or house} {who}: {book.accounts} accounts summing to "
+                f"{book.total}, players' wallets {book.players}"
+            )
     else:
         print(f"books do NOT balance: {len(report.problems)} problems")
         for problem in report.problems:

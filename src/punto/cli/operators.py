@@ -1,4 +1,4 @@
-"""``punto operators add|list|show|rotate-secret|disable|enable [--database-url URL]``.
+"""``punto operators add|list|show|limits|rotate-secret|disable|enable [--database-url URL]``.
 
 The operators (tenants) that may launch their players onto this server's tables
 (``docs/operators.md``). ``add`` and ``rotate-secret`` print the operator's new secret once:
@@ -40,6 +40,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="ORIGIN",
         help="an origin whose pages may frame the game (https://casino.example); repeatable",
     )
+    add.add_argument(
+        "--limit-groups",
+        metavar="FILE",
+        help="its limit groups: a JSON file of chips and tier amounts by currency (- reads stdin)",
+    )
+    limits = actions.add_parser("limits", help="replace an operator's limit groups")
+    limits.add_argument("operator_id", metavar="ID")
+    limits.add_argument("file", metavar="FILE", help="the limit groups' JSON file (- reads stdin)")
     actions.add_parser("list", help="every operator")
     for name, text in (
         ("show", "one operator"),

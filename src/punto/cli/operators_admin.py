@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import sys
 import time
+from pathlib import Path
 
 from punto.cli.database import server_database
 from punto.cli.output import write_json
-from punto.errors import NotFoundError
+from punto.errors import NotFoundError, ProtocolError
 from punto.ledger.signing import new_secret
 from punto.ledger.store import database_url, reach
+from punto.server.operators.limits import LimitGroup, limit_groups_from_json
 from punto.server.operators.model import Operator
-from punto.server.operators.registry import register
+from punto.server.operators.registry import check_limit_groups, register
 from punto.server.store.operators import OperatorStore
 
 __all__ = ["run"]
@@ -50,8 +54,17 @@ async def _run(url: str, args: argparse.Namespace) -> int:
                 origins=args.origin,
                 wallet_url=args.wallet_url,
                 dialect=args.dialect,
+                limit_groups=_limit_groups(args.limit_groups),
                 now=time.time(),
             )
+        elif args.action == "limits":
+            groups = _limit_groups(args.file)
+            assert groups is not None
+            current = await store.get(args.operator_id)
+            if current is None:
+                raise NotFoundError(f"no operator {args.operator_id!r}")
+            check_limit_groups(current.currencies, groups)
+            operator = await store.set_limit_groups(args.operator_id, groups)
         elif args.action == "rotate-secret":
             secret = new_secret()
             operator = await store.rotate(args.operator_id, secret)
@@ -75,10 +88,24 @@ async def _run(url: str, args: argparse.Namespace) -> int:
         return 0
 
 
+def _limit_groups(path: str | None) -> dict[str, LimitGroup] | None:
+    """The limit groups of a JSON file (``-``: standard input); :class:`ProtocolError`
+    (exit status 2) for one that cannot be read or is not limit groups."""
+    if path is None:
+        return None
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text("utf-8")
+        data = json.loads(text)
+    except (OSError, ValueError) as exc:
+        raise ProtocolError(f"cannot read the limit groups {path}: {exc}") from None
+    return limit_groups_from_json(data)
+
+
 def _line(operator: Operator) -> str:
     state = "disabled" if operator.disabled else "enabled"
     wallet = operator.wallet_url or "no wallet URL"
+    groups = ",".join(sorted(operator.limit_groups)) or "no limit groups"
     return (
         f"{operator.id}  {operator.name}  {state}  {','.join(operator.currencies)}  "
-        f"{operator.dialect} {wallet}  secret v{operator.secret_version}"
+        f"{operator.dialect} {wallet}  {groups}  secret v{operator.secret_version}"
     )

@@ -42,6 +42,12 @@ async def check_books(conn: AsyncConnection) -> CheckReport:
             )
         )
     }
+    books: dict[str, int] = defaultdict(int)
+    for code, total in sums.items():
+        books[Account.parse(code).currency] += total
+    for currency, total in sorted(books.items()):
+        if total and entries_total == 0:
+            problems.append(f"the {currency or 'house currency'} accounts sum to {total}, not 0")
     balances: dict[str, int] = {}
     for code, kind, balance in await conn.execute(
         select(ACCOUNTS.c.code, ACCOUNTS.c.kind, ACCOUNTS.c.balance).order_by(ACCOUNTS.c.code)
@@ -83,13 +89,18 @@ async def check_books(conn: AsyncConnection) -> CheckReport:
     # Every confirmed bet: settled, refunded, or still open in a live round.
     rounds = {row.id: round_info(row) for row in await conn.execute(select(ROUNDS))}
     staked: dict[tuple[str, str], int] = defaultdict(int)
-    for round_id, player, stake in await conn.execute(
-        select(ROUND_BETS.c.round_id, ROUND_BETS.c.player_id, ROUND_BETS.c.stake).where(
-            ROUND_BETS.c.status == CONFIRMED
-        )
+    currency_of: dict[tuple[str, str], str] = {}
+    for round_id, player, stake, funding in await conn.execute(
+        select(
+            ROUND_BETS.c.round_id,
+            ROUND_BETS.c.player_id,
+            ROUND_BETS.c.stake,
+            ROUND_BETS.c.funding,
+        ).where(ROUND_BETS.c.status == CONFIRMED)
     ):
         staked[(round_id, player)] += stake
-    escrow_due: dict[str, int] = defaultdict(int)
+        currency_of[(round_id, player)] = Account.parse(funding).currency
+    escrow_due: dict[tuple[str, str], int] = defaultdict(int)
     for (round_id, player), stake in sorted(staked.items()):
         status = rounds[round_id].status
         kinds = {t.kind for t in settled[(round_id, player)]}
@@ -99,7 +110,7 @@ async def check_books(conn: AsyncConnection) -> CheckReport:
             if t.kind in (TransactionKind.SETTLE, TransactionKind.REFUND)
         ]
         if status is RoundStatus.OPEN:
-            escrow_due[round_id] += stake
+            escrow_due[(round_id, currency_of[(round_id, player)])] += stake
             if closing:
                 problems.append(f"round {round_id} is open but {player}'s bets were closed")
         elif len(closing) != 1 or sum(ln.stake for ln in closing[0].lines) != stake:
@@ -111,12 +122,20 @@ async def check_books(conn: AsyncConnection) -> CheckReport:
             TransactionKind.REFUND in kinds or TransactionKind.VOID in kinds
         ):
             problems.append(f"{player}'s bets in voided round {round_id} were not refunded")
-    for round_id, info in sorted(rounds.items()):
-        held = balances.get(Account.escrow(round_id).code, 0)
-        if held != escrow_due.get(round_id, 0):
+    escrows: dict[tuple[str, str], int] = defaultdict(int)
+    for code, balance in balances.items():
+        account = Account.parse(code)
+        if account.kind is AccountKind.ESCROW:
+            base = account.key.rpartition(model.CURRENCY_SEPARATOR)
+            escrows[(base[0] if base[1] else account.key, account.currency)] = balance
+    for key in sorted(set(escrows) | set(escrow_due)):
+        info = rounds.get(key[0])
+        held, due = escrows.get(key, 0), escrow_due.get(key, 0)
+        if info is not None and held != due:
+            book = f" in {key[1]}" if key[1] else ""
             problems.append(
-                f"escrow of {info.status.value} round {round_id} holds {held}, "
-                f"its open stakes are {escrow_due.get(round_id, 0)}"
+                f"escrow of {info.status.value} round {key[0]}{book} holds {held}, "
+                f"its open stakes are {due}"
             )
     return CheckReport(
         problems=tuple(problems),

@@ -30,6 +30,9 @@ from punto.ledger.rows import (
 
 __all__ = ["BATCH_PG", "cancel", "confirm_many"]
 
+_NONE = Account.player("-")
+"""Stands for a request funded by its player's wallet in the house currency."""
+
 
 async def confirm_many(
     conn: AsyncConnection,
@@ -48,7 +51,10 @@ async def confirm_many(
     # every account the batch moves (the wallets and the rounds' escrows) locked at once,
     # in the order of their codes like any posting
     sources = {requests[i].funding or Account.player(requests[i].player_id) for i, _ in todo}
-    escrows = {Account.escrow(round_id) for round_id in round_ids}
+    escrows = {
+        Account.escrow(requests[i].round_id, (requests[i].funding or _NONE).currency)
+        for i, _ in todo
+    }
     accounts = sources | escrows
     rounds: dict[str, RoundInfo] = {}
     funded: dict[tuple[str, str], str] = {}

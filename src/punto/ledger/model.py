@@ -38,6 +38,7 @@ from punto.rules import Rules
 from punto.settlement import Settlement, Settler
 
 __all__ = [
+    "CURRENCY_SEPARATOR",
     "TRANSACTION_NAMESPACE",
     "WALLET_CALL_KINDS",
     "Account",
@@ -51,6 +52,7 @@ __all__ = [
     "check_stakes",
     "correction",
     "fingerprints",
+    "in_currency",
     "lines_of",
     "refund",
     "returned",
@@ -115,6 +117,14 @@ class Account:
             raise LedgerError(f"account key must be 1-{_MAX_KEY} characters, not {self.key!r}")
         object.__setattr__(self, "code", f"{self.kind.value}:{self.key}")
 
+    @property
+    def currency(self) -> str:
+        """The account's currency book: ``""`` for the house currency, else the ISO 4217
+        code its key ends with (``player:acme.u-7/JPY``). A currency is its own book: a
+        transaction moves money of one currency only."""
+        book = self.key.rpartition(CURRENCY_SEPARATOR)
+        return book[2] if book[1] else ""
+
     def __hash__(self) -> int:
         # the code names the kind and key exactly: hashing it (a string's cached hash)
         # instead of the pair spares a settlement tens of thousands of enum hashes
@@ -131,48 +141,67 @@ class Account:
         return cls(account_kind, key)
 
     @classmethod
-    def player(cls, player_id: str) -> Account:
-        """A player's wallet (one value for each player, made once: every confirm names
-        its player's account several times)."""
-        return _player_account(player_id)
+    def player(cls, player_id: str, currency: str = "") -> Account:
+        """A player's wallet in ``currency`` (one value for each player, made once: every
+        confirm names its player's account several times)."""
+        return _player_account(player_id, currency)
 
     @classmethod
-    def house(cls, table_id: str = "main") -> Account:
-        """A table's house account."""
-        return cls(AccountKind.HOUSE, table_id)
+    def house(cls, table_id: str = "main", currency: str = "") -> Account:
+        """A table's house account in ``currency``."""
+        return cls(AccountKind.HOUSE, in_currency(table_id, currency))
 
     @classmethod
-    def escrow(cls, round_id: str) -> Account:
-        """The bets in play of one round (made once for each round, as a player's)."""
-        return _escrow_account(round_id)
+    def escrow(cls, round_id: str, currency: str = "") -> Account:
+        """The bets in play of one round in ``currency`` (made once for each round, as a
+        player's)."""
+        return _escrow_account(round_id, currency)
 
     @classmethod
-    def unclaimed(cls, key: str = "main") -> Account:
+    def unclaimed(cls, key: str = "main", currency: str = "") -> Account:
         """Unclaimed bets and winnings [S15]."""
-        return cls(AccountKind.UNCLAIMED, key)
+        return cls(AccountKind.UNCLAIMED, in_currency(key, currency))
 
     @classmethod
-    def operator(cls, operator_id: str = "default") -> Account:
-        """An operator's settlement account."""
-        return cls(AccountKind.OPERATOR, operator_id)
+    def operator(cls, operator_id: str = "default", currency: str = "") -> Account:
+        """An operator's settlement account in ``currency``."""
+        return cls(AccountKind.OPERATOR, in_currency(operator_id, currency))
 
     @classmethod
-    def receivable(cls, player_id: str) -> Account:
+    def receivable(cls, player_id: str, currency: str = "") -> Account:
         """What a player owes the house after a correction."""
-        return cls(AccountKind.RECEIVABLE, player_id)
+        return cls(AccountKind.RECEIVABLE, in_currency(player_id, currency))
+
+    def of_currency(self, currency: str) -> Account:
+        """This account's namesake in the book of ``currency``."""
+        base = self.key.rpartition(CURRENCY_SEPARATOR)[0] if self.currency else self.key
+        return Account(self.kind, in_currency(base, currency))
+
+
+CURRENCY_SEPARATOR = "/"
+"""Ends an account's key with its currency (never in a player, table or round id)."""
+
+
+def in_currency(key: str, currency: str) -> str:
+    """An account key in the book of ``currency`` (``""``: the house currency's, as is).
+
+    >>> in_currency("acme.u-7", "JPY"), in_currency("acme.u-7", "")
+    ('acme.u-7/JPY', 'acme.u-7')
+    """
+    return f"{key}{CURRENCY_SEPARATOR}{currency}" if currency else key
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _player_account(player_id: str) -> Account:
+def _player_account(player_id: str, currency: str) -> Account:
     """:meth:`Account.player`: accounts are values, so the recent players' are kept and
     handed out again (a tenth of a microsecond against a new one's two thirds)."""
-    return Account(AccountKind.PLAYER, player_id)
+    return Account(AccountKind.PLAYER, in_currency(player_id, currency))
 
 
 @functools.lru_cache(maxsize=1 << 12)
-def _escrow_account(round_id: str) -> Account:
+def _escrow_account(round_id: str, currency: str) -> Account:
     """:meth:`Account.escrow`, kept as :func:`_player_account` keeps players'."""
-    return Account(AccountKind.ESCROW, round_id)
+    return Account(AccountKind.ESCROW, in_currency(round_id, currency))
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,12 +334,21 @@ class Transaction:
             raise UnbalancedTransactionError(f"transaction {key!r} entries sum to {total}, not 0")
         if not self.entries and self.kind not in _EMPTY_ALLOWED:
             raise UnbalancedTransactionError(f"{self.kind.value} transaction {key!r} has no entry")
+        if len({e.account.currency for e in self.entries}) > 1:
+            raise UnbalancedTransactionError(
+                f"transaction {key!r} moves money of two currencies: each is its own book"
+            )
         if self.kind in _NEEDS_AUTHOR and not (self.author and self.reason and self.reference):
             raise LedgerError(
                 f"a {self.kind.value} must name its author, its reason and the original"
             )
         object.__setattr__(self, "entries", tuple(sorted(self.entries, key=_entry_order)))
         object.__setattr__(self, "id", transaction_id(key))
+
+    @property
+    def currency(self) -> str:
+        """The currency the transaction moves (``""``: the house currency)."""
+        return self.entries[0].account.currency if self.entries else ""
 
     def amount_of(self, account: Account) -> int:
         """This transaction's entry on ``account`` (0 if none)."""
@@ -407,9 +445,10 @@ def transfer(
     *,
     transaction_id: str,
     operator_id: str = "default",
+    currency: str = "",
 ) -> Transaction:
-    """An internal-wallet transfer: a ``DEPOSIT`` (operator -> player) or a
-    ``WITHDRAWAL`` (player -> operator), keyed ``wallet:<transaction_id>``."""
+    """An internal-wallet transfer in ``currency``: a ``DEPOSIT`` (operator -> player) or
+    a ``WITHDRAWAL`` (player -> operator), keyed ``wallet:<transaction_id>``."""
     amount = _positive(amount, "a transfer")
     sign = {TransactionKind.DEPOSIT: 1, TransactionKind.WITHDRAWAL: -1}.get(kind)
     if sign is None:
@@ -419,8 +458,8 @@ def transfer(
         f"wallet:{transaction_id}",
         _entries(
             {
-                Account.player(player_id): sign * amount,
-                Account.operator(operator_id): -sign * amount,
+                Account.player(player_id, currency): sign * amount,
+                Account.operator(operator_id, currency): -sign * amount,
             }
         ),
         player_id=player_id,
@@ -437,7 +476,7 @@ def stake(
 ) -> Transaction:
     """A confirm: the stakes move from ``funding`` (default: the player's wallet; in
     seamless mode the operator's account, which the operator has debited) to the round's
-    escrow. Keyed ``stake:<confirmation_id>``."""
+    escrow (in the funding account's currency). Keyed ``stake:<confirmation_id>``."""
     if not bets:
         raise LedgerError("a confirm needs at least one bet")
     total = _stakes_total(bets)
@@ -445,7 +484,7 @@ def stake(
     return Transaction(
         TransactionKind.STAKE,
         f"stake:{confirmation_id}",
-        _entries({source: -total, Account.escrow(round_id): total}),
+        _entries({source: -total, Account.escrow(round_id, source.currency): total}),
         round_id=round_id,
         player_id=player_id,
         lines=tuple(Line(bet.value, amount) for bet, amount in sorted(bets.items(), key=_bet)),
@@ -575,14 +614,15 @@ def settlement(
     check_stakes(player_id, bets, result)
     total_stake = result.total_stake
     paid = result.total_returned
+    target = payee or Account.player(player_id)
     return Transaction(
         TransactionKind.SETTLE,
         f"settle:{round_id}:{player_id}",
         _entries(
             {
-                Account.escrow(round_id): -total_stake,
-                Account.house(table_id): total_stake - paid,
-                payee or Account.player(player_id): paid,
+                Account.escrow(round_id, target.currency): -total_stake,
+                Account.house(table_id, target.currency): total_stake - paid,
+                target: paid,
             }
         ),
         round_id=round_id,
@@ -610,18 +650,28 @@ def settlements(
     ... ]
     True
     """
-    escrow, house = Account.escrow(round_id), Account.house(table_id)
+    books: dict[str, tuple[Account, Account]] = {}
     # players with the same bets share one result (punto.settlement.Settler): what
     # depends on the result alone — its lines, its stakes, its escrow and house entries —
-    # is made and checked once (``results`` keeps each result alive: its id names it)
-    shared: dict[int, _Shared] = {}
+    # is made and checked once for each currency (``results`` keeps each result alive:
+    # its id names it)
+    shared: dict[tuple[int, str], _Shared] = {}
     out = []
     for player, bets, payee in players:
         result = results[player]
-        common = shared.get(id(result))
+        currency = payee.currency
+        common = shared.get((id(result), currency))
         if common is None:
             check_stakes(player, bets, result)
-            common = shared[id(result)] = _Shared.of(result, escrow=escrow, house=house)
+            book = books.get(currency)
+            if book is None:
+                book = books[currency] = (
+                    Account.escrow(round_id, currency),
+                    Account.house(table_id, currency),
+                )
+            common = shared[id(result), currency] = _Shared.of(
+                result, escrow=book[0], house=book[1]
+            )
         elif common.stakes != bets:
             check_stakes(player, bets, result)  # raises, saying how they differ
         paid = common.paid
@@ -671,10 +721,11 @@ def refund(
     """A void round before settlement: every stake back from escrow to ``payee``
     [M10], [S5], [L]. Keyed ``refund:<round>:<player>``."""
     total = _stakes_total(bets)
+    target = payee or Account.player(player_id)
     return Transaction(
         TransactionKind.REFUND,
         f"refund:{round_id}:{player_id}",
-        _entries({Account.escrow(round_id): -total, payee or Account.player(player_id): total}),
+        _entries({Account.escrow(round_id, target.currency): -total, target: total}),
         round_id=round_id,
         player_id=player_id,
         author=author,
@@ -726,8 +777,8 @@ def correction(
     if [(ln.bet, ln.stake) for ln in old_lines] != [(ln.bet, ln.stake) for ln in new_lines]:
         raise LedgerError(f"a correction of {player_id}'s hand must keep the same bets and stakes")
     difference = returned(new_lines) - returned(old_lines)
-    target = payee or Account.player(player_id)
-    amounts = {Account.house(table_id): -difference, target: difference}
+    target = payee or Account.player(player_id, original.currency)
+    amounts = {Account.house(table_id, target.currency): -difference, target: difference}
     if (
         difference < 0
         and target.kind is AccountKind.PLAYER
@@ -736,7 +787,7 @@ def correction(
     ):
         from_wallet = max(payee_balance, 0)
         amounts[target] = -from_wallet
-        amounts[Account.receivable(player_id)] = difference + from_wallet
+        amounts[Account.receivable(player_id, target.currency)] = difference + from_wallet
     kind = TransactionKind.VOID if void else TransactionKind.CORRECTION
     key = (
         f"void:{original.round_id}:{player_id}"
@@ -771,7 +822,7 @@ def unclaimed(
     return Transaction(
         TransactionKind.UNCLAIMED,
         idempotency_key,
-        _entries({source: -amount, Account.unclaimed(): amount}),
+        _entries({source: -amount, Account.unclaimed(currency=source.currency): amount}),
         player_id=player_id,
         reference=reference,
         author=author,

@@ -10,10 +10,11 @@ from datetime import datetime
 from typing import Any
 
 from punto.bets import Bet
-from punto.ledger.model import Account, Transaction
+from punto.ledger.model import CURRENCY_SEPARATOR, Account, AccountKind, Transaction
 from punto.settlement import Settlement
 
 __all__ = [
+    "Book",
     "CheckReport",
     "ConfirmRequest",
     "PlayerBets",
@@ -107,6 +108,59 @@ class CheckReport:
     def ok(self) -> bool:
         """No problem found."""
         return not self.problems
+
+    def books(self) -> list[Book]:
+        """Each currency's book, and each operator's part of it: how many accounts, what
+        they sum to (0 for a whole currency's book), and what its players' wallets hold.
+        An operator's players are the accounts keyed ``operator.player`` (launched
+        players); the house's own accounts and password accounts are operator ``None``."""
+        found: dict[tuple[str, str | None], list[int]] = {}
+        for code, balance in self.balances.items():
+            account = Account.parse(code)
+            currency = account.currency
+            whole = found.setdefault((currency, None), [0, 0, 0])
+            whole[0] += 1
+            whole[1] += balance
+            owner = _owner(account)
+            if owner is not None:
+                part = found.setdefault((currency, owner), [0, 0, 0])
+                part[0] += 1
+                part[1] += balance
+                if account.kind is AccountKind.PLAYER:
+                    part[2] += balance
+            elif account.kind is AccountKind.PLAYER:
+                whole[2] += balance
+        return [
+            Book(currency, operator, accounts, total, players)
+            for (currency, operator), (accounts, total, players) in sorted(
+                found.items(), key=lambda item: (item[0][0], item[0][1] or "")
+            )
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class Book:
+    """One currency's book (``operator`` ``None``) or an operator's part of it
+    (:meth:`CheckReport.books`); ``currency`` ``""`` is the house currency."""
+
+    currency: str
+    operator: str | None
+    accounts: int
+    total: int
+    players: int
+    """What the players' wallets hold (an operator's players', for an operator's part)."""
+
+
+def _owner(account: Account) -> str | None:
+    """The operator an account belongs to: its own settlement account, or a launched
+    player's (``operator.player``) wallet or receivable."""
+    base = account.key.rpartition(CURRENCY_SEPARATOR)[0] if account.currency else account.key
+    if account.kind is AccountKind.OPERATOR:
+        return base
+    if account.kind in (AccountKind.PLAYER, AccountKind.RECEIVABLE):
+        operator, dot, _ = base.partition(".")
+        return operator if dot else None
+    return None
 
 
 ResumeRound = Callable[

@@ -19,6 +19,7 @@ unknown, the caller rolls it back and can be sure no money stays taken.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -84,23 +85,38 @@ class OperatorTransaction:
 class Wallet(Protocol):
     """Where a player's money is: debit, credit and rollback keyed by transaction id."""
 
-    async def balance(self, player_id: str) -> int:
-        """The player's balance in minor units."""
+    async def balance(self, player_id: str, *, currency: str | None = None) -> int:
+        """The player's balance in minor units of ``currency`` (ISO 4217; ``None``: the
+        house currency)."""
         ...
 
     async def debit(
-        self, player_id: str, amount: int, *, transaction_id: str, round_id: str | None = None
+        self,
+        player_id: str,
+        amount: int,
+        *,
+        transaction_id: str,
+        round_id: str | None = None,
+        currency: str | None = None,
     ) -> WalletReceipt:
         """Take ``amount`` from the player (idempotent by ``transaction_id``)."""
         ...
 
     async def credit(
-        self, player_id: str, amount: int, *, transaction_id: str, round_id: str | None = None
+        self,
+        player_id: str,
+        amount: int,
+        *,
+        transaction_id: str,
+        round_id: str | None = None,
+        currency: str | None = None,
     ) -> WalletReceipt:
         """Give ``amount`` to the player (idempotent by ``transaction_id``)."""
         ...
 
-    async def rollback(self, transaction_id: str, *, player_id: str, amount: int) -> WalletReceipt:
+    async def rollback(
+        self, transaction_id: str, *, player_id: str, amount: int, currency: str | None = None
+    ) -> WalletReceipt:
         """Undo the debit ``transaction_id``; before it arrives, refuse it for good."""
         ...
 
@@ -114,19 +130,38 @@ class InternalWallet:
     arrived yet, an empty ``ROLLBACK`` under the debit's own key (a tombstone).
     """
 
-    def __init__(self, store: LedgerStore, *, operator_id: str = "default") -> None:
+    def __init__(
+        self, store: LedgerStore, *, operator_id: str = "default", currency: str = "EUR"
+    ) -> None:
         self._store = store
         self._operator_id = operator_id
+        self._currency = currency
+        """The house currency: its balances are the unqualified accounts; each other
+        currency is a book of its own (``player:<id>/<code>``)."""
 
-    async def balance(self, player_id: str) -> int:
-        """The player's wallet balance."""
-        return await self._store.balance(Account.player(player_id))
+    def _book(self, currency: str | None) -> str:
+        return "" if currency is None or currency == self._currency else currency
+
+    async def balance(self, player_id: str, *, currency: str | None = None) -> int:
+        """The player's wallet balance in ``currency``."""
+        return await self._store.balance(Account.player(player_id, self._book(currency)))
 
     async def _transfer(
-        self, kind: TransactionKind, player_id: str, amount: int, transaction_id: str
+        self,
+        kind: TransactionKind,
+        player_id: str,
+        amount: int,
+        transaction_id: str,
+        currency: str | None,
     ) -> WalletReceipt:
+        book = self._book(currency)
         wanted = model.transfer(
-            kind, player_id, amount, transaction_id=transaction_id, operator_id=self._operator_id
+            kind,
+            player_id,
+            amount,
+            transaction_id=transaction_id,
+            operator_id=self._operator_id,
+            currency=book,
         )
         try:
             posted = await self._store.post(wanted)
@@ -140,27 +175,47 @@ class InternalWallet:
         if posted.replayed and await self._rolled_back(posted.transaction):
             raise WalletRolledBackError(f"transaction {transaction_id} was rolled back")
         status = "replayed" if posted.replayed else "ok"
-        return WalletReceipt(transaction_id, await self.balance(player_id), status)
+        balance = await self.balance(player_id, currency=currency)
+        return WalletReceipt(transaction_id, balance, status)
 
     async def _rolled_back(self, transaction: Transaction) -> bool:
         key = f"rollback:{transaction.idempotency_key}"
         return await self._store.transaction(key=key) is not None
 
     async def debit(
-        self, player_id: str, amount: int, *, transaction_id: str, round_id: str | None = None
+        self,
+        player_id: str,
+        amount: int,
+        *,
+        transaction_id: str,
+        round_id: str | None = None,
+        currency: str | None = None,
     ) -> WalletReceipt:
         """Take ``amount`` out of the player's wallet to the operator (a transfer out);
         :class:`InsufficientFundsError` if the wallet is short."""
-        return await self._transfer(TransactionKind.WITHDRAWAL, player_id, amount, transaction_id)
+        return await self._transfer(
+            TransactionKind.WITHDRAWAL, player_id, amount, transaction_id, currency
+        )
 
     async def credit(
-        self, player_id: str, amount: int, *, transaction_id: str, round_id: str | None = None
+        self,
+        player_id: str,
+        amount: int,
+        *,
+        transaction_id: str,
+        round_id: str | None = None,
+        currency: str | None = None,
     ) -> WalletReceipt:
         """Put ``amount`` into the player's wallet from the operator (a transfer in)."""
-        return await self._transfer(TransactionKind.DEPOSIT, player_id, amount, transaction_id)
+        return await self._transfer(
+            TransactionKind.DEPOSIT, player_id, amount, transaction_id, currency
+        )
 
-    async def rollback(self, transaction_id: str, *, player_id: str, amount: int) -> WalletReceipt:
+    async def rollback(
+        self, transaction_id: str, *, player_id: str, amount: int, currency: str | None = None
+    ) -> WalletReceipt:
         """Undo the debit ``transaction_id`` (idempotent); tombstone it if not seen yet."""
+        balance = functools.partial(self.balance, player_id, currency=currency)
         key = f"wallet:{transaction_id}"
         for _ in range(2):
             existing = await self._store.transaction(key=key)
@@ -169,14 +224,14 @@ class InternalWallet:
                     await self._store.post(model.tombstone(key, player_id=player_id))
                 except IdempotencyConflictError:
                     continue  # the debit arrived meanwhile: roll it back
-                return WalletReceipt(transaction_id, await self.balance(player_id), "tombstoned")
+                return WalletReceipt(transaction_id, await balance(), "tombstoned")
             if existing.kind is TransactionKind.ROLLBACK:
-                return WalletReceipt(transaction_id, await self.balance(player_id), "replayed")
+                return WalletReceipt(transaction_id, await balance(), "replayed")
             if existing.kind is not TransactionKind.WITHDRAWAL or existing.player_id != player_id:
                 raise WalletError(f"transaction {transaction_id} is not a debit of {player_id}")
             posted = await self._store.post(model.reversal(existing, reason="wallet_rollback"))
             status = "replayed" if posted.replayed else "rolled_back"
-            return WalletReceipt(transaction_id, await self.balance(player_id), status)
+            return WalletReceipt(transaction_id, await balance(), status)
         raise LedgerError(f"rollback of {transaction_id} kept racing its debit")  # pragma: no cover
 
 
@@ -288,14 +343,21 @@ class SeamlessWallet:
             return player_id[len(self._prefix) :]
         return player_id
 
-    async def balance(self, player_id: str) -> int:
-        """The player's balance at the operator."""
+    async def balance(self, player_id: str, *, currency: str | None = None) -> int:
+        """The player's balance at the operator (in ``currency`` when named)."""
         their = quote(self._their(player_id), safe="")
-        answer = await self._call("GET", f"/balance/{their}", key=None)
+        query = "" if currency is None else f"?currency={quote(currency, safe='')}"
+        answer = await self._call("GET", f"/balance/{their}{query}", key=None)
         return _int(answer, "balance")
 
     async def _move(
-        self, action: str, player_id: str, amount: int, transaction_id: str, round_id: str | None
+        self,
+        action: str,
+        player_id: str,
+        amount: int,
+        transaction_id: str,
+        round_id: str | None,
+        currency: str | None,
     ) -> WalletReceipt:
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
             raise LedgerError(f"a {action} must be a positive whole number of minor units")
@@ -306,30 +368,48 @@ class SeamlessWallet:
         }
         if round_id is not None:
             body["round_id"] = round_id
+        if currency is not None:
+            body["currency"] = currency
         answer = await self._call("POST", f"/{action}", key=transaction_id, body=body)
         return _receipt(transaction_id, answer)
 
     async def debit(
-        self, player_id: str, amount: int, *, transaction_id: str, round_id: str | None = None
+        self,
+        player_id: str,
+        amount: int,
+        *,
+        transaction_id: str,
+        round_id: str | None = None,
+        currency: str | None = None,
     ) -> WalletReceipt:
         """``POST /debit``; :class:`InsufficientFundsError` on 402,
         :class:`WalletRolledBackError` when the id was rolled back,
         :class:`WalletUnavailableError` when no answer came."""
-        return await self._move("debit", player_id, amount, transaction_id, round_id)
+        return await self._move("debit", player_id, amount, transaction_id, round_id, currency)
 
     async def credit(
-        self, player_id: str, amount: int, *, transaction_id: str, round_id: str | None = None
+        self,
+        player_id: str,
+        amount: int,
+        *,
+        transaction_id: str,
+        round_id: str | None = None,
+        currency: str | None = None,
     ) -> WalletReceipt:
         """``POST /credit``."""
-        return await self._move("credit", player_id, amount, transaction_id, round_id)
+        return await self._move("credit", player_id, amount, transaction_id, round_id, currency)
 
-    async def rollback(self, transaction_id: str, *, player_id: str, amount: int) -> WalletReceipt:
+    async def rollback(
+        self, transaction_id: str, *, player_id: str, amount: int, currency: str | None = None
+    ) -> WalletReceipt:
         """``POST /rollback`` of the debit ``transaction_id`` (key ``rollback:<id>``)."""
-        body = {
+        body: dict[str, Any] = {
             "transaction_id": transaction_id,
             "player_id": self._their(player_id),
             "amount": amount,
         }
+        if currency is not None:
+            body["currency"] = currency
         answer = await self._call("POST", "/rollback", key=f"rollback:{transaction_id}", body=body)
         return _receipt(transaction_id, answer)
 

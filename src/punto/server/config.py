@@ -62,6 +62,10 @@ class Settings:
     wallet_secret: str | None = None
     """Signs every seamless-wallet call (``X-Punto-Signature``) when the operator asks."""
     operator_id: str = "default"
+    currency: str = "EUR"
+    """The house currency (ISO 4217): the tables' limits and chips are in it, and so is
+    the money of players of no other currency; every other currency an operator's
+    players bring is a book of its own."""
     demo: bool = False
     """Create demo tables and accounts on first start; allow player self-registration
     (``punto serve --demo``, ``make run``)."""
@@ -146,6 +150,8 @@ class Settings:
             raise ServerError(f"wallet must be internal or seamless, not {self.wallet!r}")
         if self.wallet == "seamless" and not self.wallet_url:
             raise ServerError("a seamless wallet needs PUNTO_WALLET_URL")
+        if not (len(self.currency) == 3 and self.currency.isascii() and self.currency.isupper()):
+            raise ServerError(f"PUNTO_CURRENCY must be an ISO 4217 code, not {self.currency!r}")
         if self.card_delay < 0 or self.result_seconds < 0 or self.squeeze_seconds < 0:
             raise ServerError("server timers cannot be negative")
         if self.seat_grace < 0 or self.max_tables < 1:
@@ -229,6 +235,7 @@ class Settings:
             "PUNTO_WALLET_API_KEY": "wallet_api_key",
             "PUNTO_WALLET_SECRET": "wallet_secret",
             "PUNTO_OPERATOR_ID": "operator_id",
+            "PUNTO_CURRENCY": "currency",
             "PUNTO_LOG_LEVEL": "log_level",
             "PUNTO_ENV": "environment",
         }

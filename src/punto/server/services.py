@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from punto.server.clock import ServerClock, WallClock
@@ -11,12 +11,17 @@ from punto.server.fanout.bus import Bus
 from punto.server.metrics import Metrics
 from punto.server.money.bank import Bank
 from punto.server.store.storage import ServerStore
+from punto.table.purses import Purse
 
 __all__ = ["DEALER_ROSTER", "ServerClock", "Services", "WallClock"]
 
 
 DEALER_ROSTER: tuple[str, ...] = ("Dana", "Lin", "Mei", "Kai", "Rosa")
 """The dealers' names an RNG table rotates through (a VIP owner's "change dealer" [O])."""
+
+
+async def _no_purse(player: str) -> Purse | None:
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +37,8 @@ class Services:
     clock: ServerClock = field(default_factory=WallClock)
     """The process's clock: the tables' wall time (epoch seconds; a test passes one it
     moves by hand) and monotonic time for intervals."""
+    purse: Callable[[str], Awaitable[Purse | None]] = _no_purse
+    """The currency a player brings to a table (``None``: the house currency's)."""
     moved: Callable[[str, int, str], None] = lambda player, amount, table_id: None
     """Play at a table moved a player's wallet: ``(player, amount, table_id)``; their
     other tables follow (multi-table play)."""

@@ -51,6 +51,7 @@ from punto.table.events import (
 from punto.table.kinds import Dealing, TableKind, TableSettings, VipSettings, password_digest
 from punto.table.money import TableMoney
 from punto.table.phases import IN_HAND, Phase, Step, require_phase, verify_transition
+from punto.table.purses import Purse
 from punto.table.reasons import Reason, Why
 from punto.table.records import Bets, GameNumber, HandRecord, PlayerId, PlayerResult, freeze_bets
 from punto.table.seat_plan import Place, Seats
@@ -177,6 +178,9 @@ class TableCore:
         self.money = TableMoney()
         """Every table balance, the stakes, the house's result (the one place money moves)."""
         self._chips: dict[PlayerId, int] = {}
+        self.purses: dict[PlayerId, Purse] = {}
+        """The players who bet in a currency other than the table's own
+        (:mod:`punto.table.purses`)."""
         self._slips: dict[PlayerId, BetSlip] = {}
         self._main_totals: tuple[int, int, int] = (-1, 0, 0)
         """Every slip's confirmed Banker and Player total, as of event number ``[0]``
@@ -359,10 +363,13 @@ class TableCore:
     def bet_totals(self) -> dict[Bet, tuple[int, int]]:
         """Every player's confirmed stakes on the current hand, per bet area: the total
         (minor units) and the number of players who bet on it [L] — what a casino layout
-        shows of the others' bets. Areas nobody bet on are left out.
+        shows of the others' bets. Areas nobody bet on are left out; so are the bets of
+        players in another currency (:mod:`punto.table.purses`): one sum of two currencies
+        would mean nothing.
 
         >>> from punto.table.slip import BetSlip
         >>> table = TableCore.__new__(TableCore)
+        >>> table.purses = {}
         >>> table._slips = {"ann": BetSlip("ann", confirmed={Bet.BANKER: 1000}),
         ...                 "bob": BetSlip("bob", confirmed={Bet.BANKER: 500, Bet.TIE: 100})}
         >>> table.bet_totals()
@@ -370,7 +377,10 @@ class TableCore:
         """
         amounts: dict[Bet, int] = {}
         bettors: dict[Bet, int] = {}
-        for slip in self._slips.values():
+        purses = self.purses
+        for player, slip in self._slips.items():
+            if purses and player in purses and purses[player].book:
+                continue
             for bet, amount in slip.confirmed.items():
                 if amount:
                     amounts[bet] = amounts.get(bet, 0) + amount
@@ -456,8 +466,28 @@ class TableCore:
             slip = self._slips[player] = BetSlip(player)
         return slip
 
-    def _show(self, amount: int) -> str:
-        return show_amount(amount, digits=self.rules.currency_digits)
+    def _show(self, amount: int, player: PlayerId | None = None) -> str:
+        purse = None if player is None else self.purses.get(player)
+        digits = self.rules.currency_digits if purse is None else purse.digits
+        return show_amount(amount, digits=digits)
+
+    def tier_of(self, player: PlayerId) -> LimitTier:
+        """The limits ``player`` bets on: their tier, in their own currency."""
+        name = self.seats.get(player).tier
+        if name is None:
+            raise SeatError(f"{player} neither sits nor watches: they have no limits")
+        purse = self.purses.get(player)
+        return self.rules.tier(name) if purse is None else purse.tier(name)
+
+    def currency_of(self, player: PlayerId) -> str | None:
+        """The currency ``player`` bets in when not the table's own."""
+        purse = self.purses.get(player)
+        return None if purse is None else purse.currency
+
+    def chips_of(self, player: PlayerId) -> tuple[int, ...]:
+        """The chips ``player`` bets with (their currency's, else the table's)."""
+        purse = self.purses.get(player)
+        return self.settings.chips if purse is None else purse.chips
 
     def _holds_cards(self, player: PlayerId) -> bool:
         game = self._game
@@ -500,6 +530,7 @@ class TableCore:
         self.seats.remove(player)
         self._slips.pop(player, None)
         self._chips.pop(player, None)
+        self.purses.pop(player, None)
         self._last_bets.pop(player, None)
         self._remove_after_hand.discard(player)
         event = PlayerLeft(at=self._now(), player=player, cashed_out=cash, reason=reason)

@@ -339,6 +339,8 @@ class PlayerJoined:
     at: float
     player: PlayerId
     balance: int | None
+    currency: str | None = None
+    """The currency the player bets in when not the table's own (:mod:`punto.table.purses`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -226,7 +226,7 @@ def _player(table: LegalQueries, player: PlayerId) -> frozenset[Action]:
     allowed = {
         Action.STAND: table.can_stand(p),
         Action.LEAVE: table.can_leave(p),
-        Action.CHOOSE_CHIP: table.can_choose_chip(p, table.settings.chips[0]),
+        Action.CHOOSE_CHIP: table.can_choose_chip(p, table.chips_of(p)[0]),
         Action.ADD_CHIP: table.can_bet(p),
         Action.UNDO: table.can_undo(p),
         Action.CLEAR: table.can_clear(p),

@@ -59,8 +59,8 @@ class BettingRound(TableCore):
         """Raise unless ``chip`` is one of the table's denominations."""
         self._require_open()
         self.seats.get(player)
-        if chip not in self.settings.chips:
-            chips = ", ".join(self._show(c) for c in self.settings.chips)
+        if chip not in self.chips_of(player):
+            chips = ", ".join(self._show(c, player) for c in self.chips_of(player))
             raise BettingError(f"no chip of {chip!r} at this table; chips are {chips}")
 
     def can_choose_chip(self, player: PlayerId, chip: int) -> bool:
@@ -114,9 +114,7 @@ class BettingRound(TableCore):
         offered = _offered(tuple(self.rules.paytables))
         if not (self.can_bet(player) if can_bet is None else can_bet):
             return _closed_rooms(offered)
-        name = self.seats.get(player).tier
-        assert name is not None
-        tier = self.rules.tier(name)
+        tier = self.tier_of(player)
         hand = self._require_game().number.hand
         staked = self._slip_or_empty(player).combined()
         return area_rooms(self.rules, offered, staked, tier=tier, hand_number=hand)
@@ -250,18 +248,18 @@ class BettingRound(TableCore):
         return banker - own.confirmed.get(Bet.BANKER, 0), punto - own.confirmed.get(Bet.PLAYER, 0)
 
     def _check_maximum(self, player: PlayerId, bet: Bet, amount: int) -> None:
-        tier = self.seats.get(player).tier
-        assert tier is not None
-        check_bet_maximum(self.rules, bet, amount, tier=tier)
+        purse = self.purses.get(player)
+        digits = None if purse is None else purse.digits
+        check_bet_maximum(self.rules, bet, amount, tier=self.tier_of(player), digits=digits)
 
     def _check_limits(self, player: PlayerId, bets: Mapping[Bet, int], game: OpenHand) -> None:
-        tier = self.seats.get(player).tier
-        assert tier is not None
         banker, punto = self._others_main(player)
+        purse = self.purses.get(player)
         check_bets(
             self.rules,
             bets,
-            tier=tier,
+            tier=self.tier_of(player),
+            digits=None if purse is None else purse.digits,
             hand_number=game.number.hand,
             table_banker=banker,
             table_player=punto,
@@ -279,13 +277,13 @@ class BettingRound(TableCore):
             )
         if not bets:
             raise BettingError("no bets to confirm: name at least one bet and its amount [L]")
-        smallest = min(self.settings.chips)
+        smallest = min(self.chips_of(player))
         for bet, amount in bets.items():
             check_stake(self.rules, bet, amount)
             if amount % smallest:
                 raise AmountError(
-                    f"{bet.label} amount {self._show(amount)} is not made of this table's "
-                    f"chips (the smallest is {self._show(smallest)})"
+                    f"{bet.label} amount {self._show(amount, player)} is not made of this "
+                    f"table's chips (the smallest is {self._show(smallest, player)})"
                 )
         self._verify_spot(player, None)
         return freeze_bets(bets)
@@ -308,8 +306,8 @@ class BettingRound(TableCore):
             combined = freeze_bets(merged)
         if total > self.money.balance(player):
             raise TableBalanceError(
-                f"bets of {self._show(total)} are more than the balance of "
-                f"{self._show(self.money.balance(player))}"
+                f"bets of {self._show(total, player)} are more than the balance of "
+                f"{self._show(self.money.balance(player), player)}"
             )
         self._check_limits(player, combined, game)
 
@@ -372,8 +370,8 @@ class BettingRound(TableCore):
         extra = sum(new.values()) - old_main
         if extra > self.money.balance(player):
             raise TableBalanceError(
-                f"raising the standing bets by {self._show(extra)} is more than the balance "
-                f"of {self._show(self.money.balance(player))}"
+                f"raising the standing bets by {self._show(extra, player)} is more than the "
+                f"balance of {self._show(self.money.balance(player), player)}"
             )
         full = {b: a for b, a in slip.confirmed.items() if b not in MAIN_BETS} | dict(new)
         if full:

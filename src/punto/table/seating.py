@@ -19,6 +19,7 @@ from punto.table.events import (
 )
 from punto.table.kinds import TableKind, VipSettings
 from punto.table.phases import BETWEEN_HANDS, Phase
+from punto.table.purses import Purse
 from punto.table.reasons import NONE, Reason, Why
 from punto.table.records import PlayerId
 from punto.table.seat_plan import Place
@@ -35,8 +36,9 @@ __all__ = ["Seating"]
 class Seating(TableCore):
     """Player actions on seats and presence, and the release of players who have gone."""
 
-    def verify_join(self, player: PlayerId, *, balance: int) -> None:
-        """Raise unless ``player`` may bring ``balance`` to the table."""
+    def verify_join(self, player: PlayerId, *, balance: int, purse: Purse | None = None) -> None:
+        """Raise unless ``player`` may bring ``balance`` to the table (in ``purse``'s
+        currency when given, :mod:`punto.table.purses`)."""
         self._require_open()
         if not player or not isinstance(player, str):
             raise SeatError(f"bad player id {player!r}")
@@ -44,20 +46,35 @@ class Seating(TableCore):
             raise SeatError(f"{player} is already at this table")
         if isinstance(balance, bool) or not isinstance(balance, int) or balance < 0:
             raise AmountError(f"a table balance is a whole number of minor units ≥ 0: {balance!r}")
+        if purse is not None and purse.book and self.rules.max_imbalance is not None:
+            raise SeatError(
+                "this table limits the difference between its Banker and Player bets in its "
+                f"own currency [M14]: it takes no bets in {purse.currency}"
+            )
 
-    def can_join(self, player: PlayerId, *, balance: int) -> bool:
+    def can_join(self, player: PlayerId, *, balance: int, purse: Purse | None = None) -> bool:
         """Whether :meth:`join` would succeed."""
-        return self._can(lambda: self.verify_join(player, balance=balance))
+        return self._can(lambda: self.verify_join(player, balance=balance, purse=purse))
 
-    def join(self, player: PlayerId, *, balance: int) -> PlayerJoined:
-        """``player`` comes to the table with ``balance`` (minor units); they may then sit
-        or watch."""
-        self.verify_join(player, balance=balance)
+    def join(self, player: PlayerId, *, balance: int, purse: Purse | None = None) -> PlayerJoined:
+        """``player`` comes to the table with ``balance`` (minor units of ``purse``'s
+        currency, default the table's); they may then sit or watch."""
+        self.verify_join(player, balance=balance, purse=purse)
         self.seats.join(player)
         self.money.bring_in(player, balance)
-        event = PlayerJoined(at=self._now(), player=player, balance=balance)
+        if purse is not None:
+            self.purses[player] = purse
+        currency = None if purse is None else purse.currency
+        event = PlayerJoined(at=self._now(), player=player, balance=balance, currency=currency)
         self._emit(event)
         return event
+
+    def _priced(self, player: PlayerId, tier: str) -> str:
+        """``tier``, once sure that a player of another currency has its amounts in it."""
+        purse = self.purses.get(player)
+        if purse is not None:
+            purse.tier(tier)  # raises SeatError naming the tier and the currency
+        return tier
 
     def _tier_for(self, *, vip: bool, tier: str | None) -> str:
         settings = self.settings
@@ -98,7 +115,7 @@ class Seating(TableCore):
                     f"sitting at this bid-squeeze table needs a balance of {self._show(need)}; "
                     "watch and bet instead [O]"
                 )
-        return self._tier_for(vip=kind is TableKind.BID_SQUEEZE, tier=tier)
+        return self._priced(player, self._tier_for(vip=kind is TableKind.BID_SQUEEZE, tier=tier))
 
     def can_sit(
         self, player: PlayerId, seat: int, *, tier: str | None = None, password: str | None = None
@@ -135,6 +152,7 @@ class Seating(TableCore):
         if who.place is not Place.LOBBY:
             raise SeatError(f"{player} is {who.place.value}: take the table from the lobby")
         self.seats.verify_seat_free(seat, player)
+        self._priced(player, self.settings.vip_tier)
 
     def can_take_table(self, player: PlayerId, seat: int) -> bool:
         """Whether :meth:`take_table` would succeed."""
@@ -166,7 +184,7 @@ class Seating(TableCore):
             self._verify_password(player, password)
         if kind is TableKind.BID_SQUEEZE and not self.seats.seated():
             raise SeatError("an empty bid-squeeze table can only be sat at [O]")
-        return self._tier_for(vip=False, tier=tier)
+        return self._priced(player, self._tier_for(vip=False, tier=tier))
 
     def can_watch(
         self, player: PlayerId, *, tier: str | None = None, password: str | None = None

@@ -42,8 +42,10 @@ from punto.server.features.backoffice import (
 from punto.server.features.reports import daily_report, player_transactions
 from punto.server.http.records import hand_record, own_view
 from punto.server.node import Node
+from punto.server.operators.model import minor_units
 from punto.server.store.operators import OperatorStore
 from punto.server.tables.configs import TableConfig, tiers_from_json
+from punto.server.tables.snapshot import purse_json
 from punto.shoe import ShoeReveal, verify_commitment
 from punto.table import FAULTS, Viewer
 from punto.table.reasons import Reason, Why
@@ -308,9 +310,21 @@ async def me(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
         "tables": tables,
         "max_tables": node.settings.max_tables,
         "operator": launched.operator_id if launched else None,
-        "currency": launched.currency if launched else None,
+        "currency": launched.currency if launched else node.settings.currency,
+        "digits": minor_units(launched.currency if launched else node.settings.currency),
+        "limits": await _my_limits(node, user.id) if launched else None,
         "language": launched.language if launched else None,
     }
+
+
+async def _my_limits(node: Node, user_id: str) -> dict[str, Any] | None:
+    """A launched player's chips and tier amounts in their currency (``None``: the tables'
+    own; a currency without limits here is ``None`` too: the table refuses the join)."""
+    try:
+        purse = await node.purses.purse(user_id)
+    except PuntoError:
+        return None
+    return None if purse is None else purse_json(purse)
 
 
 @router.get("/api/me/bets", tags=["records"])
@@ -710,12 +724,16 @@ async def _player(node: Node, player: str) -> None:
 
 @router.post("/api/admin/players/{player}/deposit", tags=["administration"])
 async def deposit(player: str, body: Transfer, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
-    """Transfer money in (internal wallet; idempotent by ``transaction_id``)."""
+    """Transfer money in (internal wallet; idempotent by ``transaction_id``), in the
+    player's currency (a launched player's latest launch's, else the house currency)."""
     require_role(actor, Role.ADMIN, action="deposit")
     await _player(node, player)
     async with node.store.turn(player, wait=_TURN_WAIT):  # no join in between
         receipt = await node.wallet.credit(
-            player, body.amount, transaction_id=f"admin:{body.transaction_id}"
+            player,
+            body.amount,
+            transaction_id=f"admin:{body.transaction_id}",
+            currency=await node.purses.currency(player),
         )
         if receipt.status == "ok":  # a replay moved nothing
             await node.transfer(player, body.amount, reason=Why(Reason.DEPOSIT))
@@ -731,7 +749,10 @@ async def withdraw(player: str, body: Transfer, actor: ActorDep, node: NodeDep) 
         if await node.store.table_of(player) is not None:
             raise AmountError(f"{player} is at a table: withdraw once they have left it")
         receipt = await node.wallet.debit(
-            player, body.amount, transaction_id=f"admin:{body.transaction_id}"
+            player,
+            body.amount,
+            transaction_id=f"admin:{body.transaction_id}",
+            currency=await node.purses.currency(player),
         )
     return {"balance": receipt.balance, "status": receipt.status}
 

@@ -40,6 +40,7 @@ from punto.rules import Rules
 from punto.server.fanout.protocol import outcome_from_json, outcome_json
 from punto.server.money.groupcommit import GroupCommit
 from punto.server.money.outbox import Payment, WalletOutbox
+from punto.server.operators.model import operator_of
 from punto.server.store.storage import ServerStore
 from punto.settlement import Settlement
 from punto.table.reasons import Reason
@@ -70,11 +71,13 @@ class Settled:
 
 @dataclass(frozen=True, slots=True)
 class Stake:
-    """One confirm's stakes in a group commit (:meth:`Bank.stake_many`)."""
+    """One confirm's stakes in a group commit (:meth:`Bank.stake_many`), in the player's
+    ``currency`` (``None``: the house currency)."""
 
     player: str
     bets: Mapping[Bet, int]
     confirmation_id: str
+    currency: str | None = None
 
 
 class Bank:
@@ -88,6 +91,8 @@ class Bank:
         *,
         seamless: bool,
         operator_id: str,
+        currency: str = "EUR",
+        currency_of_player: Callable[[str], Awaitable[str | None]] | None = None,
         outbox: WalletOutbox | None = None,
         commit_size: int = 500,
         commit_writers: int = 1,
@@ -99,7 +104,13 @@ class Bank:
         self.outbox = outbox or WalletOutbox(store, wallet, ledger)
         """Every seamless-wallet call, written down and retried until answered."""
         self.seamless = seamless
+        self.currency = currency
+        """The house currency: its money is in the ledger's unqualified accounts; every
+        other currency is a book of its own (:meth:`book`)."""
+        self._operator_id = operator_id
         self._operator = Account.operator(operator_id)
+        self._currency_of_player = currency_of_player
+        """A launched player's currency, for a balance asked without one."""
         self._open: set[str] = set()
         self.commits: GroupCommit[ConfirmRequest, Posted | PuntoError] = GroupCommit(
             self.ledger.confirm_many,
@@ -130,21 +141,64 @@ class Bank:
 
     @property
     def funding(self) -> Account | None:
-        """Where stakes come from: the player's ledger account (``None``) or the operator."""
+        """Where the house currency's stakes come from: the player's ledger account
+        (``None``) or the operator."""
         return self._operator if self.seamless else None
 
-    async def balance(self, player: str) -> int:
-        """The player's wallet balance."""
-        return await self.wallet.balance(player)
+    def book(self, currency: str | None) -> str:
+        """The ledger book of ``currency``: ``""`` for the house currency, else its code."""
+        return "" if currency is None or currency == self.currency else currency
 
-    async def balances(self, players: Iterable[str]) -> dict[str, int]:
-        """Several wallet balances (one query with the internal wallet)."""
+    def currency_of(self, book: str) -> str:
+        """The ISO 4217 code of a ledger book."""
+        return book or self.currency
+
+    def funding_of(self, player: str, currency: str | None = None) -> Account | None:
+        """Where ``player``'s stakes in ``currency`` come from: their wallet in its book
+        (``None`` for the house currency's), or in seamless mode their operator's
+        account in that book."""
+        book = self.book(currency)
+        if self.seamless:
+            operator = operator_of(player) or self._operator_id
+            if not book and operator == self._operator_id:
+                return self._operator
+            return Account.operator(operator, book)
+        return Account.player(player, book) if book else None
+
+    def wallet_account(self, player: str, currency: str | None = None) -> Account:
+        """``player``'s wallet in the ledger (the internal wallet) in ``currency``."""
+        return Account.player(player, self.book(currency))
+
+    async def _currency(self, player: str, currency: str | None) -> str | None:
+        if currency is None and self._currency_of_player is not None and operator_of(player):
+            return await self._currency_of_player(player)
+        return currency
+
+    async def balance(self, player: str, currency: str | None = None) -> int:
+        """The player's wallet balance in ``currency`` (default: a launched player's
+        currency, else the house currency)."""
+        currency = await self._currency(player, currency)
+        if currency is None or currency == self.currency:
+            return await self.wallet.balance(player)
+        return await self.wallet.balance(player, currency=currency)
+
+    async def balances(
+        self, players: Iterable[str], currencies: Mapping[str, str] | None = None
+    ) -> dict[str, int]:
+        """Several wallet balances, each in the player's currency of ``currencies``
+        (default the house currency; one query with the internal wallet)."""
         wanted = sorted(set(players))
         if not wanted:
             return {}
+        of = dict(currencies or {})
+        for p in wanted:
+            if p not in of and operator_of(p):
+                found = await self._currency(p, None)
+                if found is not None:
+                    of[p] = found
         if self.seamless:
-            return {p: await self.wallet.balance(p) for p in wanted}
-        codes = {p: Account.player(p).code for p in wanted}
+            return {p: await self.balance(p, of.get(p)) for p in wanted}
+        codes = {p: self.wallet_account(p, of.get(p)).code for p in wanted}
         kept = await self._store.account_balances(list(codes.values()))
         return {p: kept.get(code, 0) for p, code in codes.items()}
 
@@ -152,13 +206,25 @@ class Bank:
         """Whether this process opened the round in the ledger (it holds stakes)."""
         return round_id in self._open
 
-    async def debit(self, round_id: str, *, player: str, amount: int, confirmation_id: str) -> int:
+    async def debit(
+        self,
+        round_id: str,
+        *,
+        player: str,
+        amount: int,
+        confirmation_id: str,
+        currency: str | None = None,
+    ) -> int:
         """A seamless confirm's debit at the operator, made before the stake and never
         under a table's lock (a slow operator delays only this player), through the
         outbox: written down first, rolled back when the operator does not answer (the
         typed error is raised). Returns the wallet balance after it."""
         receipt = await self.outbox.stake(
-            player, amount, transaction_id=confirmation_id, round_id=round_id
+            player,
+            amount,
+            transaction_id=confirmation_id,
+            round_id=round_id,
+            currency=self.currency_of(self.book(currency)),
         )
         return receipt.balance
 
@@ -195,7 +261,13 @@ class Bank:
         that refused it alone. A database failure raises for the whole batch."""
         await self._open_round(round_id, table_id)
         requests = [
-            ConfirmRequest(round_id, s.player, s.bets, s.confirmation_id, self.funding)
+            ConfirmRequest(
+                round_id,
+                s.player,
+                s.bets,
+                s.confirmation_id,
+                self.funding if s.currency is None else self.funding_of(s.player, s.currency),
+            )
             for s in stakes
         ]
         answers: list[int | PuntoError | None] = []
@@ -206,7 +278,8 @@ class Bank:
                 await self.outbox.staked(stake.confirmation_id)
                 answers.append(None)
             else:
-                answers.append(posted.balances.get(Account.player(stake.player).code))
+                code = self.wallet_account(stake.player, stake.currency).code
+                answers.append(posted.balances.get(code))
         return answers
 
     async def change_stakes(
@@ -230,14 +303,20 @@ class Bank:
         request = (
             None
             if stake is None
-            else ConfirmRequest(round_id, stake.player, stake.bets, stake.confirmation_id)
+            else ConfirmRequest(
+                round_id,
+                stake.player,
+                stake.bets,
+                stake.confirmation_id,
+                self.funding_of(stake.player, stake.currency),
+            )
         )
         cancels, staked = await self.ledger.change_stakes(
             cancel, reason=Reason.STANDING_CHANGED.value, stake=request
         )
         wallet = None
         if staked is not None and stake is not None:
-            wallet = staked.balances.get(Account.player(stake.player).code)
+            wallet = staked.balances.get(self.wallet_account(stake.player, stake.currency).code)
         return cancels, wallet
 
     async def cancel(self, confirmation_id: str) -> None:
@@ -290,7 +369,7 @@ class Bank:
         if not self.seamless:
             for tx in posted:
                 if tx.player_id is not None:
-                    code = Account.player(tx.player_id).code
+                    code = Account.player(tx.player_id, tx.currency).code
                     if code in balances:
                         wallets[tx.player_id] = balances[code]
         self._open.discard(round_id)
@@ -408,11 +487,12 @@ class Bank:
         for tx in transactions:
             if tx.player_id is None:
                 continue
+            book = tx.currency
             if self.seamless:
-                amount = tx.amount_of(self._operator)
+                amount = tx.amount_of(self._operator_account(tx.player_id, book))
             else:
-                amount = tx.amount_of(Account.player(tx.player_id)) + tx.amount_of(
-                    Account.receivable(tx.player_id)
+                amount = tx.amount_of(Account.player(tx.player_id, book)) + tx.amount_of(
+                    Account.receivable(tx.player_id, book)
                 )
             moved[tx.player_id] = moved.get(tx.player_id, 0) + amount
         return moved
@@ -430,12 +510,24 @@ class Bank:
         if self.seamless:  # a stake's debit is its confirm's own call, made before it
             await self.outbox.pay(
                 [
-                    Payment(tx.player_id, tx.amount_of(self._operator), tx.id, round_id)
+                    Payment(
+                        tx.player_id,
+                        tx.amount_of(self._operator_account(tx.player_id, tx.currency)),
+                        tx.id,
+                        round_id,
+                        self.currency_of(tx.currency),
+                    )
                     for tx in transactions
                     if tx.player_id is not None and tx.kind in WALLET_CALL_KINDS
                 ]
             )
         return self.moved(transactions)
+
+    def _operator_account(self, player: str, book: str) -> Account:
+        """The operator account that funds ``player``'s stakes in ``book`` (seamless)."""
+        funding = self.funding_of(player, self.currency_of(book))
+        assert funding is not None
+        return funding
 
     async def status(self, round_id: str) -> RoundStatus | None:
         """The round's status in the ledger."""

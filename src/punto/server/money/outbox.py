@@ -54,6 +54,8 @@ class Payment:
     amount: int
     transaction_id: str
     round_id: str | None = None
+    currency: str | None = None
+    """ISO 4217 (``None``: the house currency)."""
 
 
 class WalletOutbox:
@@ -74,7 +76,10 @@ class WalletOutbox:
         max_delay: float = 60.0,
         hold: float = 60.0,
         clock: Callable[[], float] = time.time,
+        currency: str = "EUR",
     ) -> None:
+        self._currency = currency
+        """The house currency: what a call of no currency of its own is in."""
         self._store = store
         self._wallet = wallet
         self._ledger = ledger
@@ -107,17 +112,28 @@ class WalletOutbox:
     # -- the calls ------------------------------------------------------------------
 
     async def stake(
-        self, player: str, amount: int, *, transaction_id: str, round_id: str | None
+        self,
+        player: str,
+        amount: int,
+        *,
+        transaction_id: str,
+        round_id: str | None,
+        currency: str | None = None,
     ) -> WalletReceipt:
         """A confirm's debit, written down first. When the operator does not answer, the
         debit is rolled back (now, or later by the retry loop) and
         :class:`WalletUnavailableError` raised; a refusal is raised as it is."""
-        row = Outbox(0, transaction_id, player, amount, "stake", round_id)
+        currency = currency or self._currency
+        row = Outbox(0, transaction_id, player, amount, "stake", round_id, currency=currency)
         self._in_flight.add(transaction_id)
         await self._store.outbox_add([row], hold=self._hold)
         try:
             return await self._wallet.debit(
-                player, amount, transaction_id=transaction_id, round_id=round_id
+                player,
+                amount,
+                transaction_id=transaction_id,
+                round_id=round_id,
+                currency=currency,
             )
         except WalletUnavailableError as exc:
             await self.roll_back(transaction_id, error=str(exc))
@@ -164,6 +180,7 @@ class WalletOutbox:
                 abs(p.amount),
                 "credit" if p.amount > 0 else "debit",
                 p.round_id,
+                currency=p.currency or self._currency,
             )
             for p in payments
             if p.amount
@@ -203,7 +220,16 @@ class WalletOutbox:
                     },
                 )
             await self.pay(
-                [Payment(c.player_id, c.amount, c.transaction_id, c.round_id) for c in owed]
+                [
+                    Payment(
+                        c.player_id,
+                        c.amount,
+                        c.transaction_id,
+                        c.round_id,
+                        c.book or self._currency,
+                    )
+                    for c in owed
+                ]
             )
             found += len(owed)
             after = owed[-1].seq
@@ -239,10 +265,14 @@ class WalletOutbox:
                 return True
             kind = "debit"
         wallet = self._wallet
+        currency = item.currency or self._currency
         try:
             if kind == "rollback":
                 await wallet.rollback(
-                    item.transaction_id, player_id=item.player_id, amount=item.amount
+                    item.transaction_id,
+                    player_id=item.player_id,
+                    amount=item.amount,
+                    currency=currency,
                 )
             elif kind == "credit":
                 await wallet.credit(
@@ -250,6 +280,7 @@ class WalletOutbox:
                     item.amount,
                     transaction_id=item.transaction_id,
                     round_id=item.round_id,
+                    currency=currency,
                 )
             else:
                 await wallet.debit(
@@ -257,6 +288,7 @@ class WalletOutbox:
                     item.amount,
                     transaction_id=item.transaction_id,
                     round_id=item.round_id,
+                    currency=currency,
                 )
         except WalletUnavailableError as exc:
             return await self._later(item, str(exc))

@@ -35,6 +35,7 @@ from punto.server.node.play import TablePlay
 from punto.server.node.roster import DealerRoster
 from punto.server.node.routing import Routing
 from punto.server.node.upkeep import Upkeep
+from punto.server.operators.purses import Purses
 from punto.server.services import Services
 from punto.server.store.migrate import upgrade_async
 from punto.server.store.storage import ServerStore
@@ -64,6 +65,8 @@ class Node:
         self.engine = create_engine(settings.database_url, pool=settings.database_pool)
         self.ledger = LedgerStore(self.engine)
         self.store = ServerStore(self.engine)
+        self.purses = Purses(self.engine, currency=settings.currency)
+        """Each player's currency and limits at a table (:mod:`punto.server.operators.purses`)."""
         self._own_wallet = wallet is None
         if wallet is None:
             if settings.wallet == "seamless":
@@ -75,7 +78,9 @@ class Node:
                     operator_id=settings.operator_id,
                 )
             else:
-                wallet = InternalWallet(self.ledger, operator_id=settings.operator_id)
+                wallet = InternalWallet(
+                    self.ledger, operator_id=settings.operator_id, currency=settings.currency
+                )
         self.wallet = wallet
         self.bank = Bank(
             self.ledger,
@@ -83,6 +88,8 @@ class Node:
             self.store,
             seamless=settings.wallet == "seamless",
             operator_id=settings.operator_id,
+            currency=settings.currency,
+            currency_of_player=self.purses.currency,
             commit_size=settings.confirm_batch,
             # SQLite's one connection writes one transaction at a time
             commit_writers=settings.confirm_writers
@@ -95,6 +102,7 @@ class Node:
                 base_delay=settings.outbox_seconds,
                 max_delay=settings.outbox_max_delay,
                 hold=settings.outbox_hold,
+                currency=settings.currency,
             ),
         )
         self.metrics = Metrics()
@@ -168,6 +176,7 @@ class Node:
                 roster=self.roster.names,
                 clock=self.clock,
                 moved=self.mirror.moved,
+                purse=self.purses.purse,
             ),
             runners=runners,
             roster=self.roster,

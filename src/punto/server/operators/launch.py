@@ -4,7 +4,8 @@ at the game; the page exchanges the URL's one-time token for a session.
 A launch call is refused (and changes nothing) when it is unsigned or badly signed, from an
 unknown or disabled operator, stale (its ``timestamp`` more than :data:`SKEW` seconds from
 the server's clock), a replay of a call already seen, or asks for a currency or language the
-operator has not enabled, a limit group or a jurisdiction the server does not keep.
+operator has not enabled, a limit group it does not have or a jurisdiction the server
+does not keep.
 """
 
 from __future__ import annotations
@@ -152,14 +153,25 @@ class Launcher:
             raise ProtocolError(
                 f"language {request.language!r} is not one of {', '.join(operator.languages)}"
             )
-        if request.limit_group is not None:
-            raise ProtocolError(f"no limit group {request.limit_group!r} on this server")
+        if request.limit_group is not None and request.limit_group not in operator.limit_groups:
+            known = ", ".join(sorted(operator.limit_groups)) or "none"
+            raise ProtocolError(
+                f"the operator {operator.id!r} has no limit group {request.limit_group!r} "
+                f"(it has {known})"
+            )
         if request.jurisdiction is not None:
             raise ProtocolError(f"no jurisdiction profile {request.jurisdiction!r} on this server")
         now = self._now()
         user_id = user_id_of(operator.id, request.player_id)
         first = await self.store.launched(
-            OperatorPlayer(operator.id, request.player_id, user_id, currency, request.language),
+            OperatorPlayer(
+                operator.id,
+                request.player_id,
+                user_id,
+                currency,
+                request.language,
+                request.limit_group,
+            ),
             display_name=request.display_name,
             now=now,
         )
@@ -169,6 +181,7 @@ class Launcher:
             "display_name": request.display_name,
             "currency": currency,
             "language": request.language,
+            "limit_group": request.limit_group,
             "links": {
                 key: value
                 for key in ("lobby_url", "cashier_url", "responsible_gaming_url")

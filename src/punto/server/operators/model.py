@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from urllib.parse import urlsplit
 
 from punto.errors import ProtocolError
+from punto.server.operators.limits import LimitGroup, limit_groups_json
 
 __all__ = [
     "DIALECTS",
@@ -50,6 +52,9 @@ class Operator:
     secret_version: int
     """How many times its secret was made (1 at first): rotations are counted."""
     created_at: float
+    limit_groups: Mapping[str, LimitGroup] = field(default_factory=dict)
+    """Its players' amounts by table tier in each currency
+    (:mod:`punto.server.operators.limits`)."""
 
     def to_json(self) -> dict[str, object]:
         """The operator as the CLI and the administration API show it."""
@@ -64,6 +69,7 @@ class Operator:
             "disabled": self.disabled,
             "secret_version": self.secret_version,
             "created_at": self.created_at,
+            "limit_groups": limit_groups_json(self.limit_groups),
         }
 
 
@@ -124,6 +130,17 @@ def check_origin(origin: str) -> str:
     if parts.query or parts.fragment or parts.username:
         raise ProtocolError(f"{origin!r} is not an origin such as https://casino.example")
     return f"{parts.scheme}://{parts.netloc.lower()}"
+
+
+def operator_of(user_id: str) -> str | None:
+    """The operator of a launched player's user id (``None``: a password account, whose
+    name has no dot).
+
+    >>> operator_of("acme.u-7"), operator_of("alice")
+    ('acme', None)
+    """
+    operator, dot, _ = user_id.partition(".")
+    return operator if dot else None
 
 
 def user_id_of(operator_id: str, player_id: str) -> str:

@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from punto.errors import ProtocolError
 from punto.ledger.signing import new_secret
+from punto.server.operators.limits import LimitGroup
 from punto.server.operators.model import (
     DIALECTS,
     LANGUAGES,
@@ -17,7 +18,18 @@ from punto.server.operators.model import (
 )
 from punto.server.store.operators import OperatorStore
 
-__all__ = ["register"]
+__all__ = ["check_limit_groups", "register"]
+
+
+def check_limit_groups(currencies: Sequence[str], groups: Mapping[str, LimitGroup]) -> None:
+    """Refuse limit groups naming a currency the operator has not enabled."""
+    for group in groups.values():
+        for code in group.currencies:
+            if code not in currencies:
+                raise ProtocolError(
+                    f"limit group {group.name!r} names {code}, which the operator has not "
+                    f"enabled ({', '.join(currencies)})"
+                )
 
 
 async def register(
@@ -31,6 +43,7 @@ async def register(
     origins: Sequence[str] = (),
     wallet_url: str | None = None,
     dialect: str = "punto",
+    limit_groups: Mapping[str, LimitGroup] | None = None,
 ) -> tuple[Operator, str]:
     """Add an operator; it and its new secret (shown once, never again)."""
     if dialect not in DIALECTS:
@@ -53,7 +66,9 @@ async def register(
         disabled=False,
         secret_version=1,
         created_at=now,
+        limit_groups=dict(limit_groups or {}),
     )
+    check_limit_groups(operator.currencies, operator.limit_groups)
     secret = new_secret()
     await store.add(operator, secret=secret)
     return operator, secret

@@ -17,8 +17,9 @@ from punto.server.http.api import ActorDep, NodeDep
 from punto.server.http.records import hand_record, players_view
 from punto.server.operators.framing import FrameAncestors
 from punto.server.operators.launch import Launcher
+from punto.server.operators.limits import limit_groups_from_json
 from punto.server.operators.model import LANGUAGES, Operator, check_player_id, user_id_of
-from punto.server.operators.registry import register
+from punto.server.operators.registry import check_limit_groups, register
 
 __all__ = ["OPERATOR_HEADER", "router"]
 
@@ -76,7 +77,10 @@ async def launch(request: Request, node: NodeDep) -> dict[str, Any]:
     granted = await launcher.launch(operator, asked, root=f"{request.base_url}app/")
     if granted.first and node.settings.demo and not node.bank.seamless:
         await node.wallet.credit(
-            granted.user_id, node.settings.demo_balance, transaction_id=f"demo:{granted.user_id}"
+            granted.user_id,
+            node.settings.demo_balance,
+            transaction_id=f"demo:{granted.user_id}",
+            currency=asked.currency.upper(),
         )
     return {"url": granted.url, "expires_at": granted.expires_at}
 
@@ -212,6 +216,8 @@ class NewOperator(BaseModel):
     origins: Annotated[list[Annotated[str, Field(max_length=200)]], Field(max_length=20)] = []
     wallet_url: Annotated[str | None, Field(max_length=500)] = None
     dialect: str = "punto"
+    limit_groups: dict[str, Any] = {}
+    """Chips and tier amounts by currency, by group (docs/operators.md)."""
 
 
 @router.post("/api/admin/operators", tags=["admin"], status_code=201)
@@ -229,10 +235,26 @@ async def add_operator(
         origins=body.origins,
         wallet_url=body.wallet_url,
         dialect=body.dialect,
+        limit_groups=limit_groups_from_json(body.limit_groups),
         now=node.clock.now(),
     )
     framing_of(request).forget()
     return {**operator.to_json(), "secret": secret}
+
+
+@router.put("/api/admin/operators/{operator_id}/limit-groups", tags=["admin"])
+async def set_limit_groups(
+    operator_id: str, body: dict[str, Any], request: Request, actor: ActorDep
+) -> dict[str, Any]:
+    """Replace the operator's limit groups (the body: the groups by name)."""
+    require_role(actor, Role.ADMIN, action="change an operator's limit groups")
+    store = launcher_of(request).store
+    found = await store.get(operator_id)
+    if found is None:
+        raise NotFoundError(f"no operator {operator_id!r}")
+    groups = limit_groups_from_json(body)
+    check_limit_groups(found.currencies, groups)
+    return (await store.set_limit_groups(operator_id, groups)).to_json()
 
 
 @router.post("/api/admin/operators/{operator_id}/rotate-secret", tags=["admin"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -15,6 +15,11 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from punto.errors import ConflictError, NotFoundError
 from punto.server.auth import Role
+from punto.server.operators.limits import (
+    LimitGroup,
+    limit_groups_from_json,
+    limit_groups_json,
+)
 from punto.server.operators.model import Operator
 from punto.server.store.schema import (
     LaunchTokenRow,
@@ -51,6 +56,8 @@ class OperatorPlayer:
     user_id: str
     currency: str
     language: str
+    limit_group: str | None = None
+    """The operator's limit group of its latest launch (``None``: its default)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +81,7 @@ def _operator(row: Row[Any]) -> Operator:
         disabled=bool(row.disabled),
         secret_version=row.secret_version,
         created_at=row.created_at,
+        limit_groups=limit_groups_from_json(json.loads(row.limit_groups or "{}")),
     )
 
 
@@ -102,6 +110,7 @@ class OperatorStore:
                         secret_version=operator.secret_version,
                         disabled=operator.disabled,
                         created_at=operator.created_at,
+                        limit_groups=json.dumps(limit_groups_json(operator.limit_groups)),
                     )
                 )
         except IntegrityError:
@@ -139,6 +148,23 @@ class OperatorStore:
         assert found is not None
         return found
 
+    async def set_limit_groups(
+        self, operator_id: str, groups: Mapping[str, LimitGroup]
+    ) -> Operator:
+        """Replace the operator's limit groups (players launched on a group that goes
+        play on its default from their next table)."""
+        async with self._engine.begin() as conn:
+            done = await conn.execute(
+                update(_O)
+                .where(_O.c.id == operator_id)
+                .values(limit_groups=json.dumps(limit_groups_json(groups)))
+            )
+        if done.rowcount != 1:
+            raise NotFoundError(f"no operator {operator_id!r}")
+        found = await self.get(operator_id)
+        assert found is not None
+        return found
+
     async def set_disabled(self, operator_id: str, disabled: bool) -> Operator:
         """Disable (or enable again) an operator: a disabled one launches no one."""
         async with self._engine.begin() as conn:
@@ -160,7 +186,12 @@ class OperatorStore:
         if row is None:
             return None
         return OperatorPlayer(
-            row.operator_id, row.player_id, row.user_id, row.currency, row.language
+            row.operator_id,
+            row.player_id,
+            row.user_id,
+            row.currency,
+            row.language,
+            row.limit_group,
         )
 
     async def launched(
@@ -190,6 +221,7 @@ class OperatorStore:
                         currency=player.currency,
                         language=player.language,
                         created_at=now,
+                        limit_group=player.limit_group,
                     )
                 )
             return True
@@ -202,7 +234,11 @@ class OperatorStore:
             await conn.execute(
                 update(_OP)
                 .where(_OP.c.user_id == player.user_id)
-                .values(currency=player.currency, language=player.language)
+                .values(
+                    currency=player.currency,
+                    language=player.language,
+                    limit_group=player.limit_group,
+                )
             )
         return False
 

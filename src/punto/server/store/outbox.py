@@ -11,7 +11,7 @@ from typing import Any, cast
 from sqlalchemy import Table, and_, func, literal, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from punto.ledger.model import WALLET_CALL_KINDS, TransactionKind
+from punto.ledger.model import WALLET_CALL_KINDS, Account, TransactionKind
 from punto.ledger.tables import EntryRow, TransactionRow
 from punto.server.store.database import StorePart, dialect_insert
 from punto.server.store.schema import OutboxRow, OutboxSweepRow
@@ -55,6 +55,8 @@ class Outbox:
     state: str = OUTBOX_PENDING
     last_error: str | None = None
     created_at: float = 0.0
+    currency: str | None = None
+    """The call's ISO 4217 currency (``None``: written before calls named theirs)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,8 @@ class Unwritten:
     player_id: str
     round_id: str | None
     amount: int
+    book: str = ""
+    """The ledger book the call's money is in (``""``: the house currency's)."""
 
 
 def _outbox(row: Any) -> Outbox:
@@ -82,6 +86,7 @@ def _outbox(row: Any) -> Outbox:
         state=row.state,
         last_error=row.last_error,
         created_at=float(row.created_at),
+        currency=row.currency,
     )
 
 
@@ -105,6 +110,7 @@ class OutboxStore(StorePart):
                 "amount": i.amount,
                 "kind": i.kind,
                 "round_id": i.round_id,
+                "currency": i.currency,
                 "attempts": 0,
                 "state": OUTBOX_PENDING,
                 "next_attempt_at": now + hold,
@@ -244,6 +250,7 @@ class OutboxStore(StorePart):
                     _LTX.c.player_id,
                     _LTX.c.round_id,
                     _LEN.c.amount,
+                    _LEN.c.account_code,
                 )
                 .join(
                     _LEN,
@@ -268,7 +275,13 @@ class OutboxStore(StorePart):
                 query = query.where(_LTX.c.seq <= upto)
             return [
                 Unwritten(
-                    int(r.seq), str(r.id), str(r.kind), str(r.player_id), r.round_id, int(r.amount)
+                    int(r.seq),
+                    str(r.id),
+                    str(r.kind),
+                    str(r.player_id),
+                    r.round_id,
+                    int(r.amount),
+                    Account.parse(str(r.account_code)).currency,
                 )
                 for r in await conn.execute(query)
             ]

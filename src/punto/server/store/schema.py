@@ -252,6 +252,7 @@ class OutboxRow(Base):
     amount: Mapped[int] = mapped_column(BigInteger)
     kind: Mapped[str] = mapped_column(String(8))
     round_id: Mapped[str | None] = mapped_column(String(200))
+    currency: Mapped[str | None] = mapped_column(String(3))
     attempts: Mapped[int] = mapped_column(Integer, server_default="0")
     last_error: Mapped[str | None] = mapped_column(Text)
     state: Mapped[str] = mapped_column(String(12), server_default="pending", index=True)
@@ -345,6 +346,8 @@ class OperatorRow(Base):
     secret_version: Mapped[int] = mapped_column(Integer)
     disabled: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[float] = mapped_column(Float)
+    limit_groups: Mapped[str] = mapped_column(Text, server_default="{}")
+    """Its limit groups as JSON (:class:`punto.server.operators.limits.LimitGroups`)."""
 
 
 class OperatorPlayerRow(Base):
@@ -359,6 +362,7 @@ class OperatorPlayerRow(Base):
     currency: Mapped[str] = mapped_column(String(3))
     language: Mapped[str] = mapped_column(String(8))
     created_at: Mapped[float] = mapped_column(Float)
+    limit_group: Mapped[str | None] = mapped_column(String(32))
 
 
 class LaunchTokenRow(Base):

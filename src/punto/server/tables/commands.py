@@ -155,7 +155,8 @@ class Commands:
         dealer's, other players' bets — and one slow operator would freeze it."""
         p = actor.player
         table_id = self.table.settings.table_id
-        self.table.verify_join(p, balance=0)
+        purse = await self._s.purse(p)
+        self.table.verify_join(p, balance=0, purse=purse)
         # The player's turn: no deposit or withdrawal moves their wallet between reading
         # it and the table taking it (refused at once: a deposit or withdrawal is quick,
         # and the player may simply join again); their place among the tables they are at
@@ -163,10 +164,11 @@ class Commands:
         async with self._s.store.turn(p, entering=table_id, limit=self._s.settings.max_tables):
 
             async def join() -> None:
-                self.table.join(p, balance=balance)
+                self.table.join(p, balance=balance, purse=purse)
 
             try:
-                balance = await self._s.bank.balance(p)
+                currency = None if purse is None else purse.currency
+                balance = await self._s.bank.balance(p, currency)
                 return await self._locked(actor, join)
             except BaseException:
                 # refused (or cut short) before the table took them: their place goes
@@ -194,7 +196,7 @@ class Commands:
         game = stakes.round()
         stake = None
         if new and not bank.seamless:
-            stake = Stake(p, new, stakes.new_id(p, "tie"))
+            stake = Stake(p, new, stakes.new_id(p, "tie"), table.currency_of(p))
         started = time.perf_counter()
         cancels, wallet = await bank.change_stakes(
             game,

@@ -136,12 +136,17 @@ class ConfirmPipeline:
         round_id = self._stakes.round()
         confirmation_id = self._stakes.new_id(p, "confirm")
         wallet = None
+        currency = table.currency_of(p)
         if bank.seamless:
             wallet = await bank.debit(
-                round_id, player=p, amount=sum(bets.values()), confirmation_id=confirmation_id
+                round_id,
+                player=p,
+                amount=sum(bets.values()),
+                confirmation_id=confirmation_id,
+                currency=currency,
             )
         confirming = Confirming(
-            round_id, Stake(p, bets, confirmation_id), wallet, placed=placed is not None
+            round_id, Stake(p, bets, confirmation_id, currency), wallet, placed=placed is not None
         )
         try:
             return await self._batcher.submit(p, confirming)

@@ -161,7 +161,8 @@ class Payouts:
         bank = self._s.bank
         if not bank.seamless:
             unknown = [p for p in notes if p not in known]
-            wallets = {**known, **(await bank.balances(unknown) if unknown else {})}
+            currencies = {p: c for p in unknown if (c := table.currency_of(p)) is not None}
+            wallets = {**known, **(await bank.balances(unknown, currencies) if unknown else {})}
             await self._publish(notes, tables, wallets, game)
             return
         owed: dict[str, _Owed] = {}

@@ -32,6 +32,7 @@ from punto.table.events import (
     HandRestarted,
     HandResult,
 )
+from punto.table.purses import Purse
 from punto.table.seat_plan import Place
 
 __all__ = [
@@ -123,6 +124,9 @@ class You(TypedDict):
     pending: dict[str, Any]
     bets: dict[str, Any]
     owner: bool
+    purse: dict[str, Any] | None
+    """The currency the player bets in when not the table's own: its code, digits, chips
+    and the amounts of each tier (:func:`purse_json`)."""
 
 
 class Snapshot(TypedDict):
@@ -315,6 +319,7 @@ def you_json(table: Table, actor: Actor, *, chip: int | None, wallet: int | None
         "pending": {},
         "bets": {},
         "owner": False,
+        "purse": None,
     }
     if me is None or me not in table.seats.participants:
         return out
@@ -328,4 +333,17 @@ def you_json(table: Table, actor: Actor, *, chip: int | None, wallet: int | None
     out["pending"] = bets_json(table.pending(me))
     out["bets"] = bets_json(table.bets(me))
     out["owner"] = table.owner == me
+    purse = table.purses.get(me)
+    out["purse"] = None if purse is None else purse_json(purse)
     return out
+
+
+def purse_json(purse: Purse) -> dict[str, Any]:
+    """A player's currency at a table: ``currency``, ``digits``, ``chips`` and ``limits``
+    (each tier's amounts in it, as a table's ``limits``)."""
+    return {
+        "currency": purse.currency,
+        "digits": purse.digits,
+        "chips": list(purse.chips),
+        "limits": [tier_json(t) for t in purse.tiers.values()],
+    }

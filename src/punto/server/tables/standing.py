@@ -88,7 +88,9 @@ class StandingStakes:
             stake.game,
             table_id=self._table.settings.table_id,
             stakes=[
-                BankStake(player, bets, stake.confirmation_id(player))
+                BankStake(
+                    player, bets, stake.confirmation_id(player), self._table.currency_of(player)
+                )
                 for player, bets in stake.stakes
             ],
         )
@@ -172,15 +174,20 @@ class StandingStakes:
         back to the player if they still wait (the table returns those still waiting when
         betting closes)."""
         staked = debited = False
+        currency = self._table.currency_of(player)
         refused: BaseException = UnavailableError("the table stopped")
         try:
             async with self._payouts.operator_calls:
                 wallet = await self._s.bank.debit(
-                    game, player=player, amount=sum(bets.values()), confirmation_id=confirmation_id
+                    game,
+                    player=player,
+                    amount=sum(bets.values()),
+                    confirmation_id=confirmation_id,
+                    currency=currency,
                 )
             debited = True
             confirming = Confirming(
-                game, BankStake(player, bets, confirmation_id), wallet, standing=True
+                game, BankStake(player, bets, confirmation_id, currency), wallet, standing=True
             )
             await self._confirms.submit(player, confirming)
             staked = True

@@ -1,12 +1,41 @@
 // Formatting: money in minor units, times, bet and phase names in the current language.
 import { labelValue, lang, locale, t, has } from "./i18n.js";
 
-/** 12345 with 2 digits → "123.45" (grouped; minor units are integers, never floats). */
+let currencyCode = null;
+const formatters = new Map();
+
+/** The ISO 4217 currency amounts are shown in (the player's: their launch's, or the
+ * table's purse for them); null shows plain grouped numbers. */
+export function setCurrency(code) {
+  currencyCode = typeof code === "string" && /^[A-Z]{3}$/.test(code) ? code : null;
+}
+
+export function currency() {
+  return currencyCode;
+}
+
+function currencyFormat(digits) {
+  const key = `${locale()}|${currencyCode}|${digits}`;
+  let found = formatters.get(key);
+  if (!found) {
+    found = new Intl.NumberFormat(locale(), { style: "currency", currency: currencyCode, minimumFractionDigits: digits, maximumFractionDigits: digits });
+    formatters.set(key, found);
+  }
+  return found;
+}
+
+/** 12345 with 2 digits → "€123.45" in the player's currency, formatted the browser's way
+ * for the language (plain "123.45" with no currency; minor units are integers). */
 export function money(amount, digits = 2) {
   if (amount === null || amount === undefined) return "—";
   const negative = amount < 0;
   const abs = Math.abs(Math.trunc(amount));
   const scale = 10 ** digits;
+  if (currencyCode) {
+    const whole = Math.floor(abs / scale);
+    const shown = currencyFormat(digits).format(digits > 0 ? Number(`${whole}.${String(abs % scale).padStart(digits, "0")}`) : whole);
+    return `${negative ? "−" : ""}${shown}`;
+  }
   const whole = count(Math.floor(abs / scale));
   const frac = digits > 0 ? `.${String(abs % scale).padStart(digits, "0")}` : "";
   return `${negative ? "−" : ""}${whole}${frac}`;

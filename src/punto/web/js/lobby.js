@@ -159,7 +159,18 @@ export function mount(root) {
       h("li", { "data-tier": tier.name }, `${has(`tier.${tier.name}`) ? t(`tier.${tier.name}`) : tier.name} ${money(tier.min_bet, digits)}–${money(tier.max_bet, digits)}`)));
   }
 
-  function card(tb) {
+  // A launched player in their own currency sees their limit group's amounts of each tier.
+  function priced(tb) {
+    const purse = me && me.limits;
+    if (!purse) return tb;
+    const mine = new Map(purse.limits.map((tier) => [tier.name, tier]));
+    const tiers = (tb.tiers || []).filter((tier) => mine.has(tier.name)).map((tier) => mine.get(tier.name));
+    if (!tiers.length) return tb;
+    return { ...tb, tiers, currency_digits: purse.digits, min_bet: Math.min(...tiers.map((x) => x.min_bet)), max_bet: Math.max(...tiers.map((x) => x.max_bet)) };
+  }
+
+  function card(table) {
+    const tb = priced(table);
     const digits = tb.currency_digits;
     const left = tb.phase === "betting_open" && tb.closes_at ? Math.max(0, Math.ceil(tb.closes_at - Date.now() / 1000)) : null;
     const dealerConsole = role() === "dealer" && tb.dealing === "live";

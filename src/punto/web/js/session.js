@@ -1,8 +1,11 @@
 // The logged-in user: token kept in sessionStorage-like localStorage, and /api/me.
+import { setCurrency } from "./format.js";
+
 const KEY = "punto.session";
 const listeners = new Set();
 
 let session = load();
+setCurrency(session?.currency);
 let renewTimer = null;
 scheduleRenewal();
 
@@ -74,6 +77,7 @@ export function login(data) {
     links: data.links ?? session?.links ?? {},
   };
   window.localStorage.setItem(KEY, JSON.stringify(session));
+  setCurrency(session.currency);
   scheduleRenewal();
   for (const fn of listeners) fn(session);
 }
@@ -88,6 +92,7 @@ export function logout() {
   }
   window.clearTimeout(renewTimer);
   session = null;
+  setCurrency(null);
   window.localStorage.removeItem(KEY);
   for (const fn of listeners) fn(null);
 }

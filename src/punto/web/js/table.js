@@ -6,7 +6,7 @@
 // result, the main bet areas, chips and actions only, with "watch and bet" / "leave".
 import { h, fill, announce, toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { betName, errorText, handPhaseName, money, presetName, signed, tableName } from "./format.js";
+import { betName, errorText, handPhaseName, money, presetName, setCurrency, signed, tableName } from "./format.js";
 import { has } from "./i18n.js";
 import { limitsCard } from "./paytable.js";
 import { cardElement, handTotal } from "./cards.js";
@@ -203,6 +203,7 @@ export function mount(root, { id, compact = false }) {
       if (chat && chat.receive(msg)) return;
       if (msg.type === "snapshot") {
         state = fromSnapshot(msg);
+        setCurrency(state.table.currency || (current() && current().currency));
         memo.clear();
         if (state.you.viewer === "player" && (state.you.wallet_balance === null || state.you.wallet_balance === undefined)) walletFromAccount();
       } else if (msg.type === "error") {

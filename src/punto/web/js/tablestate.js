@@ -23,8 +23,10 @@ function cardMap(list) {
 /** A fresh state from a `snapshot` message; `now` is the client's clock in ms. */
 export function fromSnapshot(snap, now = Date.now()) {
   const s = snap.state;
+  const purse = snap.you && snap.you.purse;
   return {
-    table: snap.table,
+    // a player in another currency bets its chips and limits, and reads its amounts
+    table: purse ? { ...snap.table, currency_digits: purse.digits, chips: purse.chips, limits: purse.limits, currency: purse.currency } : snap.table,
     seq: snap.seq,
     you: { ...snap.you, pending: { ...(snap.you.pending || {}) }, bets: { ...(snap.you.bets || {}) } },
     phase: s.phase,
