@@ -327,7 +327,7 @@ def podman_problem() -> str | None:
             )
             if pulled.returncode != 0:
                 last = (pulled.stderr.strip().splitlines() or ["?"])[-1]
-                return f"podman cannot pull {image}: {last[:200]}"
+                return f"podman cannot pull {image} ({last[-160:]})"
     ran = subprocess.run(
         ["podman", "run", "--rm", _images()[0], "true"], capture_output=True, text=True, timeout=120
     )
@@ -381,6 +381,6 @@ async def composed(tmp_path: Path) -> AsyncIterator[Deployment]:
 async def test_the_compose_file_serves_through_the_proxy(tmp_path: Path) -> None:
     problem = podman_problem()
     if problem is not None:
-        pytest.skip(f"{problem}: the same topology runs as plain processes in the test above")
+        pytest.skip(f"{problem}; the processes test runs the same topology without containers")
     async with composed(tmp_path) as deployment:
         await check(deployment)
