@@ -6,8 +6,10 @@ STAMP := $(VENV)/.punto-installed
 # Debian packages of the browser tests: the browser, and CJK fonts so Chinese screenshots
 # show characters, not boxes.
 BROWSER_PACKAGES := chromium fonts-noto-cjk ffmpeg
+# The TLS-terminating proxy of deploy/ (its test runs it in front of two servers).
+PROXY_PACKAGES := caddy
 
-.PHONY: run test lint typecheck unit integration bench clean chromium
+.PHONY: run test lint typecheck unit integration bench clean chromium proxy
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +34,7 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest -m "not integration" -n 2
 
-integration: $(STAMP) chromium
+integration: $(STAMP) chromium proxy
 	$(BIN)/pytest -m integration -n 3 --dist loadfile
 
 # The web client's browser tests drive Debian's Chromium (never a downloaded browser):
@@ -49,6 +51,22 @@ chromium:
 	      || echo "punto: could not install$$missing: the browser tests that need them will be skipped"; \
 	  else \
 	    echo "punto: missing Debian packages:$$missing (apt-get install$$missing): the browser tests that need them will be skipped"; \
+	  fi; \
+	fi
+
+# deploy/'s test starts Debian's Caddy with deploy/Caddyfile: installed the same way, else
+# that test is skipped and says why.
+proxy:
+	@missing=""; \
+	for pkg in $(PROXY_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$pkg 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$pkg"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null) \
+	      || echo "punto: could not install$$missing: the deploy test that needs it will be skipped"; \
+	  else \
+	    echo "punto: missing Debian packages:$$missing (apt-get install$$missing): the deploy test that needs it will be skipped"; \
 	  fi; \
 	fi
 
