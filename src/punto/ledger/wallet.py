@@ -31,6 +31,7 @@ from punto.errors import (
     IdempotencyConflictError,
     InsufficientFundsError,
     LedgerError,
+    WalletCurrencyError,
     WalletError,
     WalletRolledBackError,
     WalletUnavailableError,
@@ -43,6 +44,7 @@ from punto.ledger.store import LedgerStore
 __all__ = [
     "InternalWallet",
     "OperatorTransaction",
+    "Reconciles",
     "RetryPolicy",
     "SeamlessWallet",
     "Wallet",
@@ -82,26 +84,61 @@ class OperatorTransaction:
 
 @runtime_checkable
 class Wallet(Protocol):
-    """Where a player's money is: debit, credit and rollback keyed by transaction id."""
+    """Where a player's money is: debit, credit and rollback keyed by transaction id.
 
-    async def balance(self, player_id: str) -> int:
+    ``currency`` names the ISO 4217 currency of the amount (minor units of it); omitted,
+    it is the player's own (the wallet's default). Each dialect of an operator's wallet
+    (:mod:`punto.ledger.dialects`) is one of these."""
+
+    async def balance(self, player_id: str, *, currency: str | None = None) -> int:
         """The player's balance in minor units."""
         ...
 
     async def debit(
-        self, player_id: str, amount: int, *, transaction_id: str, round_id: str | None = None
+        self,
+        player_id: str,
+        amount: int,
+        *,
+        transaction_id: str,
+        round_id: str | None = None,
+        currency: str | None = None,
     ) -> WalletReceipt:
         """Take ``amount`` from the player (idempotent by ``transaction_id``)."""
         ...
 
     async def credit(
-        self, player_id: str, amount: int, *, transaction_id: str, round_id: str | None = None
+        self,
+        player_id: str,
+        amount: int,
+        *,
+        transaction_id: str,
+        round_id: str | None = None,
+        currency: str | None = None,
     ) -> WalletReceipt:
         """Give ``amount`` to the player (idempotent by ``transaction_id``)."""
         ...
 
-    async def rollback(self, transaction_id: str, *, player_id: str, amount: int) -> WalletReceipt:
+    async def rollback(
+        self,
+        transaction_id: str,
+        *,
+        player_id: str,
+        amount: int,
+        round_id: str | None = None,
+        currency: str | None = None,
+    ) -> WalletReceipt:
         """Undo the debit ``transaction_id``; before it arrives, refuse it for good."""
+        ...
+
+
+@runtime_checkable
+class Reconciles(Protocol):
+    """A wallet that can tell what it holds of a call (``punto ledger check --operator``)."""
+
+    async def transaction(
+        self, transaction_id: str, *, player_id: str | None = None
+    ) -> OperatorTransaction | None:
+        """What the operator holds of the call ``transaction_id``; ``None``: never saw it."""
         ...
 
 
@@ -118,7 +155,7 @@ class InternalWallet:
         self._store = store
         self._operator_id = operator_id
 
-    async def balance(self, player_id: str) -> int:
+    async def balance(self, player_id: str, *, currency: str | None = None) -> int:
         """The player's wallet balance."""
         return await self._store.balance(Account.player(player_id))
 
@@ -147,19 +184,39 @@ class InternalWallet:
         return await self._store.transaction(key=key) is not None
 
     async def debit(
-        self, player_id: str, amount: int, *, transaction_id: str, round_id: str | None = None
+        self,
+        player_id: str,
+        amount: int,
+        *,
+        transaction_id: str,
+        round_id: str | None = None,
+        currency: str | None = None,
     ) -> WalletReceipt:
         """Take ``amount`` out of the player's wallet to the operator (a transfer out);
         :class:`InsufficientFundsError` if the wallet is short."""
         return await self._transfer(TransactionKind.WITHDRAWAL, player_id, amount, transaction_id)
 
     async def credit(
-        self, player_id: str, amount: int, *, transaction_id: str, round_id: str | None = None
+        self,
+        player_id: str,
+        amount: int,
+        *,
+        transaction_id: str,
+        round_id: str | None = None,
+        currency: str | None = None,
     ) -> WalletReceipt:
         """Put ``amount`` into the player's wallet from the operator (a transfer in)."""
         return await self._transfer(TransactionKind.DEPOSIT, player_id, amount, transaction_id)
 
-    async def rollback(self, transaction_id: str, *, player_id: str, amount: int) -> WalletReceipt:
+    async def rollback(
+        self,
+        transaction_id: str,
+        *,
+        player_id: str,
+        amount: int,
+        round_id: str | None = None,
+        currency: str | None = None,
+    ) -> WalletReceipt:
         """Undo the debit ``transaction_id`` (idempotent); tombstone it if not seen yet."""
         key = f"wallet:{transaction_id}"
         for _ in range(2):
@@ -288,17 +345,21 @@ class SeamlessWallet:
             return player_id[len(self._prefix) :]
         return player_id
 
-    async def balance(self, player_id: str) -> int:
-        """The player's balance at the operator."""
+    async def balance(self, player_id: str, *, currency: str | None = None) -> int:
+        """The player's balance at the operator (``?currency=`` when given)."""
         their = quote(self._their(player_id), safe="")
-        answer = await self._call("GET", f"/balance/{their}", key=None)
+        query = f"?currency={quote(currency, safe='')}" if currency else ""
+        answer = await self._call("GET", f"/balance/{their}{query}", key=None)
         return _int(answer, "balance")
 
-    async def _move(
-        self, action: str, player_id: str, amount: int, transaction_id: str, round_id: str | None
-    ) -> WalletReceipt:
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            raise LedgerError(f"a {action} must be a positive whole number of minor units")
+    def _body(
+        self,
+        transaction_id: str,
+        player_id: str,
+        amount: int,
+        round_id: str | None,
+        currency: str | None,
+    ) -> dict[str, Any]:
         body: dict[str, Any] = {
             "transaction_id": transaction_id,
             "player_id": self._their(player_id),
@@ -306,34 +367,69 @@ class SeamlessWallet:
         }
         if round_id is not None:
             body["round_id"] = round_id
+        if currency is not None:
+            body["currency"] = currency
+        return body
+
+    async def _move(
+        self,
+        action: str,
+        player_id: str,
+        amount: int,
+        transaction_id: str,
+        round_id: str | None,
+        currency: str | None,
+    ) -> WalletReceipt:
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+            raise LedgerError(f"a {action} must be a positive whole number of minor units")
+        body = self._body(transaction_id, player_id, amount, round_id, currency)
         answer = await self._call("POST", f"/{action}", key=transaction_id, body=body)
         return _receipt(transaction_id, answer)
 
     async def debit(
-        self, player_id: str, amount: int, *, transaction_id: str, round_id: str | None = None
+        self,
+        player_id: str,
+        amount: int,
+        *,
+        transaction_id: str,
+        round_id: str | None = None,
+        currency: str | None = None,
     ) -> WalletReceipt:
         """``POST /debit``; :class:`InsufficientFundsError` on 402,
         :class:`WalletRolledBackError` when the id was rolled back,
+        :class:`WalletCurrencyError` for a currency not the player's,
         :class:`WalletUnavailableError` when no answer came."""
-        return await self._move("debit", player_id, amount, transaction_id, round_id)
+        return await self._move("debit", player_id, amount, transaction_id, round_id, currency)
 
     async def credit(
-        self, player_id: str, amount: int, *, transaction_id: str, round_id: str | None = None
+        self,
+        player_id: str,
+        amount: int,
+        *,
+        transaction_id: str,
+        round_id: str | None = None,
+        currency: str | None = None,
     ) -> WalletReceipt:
         """``POST /credit``."""
-        return await self._move("credit", player_id, amount, transaction_id, round_id)
+        return await self._move("credit", player_id, amount, transaction_id, round_id, currency)
 
-    async def rollback(self, transaction_id: str, *, player_id: str, amount: int) -> WalletReceipt:
+    async def rollback(
+        self,
+        transaction_id: str,
+        *,
+        player_id: str,
+        amount: int,
+        round_id: str | None = None,
+        currency: str | None = None,
+    ) -> WalletReceipt:
         """``POST /rollback`` of the debit ``transaction_id`` (key ``rollback:<id>``)."""
-        body = {
-            "transaction_id": transaction_id,
-            "player_id": self._their(player_id),
-            "amount": amount,
-        }
+        body = self._body(transaction_id, player_id, amount, round_id, currency)
         answer = await self._call("POST", "/rollback", key=f"rollback:{transaction_id}", body=body)
         return _receipt(transaction_id, answer)
 
-    async def transaction(self, transaction_id: str) -> OperatorTransaction | None:
+    async def transaction(
+        self, transaction_id: str, *, player_id: str | None = None
+    ) -> OperatorTransaction | None:
         """``GET /transactions/{id}``: what the operator holds of a call (reconciliation);
         ``None`` when it never saw it."""
         try:
@@ -368,6 +464,8 @@ def _answer(path: str, response: httpx.Response) -> dict[str, Any]:
         raise WalletRolledBackError(f"the operator refused {path}: {message or error}")
     if error == "unknown_transaction":
         raise _UnknownTransactionError(f"the operator has no {path}")
+    if error == "wrong_currency":
+        raise WalletCurrencyError(f"the operator refused {path}: {message or error}")
     if error == "idempotency_conflict":
         raise IdempotencyConflictError(f"the operator refused {path}: {message or error}")
     raise WalletError(
