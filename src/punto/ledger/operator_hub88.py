@@ -78,7 +78,7 @@ class _Balances(MutableMapping[str, int]):
         return iter(dict.fromkeys(player for player, _ in self._operator.wallets))
 
     def __len__(self) -> int:
-        return len(set(player for player, _ in self._operator.wallets))
+        return len({player for player, _ in self._operator.wallets})
 
 
 class Hub88Operator:
@@ -134,9 +134,7 @@ class Hub88Operator:
         answer: Answer = {"status": status, "request_uuid": body.get("request_uuid")}
         if isinstance(user, str) and (user, self.currency_of(user)) in self.wallets:
             currency = self.currency_of(user)
-            answer.update(
-                user=user, currency=currency, balance=self.wallets[(user, currency)]
-            )
+            answer.update(user=user, currency=currency, balance=self.wallets[(user, currency)])
         answer.update(more)
         return answer
 
@@ -157,9 +155,7 @@ class Hub88Operator:
         read = self._player(body, currency=False)
         return read if isinstance(read, dict) else self._answer(body)
 
-    def _transaction(
-        self, body: Mapping[str, Any], kind: str
-    ) -> Answer | tuple[str, _Record]:
+    def _transaction(self, body: Mapping[str, Any], kind: str) -> Answer | tuple[str, _Record]:
         read = self._player(body, currency=True)
         if isinstance(read, dict):
             return read

@@ -43,6 +43,7 @@ from punto.ledger.store import LedgerStore
 
 __all__ = [
     "InternalWallet",
+    "LookupUnsupportedError",
     "OperatorTransaction",
     "Reconciles",
     "RetryPolicy",
@@ -255,6 +256,13 @@ class RetryPolicy:
         [0.2, 0.4, 0.8, 2.0]
         """
         return float(min(self.max_delay, self.base_delay * 2 ** (failures - 1)))
+
+
+class LookupUnsupportedError(WalletError):
+    """The operator's wallet has no look-up of a transaction: reconciliation can check only
+    Punto's side of the calls."""
+
+    kind: ClassVar[str] = "wallet_lookup_unsupported"
 
 
 class _UnknownTransactionError(WalletError):

@@ -33,7 +33,7 @@ import asyncio
 import json
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 import httpx
 
@@ -49,13 +49,17 @@ from punto.errors import (
     WalletUnavailableError,
 )
 from punto.ledger.signing import HUB88_SIGNATURE_HEADER, rsa_signature
-from punto.ledger.wallet import OperatorTransaction, RetryPolicy, WalletReceipt
+from punto.ledger.wallet import (
+    LookupUnsupportedError,
+    OperatorTransaction,
+    RetryPolicy,
+    WalletReceipt,
+)
 
 __all__ = [
     "NAMESPACE",
     "SCALE_DIGITS",
     "Hub88Wallet",
-    "LookupUnsupportedError",
     "from_units",
     "to_units",
     "transaction_uuid",
@@ -68,12 +72,6 @@ NAMESPACE = uuid.UUID("6f0d3c55-8a3e-5b4c-9d2e-70756e746f00")
 """The namespace of the UUID 5 that carries a Punto transaction id."""
 
 RS_OK = "RS_OK"
-
-
-class LookupUnsupportedError(WalletError):
-    """The operator's wallet has no look-up of a transaction (``/transaction/info``)."""
-
-    kind: ClassVar[str] = "wallet_lookup_unsupported"
 
 
 def _scale(currency: str) -> int:
@@ -224,9 +222,7 @@ class Hub88Wallet:
     def _balance_of(self, answer: Mapping[str, Any], currency: str, path: str) -> int:
         held = answer.get("currency")
         if held is not None and held != currency:
-            raise WalletCurrencyError(
-                f"the operator answered {path} in {held}, not {currency}"
-            )
+            raise WalletCurrencyError(f"the operator answered {path} in {held}, not {currency}")
         value = answer.get("balance")
         if isinstance(value, bool) or not isinstance(value, int):
             raise WalletError(f"the operator's answer to {path} has no integer balance")

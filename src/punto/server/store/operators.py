@@ -85,8 +85,9 @@ class OperatorStore:
 
     # -- operators -------------------------------------------------------------------
 
-    async def add(self, operator: Operator, *, secret: str) -> None:
-        """Register ``operator``; :class:`ConflictError` when its id is taken."""
+    async def add(self, operator: Operator, *, secret: str, wallet_key: str | None = None) -> None:
+        """Register ``operator`` (``wallet_key``: the PEM private key that signs Punto's
+        calls to its hub88 wallet); :class:`ConflictError` when its id is taken."""
         try:
             async with self._engine.begin() as conn:
                 await conn.execute(
@@ -102,6 +103,7 @@ class OperatorStore:
                         secret_version=operator.secret_version,
                         disabled=operator.disabled,
                         created_at=operator.created_at,
+                        wallet_key=wallet_key,
                     )
                 )
         except IntegrityError:
@@ -118,6 +120,14 @@ class OperatorStore:
         async with self._engine.connect() as conn:
             row = (await conn.execute(select(_O.c.secret).where(_O.c.id == operator_id))).first()
         return None if row is None else str(row.secret)
+
+    async def wallet_key(self, operator_id: str) -> str | None:
+        """The PEM private key that signs Punto's calls to the operator's hub88 wallet."""
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(select(_O.c.wallet_key).where(_O.c.id == operator_id))
+            ).first()
+        return None if row is None or row.wallet_key is None else str(row.wallet_key)
 
     async def all(self) -> list[Operator]:
         """Every operator, by id."""

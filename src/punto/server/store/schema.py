@@ -345,6 +345,9 @@ class OperatorRow(Base):
     secret_version: Mapped[int] = mapped_column(Integer)
     disabled: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[float] = mapped_column(Float)
+    wallet_key: Mapped[str | None] = mapped_column(Text)
+    """The PEM private key that signs Punto's calls to its hub88 wallet (server migration
+    s0016w)."""
 
 
 class OperatorPlayerRow(Base):
