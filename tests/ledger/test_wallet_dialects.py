@@ -66,7 +66,8 @@ async def test_the_contract_in_each_dialect(dialect: str) -> None:
             await wallet.debit("ann", 100, transaction_id="c-4", currency="USD")
         assert balances["ann"] == 12_500
         held = await wallet.transaction("s-1", player_id="ann")  # type: ignore[attr-defined]
-        assert (held.kind, held.player_id, held.amount, held.status) == ("credit", "ann", 2_500, "ok")
+        wanted = ("credit", "ann", 2_500, "ok")
+        assert (held.kind, held.player_id, held.amount, held.status) == wanted
         gone = await wallet.transaction("c-2", player_id="ann")  # type: ignore[attr-defined]
         assert (gone.kind, gone.status) == ("tombstone", "tombstoned")
         assert await wallet.transaction("nope", player_id="ann") is None  # type: ignore[attr-defined]
