@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from punto.cli import main
-from punto.ledger import operator_ref
+from punto.ledger import operator_hub88, operator_ref
 
 
 def _check(*args: str) -> tuple[int, dict[str, Any]]:
@@ -101,3 +101,25 @@ def test_bad_arguments_are_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["operators", "check", "--wallet-url", "http://x", "--dialect", "hub88",
                  "--currency", "EUR", "--player", "ann"]) == 2  # fmt: skip
     assert "--key" in capsys.readouterr().err
+
+
+def test_the_kit_checks_a_registered_hub88_operator_with_its_own_key(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        added = main(["operators", "add", "hubco", "--name", "Hub Co", "--currencies", "JPY",
+                      "--dialect", "hub88", "--wallet-url", "http://placeholder",
+                      "--database-url", url, "--json"])  # fmt: skip
+    assert added == 0
+    public = json.loads(out.getvalue())["wallet_public_key"]
+    assert public.startswith("-----BEGIN PUBLIC KEY-----")
+    operator = operator_hub88.Hub88Operator({"ann": 5_000}, currency="JPY")
+    with serving(operator_hub88.create_app(operator, public_key=public)) as base:
+        import sqlite3
+
+        with sqlite3.connect(tmp_path / "server.sqlite3") as db:
+            db.execute("UPDATE server_operators SET wallet_url = ? WHERE id = 'hubco'", (base,))
+        status, report = _check("hubco", "--database-url", url)
+    assert status == 0, report
+    assert report["currency"] == "JPY"
+    assert operator.balances["ann"] == 5_000
