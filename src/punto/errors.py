@@ -15,6 +15,7 @@ from typing import ClassVar
 __all__ = [
     "AccessError",
     "AmountError",
+    "AmountUnitsError",
     "AuthError",
     "BetClosedError",
     "BetCombinationError",
@@ -64,6 +65,7 @@ __all__ = [
     "UnbalancedTransactionError",
     "UnknownBetError",
     "VideoGoneError",
+    "WalletCurrencyError",
     "WalletError",
     "WalletRolledBackError",
     "WalletUnavailableError",
@@ -267,6 +269,19 @@ class WalletRolledBackError(WalletError):
     """A debit refused because its transaction id was already rolled back."""
 
     kind: ClassVar[str] = "wallet_rolled_back"
+
+
+class WalletCurrencyError(WalletError):
+    """An operator wallet refused a call in a currency that is not the player's."""
+
+    kind: ClassVar[str] = "wallet_currency"
+
+
+class AmountUnitsError(LedgerError):
+    """An amount that a wallet dialect's units cannot carry exactly (a fraction of a
+    Hub88 unit, or of a minor unit)."""
+
+    kind: ClassVar[str] = "amount_units"
 
 
 class WalletUnavailableError(WalletError):

@@ -122,6 +122,8 @@ ERROR_NAMES: dict[type[PuntoError], str] = {
     errors.WalletError: "wallet",
     errors.WalletRolledBackError: "wallet_rolled_back",
     errors.WalletUnavailableError: "wallet_unavailable",
+    errors.WalletCurrencyError: "wallet_currency",
+    errors.AmountUnitsError: "amount_units",
     errors.CompositionError: "composition",
     errors.CardNotInShoeError: "card_not_in_shoe",
     errors.SimulationError: "simulation",
@@ -198,6 +200,7 @@ def test_error_code_reads_the_declared_name() -> None:
         errors.WalletError,
         errors.WalletUnavailableError,
         errors.WalletRolledBackError,
+        errors.WalletCurrencyError,
     ],
 )
 def test_transport_errors_are_not_value_errors(cls: type[PuntoError]) -> None:

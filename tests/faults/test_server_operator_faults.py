@@ -6,18 +6,18 @@ check afterwards."""
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from pathlib import Path
 
 import httpx
 import pytest
+from dialect_support import call_of, reference, wallet_of
 from ledger_support import BACKENDS
 from server_support import a_hand, macau_players, seamless_live_table
 
 from punto.bets import Bet
 from punto.ledger.operator_ref import ReferenceOperator, create_app
-from punto.ledger.wallet import RetryPolicy
+from punto.ledger.wallet import RetryPolicy, Wallet
 from punto.server.store.storage import OUTBOX_PENDING
 
 pytestmark = pytest.mark.asyncio
@@ -26,14 +26,16 @@ pytestmark = pytest.mark.asyncio
 class _Faulty(httpx.AsyncBaseTransport):
     """The reference operator, failing the calls it is told to (``500`` or a timeout)."""
 
-    def __init__(self, operator: ReferenceOperator) -> None:
-        self._inner = httpx.ASGITransport(app=create_app(operator))
+    def __init__(
+        self, operator: ReferenceOperator, app: object = None, dialect: str = "punto"
+    ) -> None:
+        self._inner = httpx.ASGITransport(app=app or create_app(operator))  # type: ignore[arg-type]
+        self._dialect = dialect
         self.faults: dict[tuple[str, str], str] = {}
         """(call, player or ``*``) → ``"500"`` or ``"timeout"``."""
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        call = request.url.path.rsplit("/", 1)[-1]
-        player = json.loads(request.content or b"{}").get("player_id", "")
+        call, player = call_of(self._dialect, request)
         fault = self.faults.get((call, player)) or self.faults.get((call, "*"))
         if fault == "500":
             return httpx.Response(500, json={"error": "internal", "message": "down"})
@@ -44,11 +46,20 @@ class _Faulty(httpx.AsyncBaseTransport):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS[:1])
-async def test_operator_500s_and_timeouts_move_nothing_twice(backend: str, tmp_path: Path) -> None:
-    operator = ReferenceOperator({"ann": 100_000, "bob": 100_000})
-    transport = _Faulty(operator)
+@pytest.mark.parametrize("dialect", ["punto", "hub88"])
+async def test_operator_500s_and_timeouts_move_nothing_twice(
+    backend: str, dialect: str, tmp_path: Path
+) -> None:
+    operator, app, root = reference(dialect, {"ann": 100_000, "bob": 100_000})
+    transport = _Faulty(operator, app, dialect)
     retry = RetryPolicy(attempts=2, base_delay=0.01)
-    async with seamless_live_table(backend, tmp_path, transport, retry=retry) as t:
+
+    def wallet(client: httpx.AsyncClient) -> Wallet:
+        return wallet_of(dialect, f"http://operator{root}", client=client, retry=retry)
+
+    async with seamless_live_table(
+        backend, tmp_path, transport, retry=retry, wallet_of=wallet
+    ) as t:
         server, console, ann, bob = t.server, t.console, t.ann, t.bob
         await bob.ok({"type": "add_chip", "bet": "banker"})
         for fault in ("500", "timeout"):

@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from dialect_support import SECRET, key, reference, wallet_of
 from ledger_support import BACKENDS, ledger_database
 from server_support import (
     RunningServer,
@@ -58,28 +59,32 @@ OPERATOR = Account.operator("default")
 
 
 @contextlib.asynccontextmanager
-async def operator_serving(operator: ReferenceOperator) -> AsyncIterator[str]:
-    """The reference operator on a real loopback port; yields its wallet root."""
+async def operator_serving(
+    operator: ReferenceOperator, app: Any = None, root: str = "/wallet"
+) -> AsyncIterator[str]:
+    """The reference operator (or ``app``) on a real loopback port; yields its wallet root."""
     port = free_port()
-    config = uvicorn.Config(create_app(operator), host="127.0.0.1", port=port, log_level="error")
+    config = uvicorn.Config(
+        app or create_app(operator), host="127.0.0.1", port=port, log_level="error"
+    )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     try:
         await until(lambda: server.started, "the operator did not start")
-        yield f"http://127.0.0.1:{port}/wallet"
+        yield f"http://127.0.0.1:{port}{root}"
     finally:
         server.should_exit = True
         await asyncio.wait_for(task, 30)
 
 
-async def check_operator(url: str, wallet_url: str) -> tuple[int, str]:
+async def check_operator(url: str, wallet_url: str, *more: str) -> tuple[int, str]:
     """``punto ledger check --operator`` (in a thread: it runs its own event loop)."""
     out = io.StringIO()
 
     def run() -> int:
         with contextlib.redirect_stdout(out):
             return main(["ledger", "check", "--operator", "--database-url", url,
-                         "--wallet-url", wallet_url, "--json"])  # fmt: skip
+                         "--wallet-url", wallet_url, "--json", *more])  # fmt: skip
 
     status = await asyncio.to_thread(run)
     return status, out.getvalue()
@@ -140,18 +145,25 @@ async def books(backend: str, tmp_path: Path, **balances: int) -> AsyncIterator[
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    ("backend", "dialect"),
+    [pytest.param(b.values[0], "punto", marks=b.marks, id=f"{b.id}-punto") for b in BACKENDS]
+    + [pytest.param("sqlite", "hub88", id="sqlite-hub88")],
+)
 async def test_a_debit_the_operator_took_but_did_not_answer_is_rolled_back_in_the_end(
-    backend: str, tmp_path: Path
+    backend: str, dialect: str, tmp_path: Path
 ) -> None:
     """Issue finding 1: the operator applies a debit but answers 500, the rollback fails
     too. The rollback is kept and retried until the operator answers; ``ledger check
-    --operator`` fails until then."""
-    operator = ReferenceOperator({"ann": 100_000})
+    --operator`` fails until then (in either wallet dialect)."""
+    operator, app, root = reference(dialect, {"ann": 100_000})
+    pem = tmp_path / "punto.pem"
+    pem.write_text(key())
+    signing = ("--wallet-secret", SECRET, "--wallet-dialect", dialect, "--wallet-key", str(pem))
     async with (
-        operator_serving(operator) as wallet_url,
+        operator_serving(operator, app, root) as wallet_url,
         # closed however the test ends (an unclosed client fails a later test)
-        SeamlessWallet(wallet_url, retry=RetryPolicy(attempts=2, base_delay=0.01)) as wallet,
+        wallet_of(dialect, wallet_url, retry=RetryPolicy(attempts=2, base_delay=0.01)) as wallet,
         server_on(
             backend,
             tmp_path,
@@ -176,7 +188,7 @@ async def test_a_debit_the_operator_took_but_did_not_answer_is_rolled_back_in_th
             assert operator.balances["ann"] == 99_000  # the operator kept it, for now
             assert server.node.runners["online-1"].table.bets("ann") == {}
 
-            status, out = await check_operator(url, wallet_url)
+            status, out = await check_operator(url, wallet_url, *signing)
             report = json.loads(out)
             assert status == 1
             assert report["operator"]["problems"][0].startswith("pending: rollback")
@@ -184,7 +196,7 @@ async def test_a_debit_the_operator_took_but_did_not_answer_is_rolled_back_in_th
             operator.heal()
             await until(lambda: operator.balances["ann"] == 100_000, "rollback not retried")
             await until_no_pending(server)
-            status, out = await check_operator(url, wallet_url)
+            status, out = await check_operator(url, wallet_url, *signing)
             assert status == 0, out
 
             # A credit the operator does not take now is sent until it does. Player and
@@ -201,13 +213,13 @@ async def test_a_debit_the_operator_took_but_did_not_answer_is_rolled_back_in_th
             # the credit is written down and tried by the player's own task, after the
             # hand's event: the check looks once the operator has had it
             await until(lambda: operator.balances["ann"] == 98_000 + returned, "credit not tried")
-            status, out = await check_operator(url, wallet_url)
+            status, out = await check_operator(url, wallet_url, *signing)
             assert status == 1
             assert "pending: credit" in json.loads(out)["operator"]["problems"][0]
             operator.heal()
             await until_no_pending(server)  # the credit sent again, and taken
             assert operator.balances["ann"] == 98_000 + returned
-        status, out = await check_operator(url, wallet_url)
+        status, out = await check_operator(url, wallet_url, *signing)
         assert status == 0, out
 
 

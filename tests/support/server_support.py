@@ -503,13 +503,19 @@ async def seamless_live_table(
     transport: httpx.AsyncBaseTransport,
     *,
     retry: RetryPolicy,
+    wallet_of: Callable[[httpx.AsyncClient], Wallet] | None = None,
     **changes: object,
 ) -> AsyncIterator[SeamlessTable]:
     """A :class:`SeamlessTable` whose operator's wallet is reached through ``transport``
-    (a test's stand-in that can fail or hold calls; ``changes``: other settings of the
-    server); afterwards the ledger must check."""
+    (a test's stand-in that can fail or hold calls; ``wallet_of``: the wallet of another
+    dialect on that client; ``changes``: other settings of the server); afterwards the
+    ledger must check."""
     client = httpx.AsyncClient(transport=transport)
-    wallet = SeamlessWallet("http://operator/wallet", client=client, retry=retry)
+    wallet: Wallet = (
+        wallet_of(client)
+        if wallet_of is not None
+        else SeamlessWallet("http://operator/wallet", client=client, retry=retry)
+    )
     settings: dict[str, Any] = {"betting_seconds": 600.0, **changes}
     try:
         async with server_on(

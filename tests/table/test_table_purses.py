@@ -38,7 +38,8 @@ def test_a_yen_player_bets_yen_chips_on_the_tier_in_yen() -> None:
     table.add_chip("jpy", Bet.BANKER)
     table.confirm("jpy")
     assert table.tier_of("jpy") == _LOW_JPY
-    assert table.currency_of("jpy") == "JPY" and table.currency_of("eur") is None
+    assert table.currency_of("jpy") == "JPY"
+    assert table.currency_of("eur") is None
     # the euro player's bets are the table's own; 5000 yen is not among its totals
     table.choose_chip("eur", 1000)
     table.add_chip("eur", Bet.PLAYER)
@@ -60,7 +61,7 @@ def test_a_bet_above_the_yen_maximum_is_refused_in_yen() -> None:
     table.choose_chip("jpy", 100_000)
     table.add_chip("jpy", Bet.BANKER)
     with pytest.raises(
-        BetLimitError, match="Banker bet 200000 is above this table.s maximum of 100000$"
+        BetLimitError, match=r"Banker bet 200000 is above this table.s maximum of 100000$"
     ):
         table.add_chip("jpy", Bet.BANKER)
 

@@ -46,6 +46,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="SECRET",
         help="signs the calls to the operator ($PUNTO_WALLET_SECRET)",
     )
+    check.add_argument(
+        "--wallet-dialect",
+        choices=["punto", "hub88"],
+        help="the contract the wallet at --wallet-url speaks ($PUNTO_WALLET_DIALECT; punto)",
+    )
+    check.add_argument(
+        "--wallet-key",
+        metavar="FILE",
+        help="the PEM private key that signs hub88 wallet calls ($PUNTO_WALLET_KEY)",
+    )
     actions.add_parser(
         "migrate",
         help="create or upgrade the ledger tables",

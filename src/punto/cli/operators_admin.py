@@ -13,7 +13,7 @@ from pathlib import Path
 from punto.cli.database import server_database
 from punto.cli.output import write_json
 from punto.errors import NotFoundError, ProtocolError
-from punto.ledger.signing import new_secret
+from punto.ledger.signing import new_secret, public_key_of
 from punto.ledger.store import database_url, reach
 from punto.server.operators.limits import LimitGroup, limit_groups_from_json
 from punto.server.operators.model import Operator
@@ -25,6 +25,10 @@ __all__ = ["run"]
 
 def run(args: argparse.Namespace) -> int:
     """Run the chosen action; 0 when done."""
+    if args.action == "check":
+        from punto.cli.operators_check import run as check
+
+        return check(args)
     url = database_url(args.database_url)
     asyncio.run(reach(url))  # a database that cannot be opened: one line, exit 2
     return asyncio.run(_run(url, args))
@@ -44,6 +48,15 @@ async def _run(url: str, args: argparse.Namespace) -> int:
                     print("no operators yet: punto operators add ID --name N --currencies EUR")
             return 0
         secret: str | None = None
+        if args.action == "public-key":
+            held = await store.wallet_key(args.operator_id)
+            if held is None:
+                raise NotFoundError(f"no hub88 wallet key for operator {args.operator_id!r}")
+            if args.json:
+                write_json({"id": args.operator_id, "wallet_public_key": public_key_of(held)})
+            else:
+                print(public_key_of(held), end="")
+            return 0
         if args.action == "add":
             operator, secret = await register(
                 store,
@@ -75,16 +88,23 @@ async def _run(url: str, args: argparse.Namespace) -> int:
             if got is None:
                 raise NotFoundError(f"no operator {args.operator_id!r}")
             operator = got
+        wallet_key = await store.wallet_key(operator.id) if args.action == "add" else None
+        public = public_key_of(wallet_key) if wallet_key is not None else None
         if args.json:
             answer = operator.to_json()
             if secret is not None:
                 answer["secret"] = secret
+            if public is not None:
+                answer["wallet_public_key"] = public
             write_json(answer)
         else:
             print(_line(operator))
             if secret is not None:
                 print(f"secret: {secret}")
                 print("(shown this once: keep it in the operator's secret store)")
+            if public is not None:
+                print("wallet public key (the operator checks X-Hub88-Signature with it):")
+                print(public, end="")
         return 0
 
 

@@ -3,7 +3,9 @@
 It implements ``POST /wallet/debit``, ``POST /wallet/credit``, ``POST /wallet/rollback``,
 ``GET /wallet/balance/{player_id}`` and ``GET /wallet/transactions/{id}`` exactly as
 ``docs/ledger.md`` describes: idempotent by transaction id, and a rollback that arrives
-before its debit leaves a tombstone so the late debit is refused. Tests drive it through
+before its debit leaves a tombstone so the late debit is refused. Each player's wallet is in
+one currency (``currency``, else EUR): a call naming another is refused (409
+``wrong_currency``). Tests drive it through
 ``httpx.ASGITransport`` (:meth:`ReferenceOperator.fail` makes it fail on cue);
 ``python -m punto.ledger.operator_ref --balance alice=100000`` serves it with uvicorn.
 
@@ -58,8 +60,17 @@ class ReferenceOperator:
     ``requests`` counts the calls that reached it (tests look at it).
     """
 
-    def __init__(self, balances: Mapping[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        balances: Mapping[str, int] | None = None,
+        *,
+        currency: str = "EUR",
+        currencies: Mapping[str, str] | None = None,
+    ) -> None:
         self.balances: dict[str, int] = dict(balances or {})
+        self.currency = currency
+        """The currency of every player's wallet not named in ``currencies``."""
+        self.currencies: dict[str, str] = dict(currencies or {})
         self.requests = 0
         self._records: dict[str, _Record] = {}
         self._tombstones: dict[str, str] = {}
@@ -106,7 +117,17 @@ class ReferenceOperator:
             return _error(400, "bad_request", "amount must be a positive integer (minor units)")
         if player not in self.balances:
             return _error(404, "unknown_player", f"no player {player!r}")
+        wrong = self.wrong_currency(player, body.get("currency"))
+        if wrong is not None:
+            return wrong
         return _Record("", player, value if isinstance(value, int) else 0)
+
+    def wrong_currency(self, player: str, currency: object) -> Answer | None:
+        """The refusal of a call naming a currency that is not the player's wallet's."""
+        held = self.currencies.get(player, self.currency)
+        if currency is None or currency == held:
+            return None
+        return _error(409, "wrong_currency", f"{player}'s wallet is in {held}, not {currency}")
 
     def _seen(self, tid: str, wanted: _Record) -> Answer | None:
         if tid in self._tombstones:
@@ -240,6 +261,9 @@ def create_app(
         player = request.path_params["player_id"]
         if player not in wallet.balances:
             return JSONResponse({"error": "unknown_player", "message": player}, 404)
+        wrong = wallet.wrong_currency(player, request.query_params.get("currency"))
+        if wrong is not None:
+            return JSONResponse(wrong[1], wrong[0])
         return JSONResponse({"player_id": player, "balance": wallet.balances[player]})
 
     async def transaction(request: Request) -> JSONResponse:
@@ -270,6 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8100)
     parser.add_argument("--api-key", help="require Authorization: Bearer KEY")
     parser.add_argument("--secret", help="require every call signed with SECRET")
+    parser.add_argument("--currency", default="EUR", help="the players' wallets' currency")
     parser.add_argument(
         "--balance",
         action="append",
@@ -283,7 +308,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         player, _, amount = item.partition("=")
         balances[player] = int(amount)
     uvicorn.run(
-        create_app(ReferenceOperator(balances), api_key=args.api_key, secret=args.secret),
+        create_app(
+            ReferenceOperator(balances, currency=args.currency),
+            api_key=args.api_key,
+            secret=args.secret,
+        ),
         host=args.host,
         port=args.port,
     )

@@ -32,6 +32,7 @@ from punto.errors import (
     IdempotencyConflictError,
     InsufficientFundsError,
     LedgerError,
+    WalletCurrencyError,
     WalletError,
     WalletRolledBackError,
     WalletUnavailableError,
@@ -43,7 +44,9 @@ from punto.ledger.store import LedgerStore
 
 __all__ = [
     "InternalWallet",
+    "LookupUnsupportedError",
     "OperatorTransaction",
+    "Reconciles",
     "RetryPolicy",
     "SeamlessWallet",
     "Wallet",
@@ -83,11 +86,14 @@ class OperatorTransaction:
 
 @runtime_checkable
 class Wallet(Protocol):
-    """Where a player's money is: debit, credit and rollback keyed by transaction id."""
+    """Where a player's money is: debit, credit and rollback keyed by transaction id.
+
+    ``currency`` names the ISO 4217 currency of the amount (minor units of it); omitted,
+    it is the player's own (the wallet's default). Each dialect of an operator's wallet
+    (:mod:`punto.ledger.dialects`) is one of these."""
 
     async def balance(self, player_id: str, *, currency: str | None = None) -> int:
-        """The player's balance in minor units of ``currency`` (ISO 4217; ``None``: the
-        house currency)."""
+        """The player's balance in minor units."""
         ...
 
     async def debit(
@@ -115,9 +121,26 @@ class Wallet(Protocol):
         ...
 
     async def rollback(
-        self, transaction_id: str, *, player_id: str, amount: int, currency: str | None = None
+        self,
+        transaction_id: str,
+        *,
+        player_id: str,
+        amount: int,
+        round_id: str | None = None,
+        currency: str | None = None,
     ) -> WalletReceipt:
         """Undo the debit ``transaction_id``; before it arrives, refuse it for good."""
+        ...
+
+
+@runtime_checkable
+class Reconciles(Protocol):
+    """A wallet that can tell what it holds of a call (``punto ledger check --operator``)."""
+
+    async def transaction(
+        self, transaction_id: str, *, player_id: str | None = None
+    ) -> OperatorTransaction | None:
+        """What the operator holds of the call ``transaction_id``; ``None``: never saw it."""
         ...
 
 
@@ -212,7 +235,13 @@ class InternalWallet:
         )
 
     async def rollback(
-        self, transaction_id: str, *, player_id: str, amount: int, currency: str | None = None
+        self,
+        transaction_id: str,
+        *,
+        player_id: str,
+        amount: int,
+        round_id: str | None = None,
+        currency: str | None = None,
     ) -> WalletReceipt:
         """Undo the debit ``transaction_id`` (idempotent); tombstone it if not seen yet."""
         balance = functools.partial(self.balance, player_id, currency=currency)
@@ -253,6 +282,13 @@ class RetryPolicy:
         [0.2, 0.4, 0.8, 2.0]
         """
         return float(min(self.max_delay, self.base_delay * 2 ** (failures - 1)))
+
+
+class LookupUnsupportedError(WalletError):
+    """The operator's wallet has no look-up of a transaction: reconciliation can check only
+    Punto's side of the calls."""
+
+    kind: ClassVar[str] = "wallet_lookup_unsupported"
 
 
 class _UnknownTransactionError(WalletError):
@@ -344,11 +380,30 @@ class SeamlessWallet:
         return player_id
 
     async def balance(self, player_id: str, *, currency: str | None = None) -> int:
-        """The player's balance at the operator (in ``currency`` when named)."""
+        """The player's balance at the operator (``?currency=`` when given)."""
         their = quote(self._their(player_id), safe="")
-        query = "" if currency is None else f"?currency={quote(currency, safe='')}"
+        query = f"?currency={quote(currency, safe='')}" if currency else ""
         answer = await self._call("GET", f"/balance/{their}{query}", key=None)
         return _int(answer, "balance")
+
+    def _body(
+        self,
+        transaction_id: str,
+        player_id: str,
+        amount: int,
+        round_id: str | None,
+        currency: str | None,
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "transaction_id": transaction_id,
+            "player_id": self._their(player_id),
+            "amount": amount,
+        }
+        if round_id is not None:
+            body["round_id"] = round_id
+        if currency is not None:
+            body["currency"] = currency
+        return body
 
     async def _move(
         self,
@@ -361,15 +416,7 @@ class SeamlessWallet:
     ) -> WalletReceipt:
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
             raise LedgerError(f"a {action} must be a positive whole number of minor units")
-        body: dict[str, Any] = {
-            "transaction_id": transaction_id,
-            "player_id": self._their(player_id),
-            "amount": amount,
-        }
-        if round_id is not None:
-            body["round_id"] = round_id
-        if currency is not None:
-            body["currency"] = currency
+        body = self._body(transaction_id, player_id, amount, round_id, currency)
         answer = await self._call("POST", f"/{action}", key=transaction_id, body=body)
         return _receipt(transaction_id, answer)
 
@@ -384,6 +431,7 @@ class SeamlessWallet:
     ) -> WalletReceipt:
         """``POST /debit``; :class:`InsufficientFundsError` on 402,
         :class:`WalletRolledBackError` when the id was rolled back,
+        :class:`WalletCurrencyError` for a currency not the player's,
         :class:`WalletUnavailableError` when no answer came."""
         return await self._move("debit", player_id, amount, transaction_id, round_id, currency)
 
@@ -400,20 +448,22 @@ class SeamlessWallet:
         return await self._move("credit", player_id, amount, transaction_id, round_id, currency)
 
     async def rollback(
-        self, transaction_id: str, *, player_id: str, amount: int, currency: str | None = None
+        self,
+        transaction_id: str,
+        *,
+        player_id: str,
+        amount: int,
+        round_id: str | None = None,
+        currency: str | None = None,
     ) -> WalletReceipt:
         """``POST /rollback`` of the debit ``transaction_id`` (key ``rollback:<id>``)."""
-        body: dict[str, Any] = {
-            "transaction_id": transaction_id,
-            "player_id": self._their(player_id),
-            "amount": amount,
-        }
-        if currency is not None:
-            body["currency"] = currency
+        body = self._body(transaction_id, player_id, amount, round_id, currency)
         answer = await self._call("POST", "/rollback", key=f"rollback:{transaction_id}", body=body)
         return _receipt(transaction_id, answer)
 
-    async def transaction(self, transaction_id: str) -> OperatorTransaction | None:
+    async def transaction(
+        self, transaction_id: str, *, player_id: str | None = None
+    ) -> OperatorTransaction | None:
         """``GET /transactions/{id}``: what the operator holds of a call (reconciliation);
         ``None`` when it never saw it."""
         try:
@@ -448,6 +498,8 @@ def _answer(path: str, response: httpx.Response) -> dict[str, Any]:
         raise WalletRolledBackError(f"the operator refused {path}: {message or error}")
     if error == "unknown_transaction":
         raise _UnknownTransactionError(f"the operator has no {path}")
+    if error == "wrong_currency":
+        raise WalletCurrencyError(f"the operator refused {path}: {message or error}")
     if error == "idempotency_conflict":
         raise IdempotencyConflictError(f"the operator refused {path}: {message or error}")
     raise WalletError(

@@ -61,6 +61,12 @@ class Settings:
     wallet_api_key: str | None = None
     wallet_secret: str | None = None
     """Signs every seamless-wallet call (``X-Punto-Signature``) when the operator asks."""
+    wallet_dialect: str = "punto"
+    """The contract the seamless wallet at ``wallet_url`` speaks: ``punto`` or ``hub88``."""
+    wallet_key: str | None = None
+    """A PEM private key file: signs every call of a hub88 seamless wallet."""
+    wallet_currency: str | None = None
+    """The currency of a hub88 seamless wallet's calls that name none."""
     operator_id: str = "default"
     currency: str = "EUR"
     """The house currency (ISO 4217): the tables' limits and chips are in it, and so is
@@ -152,6 +158,8 @@ class Settings:
             raise ServerError("a seamless wallet needs PUNTO_WALLET_URL")
         if not (len(self.currency) == 3 and self.currency.isascii() and self.currency.isupper()):
             raise ServerError(f"PUNTO_CURRENCY must be an ISO 4217 code, not {self.currency!r}")
+        if self.wallet_dialect not in ("punto", "hub88"):
+            raise ServerError(f"wallet dialect must be punto or hub88, not {self.wallet_dialect!r}")
         if self.card_delay < 0 or self.result_seconds < 0 or self.squeeze_seconds < 0:
             raise ServerError("server timers cannot be negative")
         if self.seat_grace < 0 or self.max_tables < 1:
@@ -234,6 +242,9 @@ class Settings:
             "PUNTO_WALLET_URL": "wallet_url",
             "PUNTO_WALLET_API_KEY": "wallet_api_key",
             "PUNTO_WALLET_SECRET": "wallet_secret",
+            "PUNTO_WALLET_DIALECT": "wallet_dialect",
+            "PUNTO_WALLET_KEY": "wallet_key",
+            "PUNTO_WALLET_CURRENCY": "wallet_currency",
             "PUNTO_OPERATOR_ID": "operator_id",
             "PUNTO_CURRENCY": "currency",
             "PUNTO_LOG_LEVEL": "log_level",

@@ -17,8 +17,9 @@ waits, until the operator answers.
 - An answer ends a row: ``done``; ``refused`` (the operator refused a debit: nothing moved);
   ``failed`` (the operator refused a call Punto owes it: an operator must look).
 
-:func:`reconcile` compares every row with what the operator holds
-(``GET /transactions/{id}``); ``punto ledger check --operator`` prints it.
+:func:`reconcile` compares every row with what the operator holds (the punto dialect's
+``GET /transactions/{id}``, the hub88 dialect's ``/transaction/info`` extension; a wallet
+without a look-up leaves its rows unverified); ``punto ledger check --operator`` prints it.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from punto.errors import IdempotencyConflictError, PuntoError, WalletError, WalletUnavailableError
 from punto.ledger import model
 from punto.ledger.store import LedgerStore
-from punto.ledger.wallet import SeamlessWallet, Wallet, WalletReceipt
+from punto.ledger.wallet import LookupUnsupportedError, Reconciles, Wallet, WalletReceipt
 from punto.server.store.storage import (
     OUTBOX_DONE,
     OUTBOX_FAILED,
@@ -334,10 +335,12 @@ class WalletOutbox:
 @dataclass(frozen=True, slots=True)
 class Reconciliation:
     """What :func:`reconcile` found: ``checked`` calls, and every ``problem`` (a call not
-    answered yet, refused, or one the operator holds differently)."""
+    answered yet, refused, or one the operator holds differently); ``unverified``: the
+    answered calls whose operator's wallet has no look-up (only Punto's side checked)."""
 
     checked: int
     problems: tuple[str, ...]
+    unverified: int = 0
 
     @property
     def ok(self) -> bool:
@@ -345,10 +348,12 @@ class Reconciliation:
         return not self.problems
 
 
-async def reconcile(store: ServerStore, operator: SeamlessWallet) -> Reconciliation:
-    """Compare every wallet call Punto wrote down with what the operator holds, and every
-    operator-funded stake in the ledger with a debit the operator took."""
+async def reconcile(store: ServerStore, operator: Reconciles) -> Reconciliation:
+    """Compare every wallet call Punto wrote down with what the operator holds (asked of
+    the wallet of the call's player: a routing wallet asks each operator its own), and
+    every operator-funded stake in the ledger with a debit the operator took."""
     problems: list[str] = []
+    unverified = 0
     items = await store.outbox_items()
     for item in items:
         what = f"{item.kind} {item.transaction_id} of {item.amount} for {item.player_id}"
@@ -360,7 +365,11 @@ async def reconcile(store: ServerStore, operator: SeamlessWallet) -> Reconciliat
         if item.state == OUTBOX_FAILED:
             problems.append(f"refused by the operator: {what} ({item.last_error})")
             continue
-        held = await operator.transaction(item.transaction_id)
+        try:
+            held = await operator.transaction(item.transaction_id, player_id=item.player_id)
+        except LookupUnsupportedError:
+            unverified += 1
+            continue
         if item.kind == "rollback" or item.state == OUTBOX_REFUSED:
             if held is not None and held.kind == "debit" and held.status == "ok":
                 problems.append(f"disagrees: {what}: the operator still holds the debit")
@@ -389,4 +398,4 @@ async def reconcile(store: ServerStore, operator: SeamlessWallet) -> Reconciliat
             f"not written down: the ledger's {call.kind} {call.transaction_id} owes "
             f"{call.player_id} a {what} of {abs(call.amount)} that no wallet call holds"
         )
-    return Reconciliation(len(items), tuple(problems))
+    return Reconciliation(len(items), tuple(problems), unverified)

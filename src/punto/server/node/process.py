@@ -9,8 +9,9 @@ import logging
 from typing import Any
 
 from punto.errors import ServerError
+from punto.ledger.dialects import DialectWallet, wallet_for
 from punto.ledger.store import LedgerStore, create_engine
-from punto.ledger.wallet import InternalWallet, SeamlessWallet, Wallet
+from punto.ledger.wallet import InternalWallet, Wallet
 from punto.outcome import Outcome
 from punto.server.auth import Actor, Role
 from punto.server.clock import ServerClock, server_clock
@@ -23,6 +24,7 @@ from punto.server.features.recordings import Recordings
 from punto.server.metrics import Metrics
 from punto.server.money.bank import Bank
 from punto.server.money.outbox import WalletOutbox
+from punto.server.money.routing import RoutingWallet
 from punto.server.node.accounts import Accounts
 from punto.server.node.admin import TableAdmin
 from punto.server.node.answers import Answers
@@ -38,6 +40,7 @@ from punto.server.node.upkeep import Upkeep
 from punto.server.operators.purses import Purses
 from punto.server.services import Services
 from punto.server.store.migrate import upgrade_async
+from punto.server.store.operators import OperatorStore
 from punto.server.store.storage import ServerStore
 from punto.server.tables.configs import TableConfig
 from punto.server.tables.runner import TableRunner
@@ -68,15 +71,21 @@ class Node:
         self.purses = Purses(self.engine, currency=settings.currency)
         """Each player's currency and limits at a table (:mod:`punto.server.operators.purses`)."""
         self._own_wallet = wallet is None
+        self._default_wallet: DialectWallet | None = None
         if wallet is None:
             if settings.wallet == "seamless":
                 assert settings.wallet_url is not None
-                wallet = SeamlessWallet(
+                self._default_wallet = wallet_for(
+                    settings.wallet_dialect,
                     settings.wallet_url,
                     api_key=settings.wallet_api_key,
                     secret=settings.wallet_secret,
+                    key=_read_key(settings.wallet_key),
+                    currency=settings.wallet_currency,
                     operator_id=settings.operator_id,
                 )
+                # each operator's launched players go to its own registered wallet
+                wallet = RoutingWallet(self._default_wallet, OperatorStore(self.engine))
             else:
                 wallet = InternalWallet(
                     self.ledger, operator_id=settings.operator_id, currency=settings.currency
@@ -285,8 +294,10 @@ class Node:
     async def close(self) -> None:
         """Release the connections (after :meth:`stop`, once nothing serves requests)."""
         await self.stop()
-        if self._own_wallet and isinstance(self.wallet, SeamlessWallet):
+        if self._own_wallet and isinstance(self.wallet, RoutingWallet):
             await self.wallet.aclose()
+        if self._default_wallet is not None:
+            await self._default_wallet.aclose()
         await self.engine.dispose()
 
     async def _create_demo_user(self, user_id: str, password: str, role: Role, name: str) -> None:
@@ -389,3 +400,14 @@ class Node:
     async def void_hand(self, game: str, *, author: str, reason: str) -> dict[str, Any]:
         """:meth:`Corrections.void_hand`."""
         return await self.corrections.void_hand(game, author=author, reason=reason)
+
+
+def _read_key(path: str | None) -> str | None:
+    """The PEM key in the file ``path`` (a hub88 wallet's signing key)."""
+    if path is None:
+        return None
+    try:
+        with open(path, encoding="utf-8") as file:
+            return file.read()
+    except OSError as exc:
+        raise ServerError(f"cannot read the wallet key PUNTO_WALLET_KEY={path!r}: {exc}") from None

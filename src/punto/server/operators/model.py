@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 from urllib.parse import urlsplit
 
+from punto.currencies import minor_units
 from punto.errors import ProtocolError
 from punto.server.operators.limits import LimitGroup, limit_groups_json
 
@@ -25,7 +23,7 @@ __all__ = [
     "user_id_of",
 ]
 
-DIALECTS = ("punto",)
+DIALECTS = ("punto", "hub88")
 """The wallet contracts an operator's wallet may speak (``docs/ledger.md``)."""
 
 LANGUAGES = ("en", "zh", "zh-Hant")
@@ -71,25 +69,6 @@ class Operator:
             "created_at": self.created_at,
             "limit_groups": limit_groups_json(self.limit_groups),
         }
-
-
-@cache
-def _iso4217() -> tuple[frozenset[str], dict[str, int], int]:
-    text = resources.files("punto").joinpath("data", "iso4217_minor_units.json").read_text("utf-8")
-    data = json.loads(text)
-    return (
-        frozenset(data["currencies"]),
-        dict(data["minor_units"]),
-        int(data["default_minor_units"]),
-    )
-
-
-def minor_units(currency: str) -> int:
-    """The digits after the decimal point of an ISO 4217 currency (JPY 0, EUR 2, KWD 3)."""
-    codes, units, default = _iso4217()
-    if currency not in codes:
-        raise ProtocolError(f"{currency!r} is not a current ISO 4217 currency code")
-    return units.get(currency, default)
 
 
 def check_currencies(codes: list[str]) -> tuple[str, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from punto.errors import ProtocolError
-from punto.ledger.signing import new_secret
+from punto.ledger.signing import new_rsa_key, new_secret
 from punto.server.operators.limits import LimitGroup
 from punto.server.operators.model import (
     DIALECTS,
@@ -45,7 +45,9 @@ async def register(
     dialect: str = "punto",
     limit_groups: Mapping[str, LimitGroup] | None = None,
 ) -> tuple[Operator, str]:
-    """Add an operator; it and its new secret (shown once, never again)."""
+    """Add an operator; it and its new secret (shown once, never again). A hub88 operator
+    also gets the key pair that signs Punto's calls to its wallet (its public key:
+    :func:`punto.ledger.signing.public_key_of` of ``store.wallet_key``)."""
     if dialect not in DIALECTS:
         raise ProtocolError(f"the wallet dialect is one of {', '.join(DIALECTS)}")
     unknown = [code for code in languages if code not in LANGUAGES]
@@ -70,5 +72,6 @@ async def register(
     )
     check_limit_groups(operator.currencies, operator.limit_groups)
     secret = new_secret()
-    await store.add(operator, secret=secret)
+    key = new_rsa_key() if dialect == "hub88" else None
+    await store.add(operator, secret=secret, wallet_key=key)
     return operator, secret

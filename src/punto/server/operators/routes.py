@@ -67,7 +67,11 @@ async def launch(request: Request, node: NodeDep) -> dict[str, Any]:
     asked = launcher.parse(body)
     assert signature is not None
     await launcher.fresh(operator, asked.timestamp, signature)
-    if node.bank.seamless and operator.id != node.settings.operator_id:
+    if (
+        node.bank.seamless
+        and operator.id != node.settings.operator_id
+        and operator.wallet_url is None
+    ):
         raise ConflictError(
             f"this server's seamless wallet is operator {node.settings.operator_id!r}'s: "
             f"operator {operator.id!r} has no wallet here"

@@ -93,8 +93,9 @@ class OperatorStore:
 
     # -- operators -------------------------------------------------------------------
 
-    async def add(self, operator: Operator, *, secret: str) -> None:
-        """Register ``operator``; :class:`ConflictError` when its id is taken."""
+    async def add(self, operator: Operator, *, secret: str, wallet_key: str | None = None) -> None:
+        """Register ``operator`` (``wallet_key``: the PEM private key that signs Punto's
+        calls to its hub88 wallet); :class:`ConflictError` when its id is taken."""
         try:
             async with self._engine.begin() as conn:
                 await conn.execute(
@@ -111,6 +112,7 @@ class OperatorStore:
                         disabled=operator.disabled,
                         created_at=operator.created_at,
                         limit_groups=json.dumps(limit_groups_json(operator.limit_groups)),
+                        wallet_key=wallet_key,
                     )
                 )
         except IntegrityError:
@@ -127,6 +129,14 @@ class OperatorStore:
         async with self._engine.connect() as conn:
             row = (await conn.execute(select(_O.c.secret).where(_O.c.id == operator_id))).first()
         return None if row is None else str(row.secret)
+
+    async def wallet_key(self, operator_id: str) -> str | None:
+        """The PEM private key that signs Punto's calls to the operator's hub88 wallet."""
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(select(_O.c.wallet_key).where(_O.c.id == operator_id))
+            ).first()
+        return None if row is None or row.wallet_key is None else str(row.wallet_key)
 
     async def all(self) -> list[Operator]:
         """Every operator, by id."""

@@ -348,6 +348,9 @@ class OperatorRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
     limit_groups: Mapped[str] = mapped_column(Text, server_default="{}")
     """Its limit groups as JSON (:class:`punto.server.operators.limits.LimitGroups`)."""
+    wallet_key: Mapped[str | None] = mapped_column(Text)
+    """The PEM private key that signs Punto's calls to its hub88 wallet (server migration
+    s0016w)."""
 
 
 class OperatorPlayerRow(Base):
