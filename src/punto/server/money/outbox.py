@@ -124,7 +124,6 @@ class WalletOutbox:
         """A confirm's debit, written down first. When the operator does not answer, the
         debit is rolled back (now, or later by the retry loop) and
         :class:`WalletUnavailableError` raised; a refusal is raised as it is."""
-        currency = currency or self._currency
         row = Outbox(0, transaction_id, player, amount, "stake", round_id, currency=currency)
         self._in_flight.add(transaction_id)
         await self._store.outbox_add([row], hold=self._hold)
@@ -181,7 +180,7 @@ class WalletOutbox:
                 abs(p.amount),
                 "credit" if p.amount > 0 else "debit",
                 p.round_id,
-                currency=p.currency or self._currency,
+                currency=p.currency,
             )
             for p in payments
             if p.amount
@@ -266,7 +265,7 @@ class WalletOutbox:
                 return True
             kind = "debit"
         wallet = self._wallet
-        currency = item.currency or self._currency
+        currency = item.currency  # None: the wallet's own (the player's launch currency)
         try:
             if kind == "rollback":
                 await wallet.rollback(
