@@ -34,6 +34,7 @@ __all__ = [
     "IdempotencyConflictError",
     "IncompleteCoupError",
     "InsufficientFundsError",
+    "JurisdictionError",
     "LedgerError",
     "MissingExtraError",
     "NegativeEdgeError",
@@ -448,6 +449,28 @@ class ChatError(ServerError):
     def __init__(self, message: str, *, reason: str) -> None:
         super().__init__(message)
         self.reason = reason
+
+
+class JurisdictionError(ServerError):
+    """A bet or chat line the player's jurisdiction profile refuses now: ``reason`` is
+    ``reality_check_due`` (acknowledge the reality check first), ``session_limit`` (the
+    session's time is up), ``too_soon`` (``retry_after`` seconds until the next hand may be
+    bet on) or ``feature_off`` (``feature``: ``chat`` or ``side_bets``)."""
+
+    kind: ClassVar[str] = "jurisdiction"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str,
+        retry_after: float | None = None,
+        feature: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.retry_after = retry_after
+        self.feature = feature
 
 
 class RemoteError(ServerError):

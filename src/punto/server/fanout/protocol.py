@@ -55,6 +55,7 @@ from punto.coup import Position
 from punto.errors import (
     BetLimitError,
     ChatError,
+    JurisdictionError,
     ProtocolError,
     PuntoError,
     RateLimitedError,
@@ -640,6 +641,13 @@ def error_params(exc: BaseException) -> dict[str, Any] | None:
         return dict(exc.params) if exc.params else None
     if isinstance(exc, ChatError):
         return {"reason": exc.reason}
+    if isinstance(exc, JurisdictionError):
+        found: dict[str, Any] = {"reason": exc.reason}
+        if exc.retry_after is not None:
+            found["retry_after"] = math.ceil(exc.retry_after * 10) / 10
+        if exc.feature is not None:
+            found["feature"] = exc.feature
+        return found
     if isinstance(exc, RateLimitedError):
         return {"retry_after": math.ceil(exc.retry_after)}
     if isinstance(exc, TooManyTablesError):

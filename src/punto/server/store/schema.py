@@ -33,6 +33,7 @@ __all__ = [
     "ComplaintRow",
     "HandPlayerRow",
     "HandRow",
+    "JurisdictionRow",
     "LaunchTokenRow",
     "LeaseRow",
     "LobbyPrefsRow",
@@ -40,6 +41,7 @@ __all__ = [
     "OperatorRequestRow",
     "OperatorRow",
     "OutboxRow",
+    "PlaySessionRow",
     "PlayerTurnRow",
     "PresenceRow",
     "RevokedTokenRow",
@@ -366,6 +368,8 @@ class OperatorPlayerRow(Base):
     language: Mapped[str] = mapped_column(String(8))
     created_at: Mapped[float] = mapped_column(Float)
     limit_group: Mapped[str | None] = mapped_column(String(32))
+    jurisdiction: Mapped[str | None] = mapped_column(String(16))
+    """The jurisdiction profile of its latest launch (server migration s0017j)."""
 
 
 class LaunchTokenRow(Base):
@@ -389,3 +393,35 @@ class OperatorRequestRow(Base):
     operator_id: Mapped[str] = mapped_column(String(16), primary_key=True)
     digest: Mapped[str] = mapped_column(String(64), primary_key=True)
     seen_at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class JurisdictionRow(Base):
+    """A jurisdiction profile: its switches (seconds; ``None``: none) and the features it
+    turns off (a JSON list)."""
+
+    __tablename__ = "server_jurisdictions"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    reality_check_interval: Mapped[float | None] = mapped_column(Float)
+    session_limit: Mapped[float | None] = mapped_column(Float)
+    min_hand_interval: Mapped[float | None] = mapped_column(Float)
+    features_off: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
+class PlaySessionRow(Base):
+    """A launched player's play session under a jurisdiction profile: when it started, the
+    last reality check acknowledged, when it ended, its last hand bet on, and the ledger's
+    position when it started (its net result is what moved since)."""
+
+    __tablename__ = "server_play_sessions"
+
+    user_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    jurisdiction_id: Mapped[str] = mapped_column(String(16))
+    started_at: Mapped[float] = mapped_column(Float)
+    checked_at: Mapped[float] = mapped_column(Float)
+    ended_at: Mapped[float | None] = mapped_column(Float)
+    last_bet_at: Mapped[float | None] = mapped_column(Float)
+    last_bet_hand: Mapped[str | None] = mapped_column(String(200))
+    ledger_seq: Mapped[int] = mapped_column(BigInteger)
