@@ -16,6 +16,7 @@ from punto import __version__
 from punto.cli import (
     coup,
     edge,
+    jurisdictions,
     ledger,
     operators,
     play,
@@ -43,6 +44,7 @@ _COMMANDS = (
     rules,
     ledger,
     operators,
+    jurisdictions,
     users,
     serve,
     video,
