@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from ledger_support import POSTGRESQL
+from server_support import server_on
 
 import punto.cli
 
@@ -92,3 +94,81 @@ def test_bad_cli_input_is_one_line_and_exit_2(
     assert err.startswith("punto: error: ")
     assert says in err
     assert len(err.strip().splitlines()) == 1
+
+
+# -- the administrators' API ---------------------------------------------------------
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("backend", POSTGRESQL)
+async def test_the_admin_api_keeps_profiles_for_administrators_only(
+    backend: str, tmp_path: Path
+) -> None:
+    async with server_on(backend, tmp_path) as server:
+        http = server.http
+        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
+        player = {"Authorization": f"Bearer {await server.token('ann')}"}
+        assert (await http.get("/api/admin/jurisdictions", headers=admin)).json() == {
+            "jurisdictions": []
+        }
+        body = {
+            "name": "United Kingdom",
+            "reality_check_interval": "60m",
+            "session_limit": 7200,
+            "min_hand_interval": 2.5,
+            "features_off": ["side_bets"],
+        }
+        put = await http.put("/api/admin/jurisdictions/uk", json=body, headers=admin)
+        assert put.status_code == 200, put.text
+        assert put.json() == {
+            "id": "uk",
+            "name": "United Kingdom",
+            "reality_check_interval": 3600.0,
+            "session_limit": 7200.0,
+            "min_hand_interval": 2.5,
+            "features_off": ["side_bets"],
+            "created": True,
+        }
+        again = await http.put("/api/admin/jurisdictions/uk", json={"name": "UK"}, headers=admin)
+        assert again.json()["created"] is False
+        assert again.json()["reality_check_interval"] is None
+        shown = await http.get("/api/admin/jurisdictions/uk", headers=admin)
+        assert shown.json()["name"] == "UK"
+        listed = await http.get("/api/admin/jurisdictions", headers=admin)
+        assert [p["id"] for p in listed.json()["jurisdictions"]] == ["uk"]
+
+        for bad in (
+            {"name": ""},
+            {"name": "x", "reality_check_interval": "soon"},
+            {"name": "x", "session_limit": -5},
+            {"name": "x", "min_hand_interval": True},
+            {"name": "x", "features_off": ["video"]},
+            {"name": "x", "colour": "red"},
+            {},
+        ):
+            answer = await http.put("/api/admin/jurisdictions/uk", json=bad, headers=admin)
+            assert answer.status_code == 400, (bad, answer.text)
+            assert answer.json()["error"] == "bad_message"
+        bad_id = await http.put("/api/admin/jurisdictions/U!", json={"name": "x"}, headers=admin)
+        assert (bad_id.status_code, bad_id.json()["error"]) == (400, "bad_message")
+        assert (await http.get("/api/admin/jurisdictions/uk", headers=admin)).json()["name"] == "UK"
+
+        for method, path in (
+            ("GET", "/api/admin/jurisdictions"),
+            ("GET", "/api/admin/jurisdictions/uk"),
+            ("PUT", "/api/admin/jurisdictions/uk"),
+            ("DELETE", "/api/admin/jurisdictions/uk"),
+        ):
+            kwargs = {"json": {"name": "x"}} if method == "PUT" else {}
+            refused = await http.request(method, path, headers=player, **kwargs)
+            assert (refused.status_code, refused.json()["error"]) == (403, "forbidden")
+            anonymous = await http.request(method, path, **kwargs)
+            assert anonymous.status_code == 401
+
+        gone = await http.delete("/api/admin/jurisdictions/uk", headers=admin)
+        assert gone.json() == {"id": "uk", "removed": True}
+        for answer in (
+            await http.get("/api/admin/jurisdictions/uk", headers=admin),
+            await http.delete("/api/admin/jurisdictions/uk", headers=admin),
+        ):
+            assert (answer.status_code, answer.json()["error"]) == (404, "not_found")

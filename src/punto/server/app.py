@@ -33,6 +33,7 @@ from punto.server.logging import configure_logging
 from punto.server.node import Node
 from punto.server.operators.framing import FrameAncestors
 from punto.server.operators.launch import Launcher
+from punto.server.operators.profiles import router as profiles_router
 from punto.server.operators.routes import router as operators_router
 from punto.server.store.operators import OperatorStore
 
@@ -94,6 +95,7 @@ def create_app(
     app.add_middleware(SecurityHeaders, ancestors=framing.origins)
     app.include_router(router)
     app.include_router(operators_router)
+    app.include_router(profiles_router)
     app.include_router(recall_router)
     app.include_router(complaints_router)
     app.include_router(clips_router)

@@ -39,6 +39,7 @@ from punto.server.node.routing import Routing
 from punto.server.node.upkeep import Upkeep
 from punto.server.operators.purses import Purses
 from punto.server.services import Services
+from punto.server.store.jurisdictions import JurisdictionStore
 from punto.server.store.migrate import upgrade_async
 from punto.server.store.operators import OperatorStore
 from punto.server.store.storage import ServerStore
@@ -69,6 +70,8 @@ class Node:
         self.ledger = LedgerStore(self.engine)
         self.store = ServerStore(self.engine)
         self.purses = Purses(self.engine, currency=settings.currency)
+        self.jurisdictions = JurisdictionStore(self.engine)
+        """The jurisdiction profiles and the play sessions under them."""
         """Each player's currency and limits at a table (:mod:`punto.server.operators.purses`)."""
         self._own_wallet = wallet is None
         self._default_wallet: DialectWallet | None = None
