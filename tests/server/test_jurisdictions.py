@@ -3,12 +3,17 @@ launch naming a profile, and each switch enforced by the server on a clock moved
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 from ledger_support import POSTGRESQL
-from server_support import server_on
+from operator_support import Operator, launch_token
+from server_support import RunningServer, SkewClock, server_on
 
 import punto.cli
 
@@ -172,3 +177,101 @@ async def test_the_admin_api_keeps_profiles_for_administrators_only(
             await http.delete("/api/admin/jurisdictions/uk", headers=admin),
         ):
             assert (answer.status_code, answer.json()["error"]) == (404, "not_found")
+
+
+# -- launches ------------------------------------------------------------------------
+
+_CALLS = itertools.count()
+
+
+async def _admin(server: RunningServer) -> dict[str, str]:
+    return {"Authorization": f"Bearer {await server.token('admin')}"}
+
+
+async def _operator(server: RunningServer) -> Operator:
+    """``acme`` (EUR), registered through the administrators' API."""
+    added = await server.http.post(
+        "/api/admin/operators",
+        json={"id": "acme", "name": "Acme", "currencies": ["EUR"]},
+        headers=await _admin(server),
+    )
+    assert added.status_code == 201, added.text
+    return Operator("acme", added.json()["secret"], server.http)
+
+
+async def _profile(server: RunningServer, profile_id: str, **switches: object) -> None:
+    put = await server.http.put(
+        f"/api/admin/jurisdictions/{profile_id}",
+        json={"name": profile_id.upper(), **switches},
+        headers=await _admin(server),
+    )
+    assert put.status_code == 200, put.text
+
+
+async def _launch(
+    server: RunningServer, acme: Operator, clock: SkewClock, player: str = "p-1", **fields: object
+) -> httpx.Response:
+    stamp = int(clock.now()) - next(_CALLS)  # each signed call its own
+    return await acme.launch(acme.body(player_id=player, timestamp=stamp, **fields))
+
+
+async def _session(
+    server: RunningServer, acme: Operator, clock: SkewClock, player: str = "p-1", **fields: object
+) -> dict[str, Any]:
+    """A launched player's session (the redeemed launch's answer)."""
+    granted = await _launch(server, acme, clock, player, **fields)
+    assert granted.status_code == 200, granted.text
+    redeemed = await server.http.post(
+        "/api/auth/launch", json={"launch": launch_token(granted.json()["url"])}
+    )
+    assert redeemed.status_code == 200, redeemed.text
+    answer: dict[str, Any] = redeemed.json()
+    return answer
+
+
+def _bearer(session: Mapping[str, Any]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {session['token']}"}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("backend", POSTGRESQL)
+async def test_a_launch_names_a_kept_profile_and_the_player_carries_it(
+    backend: str, tmp_path: Path
+) -> None:
+    clock = SkewClock()
+    async with server_on(backend, tmp_path, clock=clock, token_ttl=86400.0) as server:
+        acme = await _operator(server)
+        unknown = await _launch(server, acme, clock, jurisdiction="uk")
+        assert unknown.status_code == 400
+        assert unknown.json()["error"] == "bad_message"
+        assert "no jurisdiction profile 'uk'" in unknown.json()["message"]
+
+        await _profile(server, "uk", reality_check_interval="60m", features_off=["chat"])
+        session = await _session(server, acme, clock, jurisdiction="uk")
+        profile = {
+            "id": "uk",
+            "name": "UK",
+            "reality_check_interval": 3600.0,
+            "session_limit": None,
+            "min_hand_interval": None,
+            "features_off": ["chat"],
+        }
+        assert session["jurisdiction"] == profile
+        me = (await server.http.get("/api/me", headers=_bearer(session))).json()
+        assert me["jurisdiction"] == profile
+
+        plain = await _session(server, acme, clock, "p-2")
+        assert plain["jurisdiction"] is None
+        me = (await server.http.get("/api/me", headers=_bearer(plain))).json()
+        assert me["jurisdiction"] is None
+        # the same player launched again without one: its session is under none now
+        again = await _session(server, acme, clock)
+        assert (await server.http.get("/api/me", headers=_bearer(again))).json()[
+            "jurisdiction"
+        ] is None
+        ann = {"Authorization": f"Bearer {await server.token('ann')}"}
+        assert (await server.http.get("/api/me", headers=ann)).json()["jurisdiction"] is None
+        # a removed profile: launches may no longer name it
+        await server.http.delete("/api/admin/jurisdictions/uk", headers=await _admin(server))
+        gone = await _launch(server, acme, clock, "p-3", jurisdiction="uk")
+        assert gone.status_code == 400

@@ -89,7 +89,7 @@ def create_app(
     )
     app.state.node = node
     operators = OperatorStore(node.engine)
-    app.state.launcher = Launcher(operators, now=node.clock.now)
+    app.state.launcher = Launcher(operators, now=node.clock.now, jurisdictions=node.jurisdictions)
     app.state.framing = framing = FrameAncestors(operators, monotonic=node.clock.now)
     app.add_middleware(InputGuard)
     app.add_middleware(SecurityHeaders, ancestors=framing.origins)

@@ -291,7 +291,7 @@ async def register(body: Register, node: NodeDep) -> dict[str, Any]:
 @router.get("/api/me", tags=["accounts"])
 async def me(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
     """Who the token names, their balance (players) and the tables they are at (``table``:
-    the first of them)."""
+    the first of them); a launched player's ``jurisdiction`` profile, if any."""
     require_role(actor, *Role, action="see your account")
     assert actor.user_id is not None
     user = await node.store.user(actor.user_id)
@@ -300,6 +300,7 @@ async def me(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
     player = actor.role is Role.PLAYER
     tables = await node.store.tables_of(user.id) if player else []
     launched = await OperatorStore(node.engine).player(user.id) if player else None
+    session = await node.jurisdictions.session(user.id) if launched else None
     return {
         "user_id": user.id,
         "role": user.role.value,
@@ -314,6 +315,7 @@ async def me(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
         "digits": minor_units(launched.currency if launched else node.settings.currency),
         "limits": await _my_limits(node, user.id) if launched else None,
         "language": launched.language if launched else None,
+        "jurisdiction": None if session is None else session[1].to_json(),
     }
 
 

@@ -4,8 +4,9 @@ at the game; the page exchanges the URL's one-time token for a session.
 A launch call is refused (and changes nothing) when it is unsigned or badly signed, from an
 unknown or disabled operator, stale (its ``timestamp`` more than :data:`SKEW` seconds from
 the server's clock), a replay of a call already seen, or asks for a currency or language the
-operator has not enabled, a limit group it does not have or a jurisdiction the server
-does not keep.
+operator has not enabled, a limit group it does not have or a jurisdiction profile the
+server does not keep (``punto jurisdictions``). A launch naming a profile starts the
+player's play session under it when its link is opened.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from punto.server.operators.model import (
     minor_units,
     user_id_of,
 )
+from punto.server.store.jurisdictions import JurisdictionStore
 from punto.server.store.operators import LaunchRecord, OperatorPlayer, OperatorStore
 
 __all__ = ["SKEW", "TOKEN_TTL", "Launch", "LaunchRequest", "Launcher"]
@@ -88,9 +90,16 @@ class Launch:
 class Launcher:
     """Checks operators' signed calls and grants and redeems launches."""
 
-    def __init__(self, store: OperatorStore, *, now: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        store: OperatorStore,
+        *,
+        now: Callable[[], float],
+        jurisdictions: JurisdictionStore | None = None,
+    ) -> None:
         self.store = store
         self._now = now
+        self._jurisdictions = jurisdictions
 
     async def authenticate(
         self, operator_id: str | None, body: bytes, signature: str | None
@@ -159,7 +168,10 @@ class Launcher:
                 f"the operator {operator.id!r} has no limit group {request.limit_group!r} "
                 f"(it has {known})"
             )
-        if request.jurisdiction is not None:
+        if request.jurisdiction is not None and (
+            self._jurisdictions is None
+            or await self._jurisdictions.get(request.jurisdiction) is None
+        ):
             raise ProtocolError(f"no jurisdiction profile {request.jurisdiction!r} on this server")
         now = self._now()
         user_id = user_id_of(operator.id, request.player_id)
@@ -171,6 +183,7 @@ class Launcher:
                 currency,
                 request.language,
                 request.limit_group,
+                request.jurisdiction,
             ),
             display_name=request.display_name,
             now=now,
@@ -182,6 +195,7 @@ class Launcher:
             "currency": currency,
             "language": request.language,
             "limit_group": request.limit_group,
+            "jurisdiction": request.jurisdiction,
             "links": {
                 key: value
                 for key in ("lobby_url", "cashier_url", "responsible_gaming_url")

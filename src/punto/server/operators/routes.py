@@ -96,12 +96,18 @@ async def launch(request: Request, node: NodeDep) -> dict[str, Any]:
 )
 async def redeem(body: LaunchToken, request: Request, node: NodeDep) -> dict[str, Any]:
     """A player's session for a launch URL's one-time token, with the operator's choices
-    of the launch (currency, language, the lobby, cashier and responsible-gaming links)."""
+    of the launch (currency, language, the lobby, cashier and responsible-gaming links, the
+    jurisdiction profile: its play session starts now)."""
     record = await launcher_of(request).redeem(body.launch)
     user = await node.store.user(record.user_id)
     if user is None:
         raise NotFoundError("the launched player no longer exists")
     token, expires = node.signer.issue(user.id, Role.PLAYER, user.display_name)
+    named = record.details.get("jurisdiction")
+    profile = None if named is None else await node.jurisdictions.get(named)
+    await node.jurisdictions.start(
+        user.id, None if profile is None else profile.id, now=node.clock.now()
+    )
     return {
         "token": token,
         "user_id": user.id,
@@ -112,6 +118,7 @@ async def redeem(body: LaunchToken, request: Request, node: NodeDep) -> dict[str
         "currency": record.details["currency"],
         "language": record.details["language"],
         "links": record.details["links"],
+        "jurisdiction": None if profile is None else profile.to_json(),
     }
 
 

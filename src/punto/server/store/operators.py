@@ -58,6 +58,8 @@ class OperatorPlayer:
     language: str
     limit_group: str | None = None
     """The operator's limit group of its latest launch (``None``: its default)."""
+    jurisdiction: str | None = None
+    """The jurisdiction profile its latest launch named (``None``: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +204,7 @@ class OperatorStore:
             row.currency,
             row.language,
             row.limit_group,
+            row.jurisdiction,
         )
 
     async def launched(
@@ -232,6 +235,7 @@ class OperatorStore:
                         language=player.language,
                         created_at=now,
                         limit_group=player.limit_group,
+                        jurisdiction=player.jurisdiction,
                     )
                 )
             return True
@@ -248,6 +252,7 @@ class OperatorStore:
                     currency=player.currency,
                     language=player.language,
                     limit_group=player.limit_group,
+                    jurisdiction=player.jurisdiction,
                 )
             )
         return False
