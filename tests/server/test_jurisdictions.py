@@ -3,9 +3,11 @@ launch naming a profile, and each switch enforced by the server on a clock moved
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,7 @@ import httpx
 import pytest
 from ledger_support import POSTGRESQL
 from operator_support import Operator, launch_token
-from server_support import RunningServer, SkewClock, server_on
+from server_support import RunningServer, SkewClock, TableClient, betting_players, server_on
 
 import punto.cli
 
@@ -239,7 +241,9 @@ async def test_a_launch_names_a_kept_profile_and_the_player_carries_it(
     backend: str, tmp_path: Path
 ) -> None:
     clock = SkewClock()
-    async with server_on(backend, tmp_path, clock=clock, token_ttl=86400.0) as server:
+    async with server_on(
+        backend, tmp_path, clock=clock, token_ttl=86400.0, betting_seconds=600.0
+    ) as server:
         acme = await _operator(server)
         unknown = await _launch(server, acme, clock, jurisdiction="uk")
         assert unknown.status_code == 400
@@ -275,3 +279,188 @@ async def test_a_launch_names_a_kept_profile_and_the_player_carries_it(
         await server.http.delete("/api/admin/jurisdictions/uk", headers=await _admin(server))
         gone = await _launch(server, acme, clock, "p-3", jurisdiction="uk")
         assert gone.status_code == 400
+
+
+# -- the switches, enforced ----------------------------------------------------------
+
+_NOT_SIDE = {"player", "banker", "tie"}
+
+PLAYER_WINS = ("4S", "4H", "5S", "3H")
+"""Player 9 against Banker 7, no third card (shoe order P1 B1 P2 B2)."""
+
+
+async def _hand(dealer: TableClient, player: TableClient, cards: Sequence[str]) -> str:
+    """Betting closed on the open hand, ``cards`` dealt, the hand settled; its game."""
+    game = str(dealer.snapshot["state"].get("game"))
+    await dealer.ok({"type": "close_betting"})
+    for card in cards:
+        await dealer.ok({"type": "deal_card", "card": card})
+    settled = await player.next_of("hand_settled")
+    return str(settled["event"]["game"]) or game
+
+
+@asynccontextmanager
+async def _at_live_table(
+    server: RunningServer, token: str
+) -> AsyncIterator[tuple[TableClient, TableClient]]:
+    """live-1's dealer (shoe started, betting open) and the player, watching at low tier
+    with a 10.00 chip."""
+    async with contextlib.AsyncExitStack() as stack:
+        dealer, players = await betting_players(stack, server, [token])
+        yield dealer, players[0]
+
+
+def _refused(answer: Mapping[str, Any], reason: str) -> None:
+    assert answer["type"] == "error", answer
+    assert answer["error"] == "jurisdiction", answer
+    assert answer["params"]["reason"] == reason, answer
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("backend", POSTGRESQL)
+async def test_a_reality_check_stops_bets_until_acknowledged_and_leave_ends_the_session(
+    backend: str, tmp_path: Path
+) -> None:
+    clock = SkewClock()
+    async with server_on(
+        backend, tmp_path, clock=clock, token_ttl=86400.0, betting_seconds=600.0
+    ) as server:
+        acme = await _operator(server)
+        await _profile(server, "uk", reality_check_interval="10m")
+        session = await _session(server, acme, clock, jurisdiction="uk")
+        me = _bearer(session)
+        http = server.http
+        status = (await http.get("/api/session/reality-check", headers=me)).json()
+        assert status["reality_check"]["due"] is False
+        assert (status["net"], status["currency"], status["digits"]) == (0, "EUR", 2)
+        async with _at_live_table(server, session["token"]) as (dealer, player):
+            await player.ok({"type": "confirm", "bets": {"player": 1000}})
+            await _hand(dealer, player, PLAYER_WINS)
+            clock.advance(601)
+            status = (await http.get("/api/session/reality-check", headers=me)).json()
+            assert status["reality_check"]["due"] is True
+            assert status["played_seconds"] >= 601
+            assert status["net"] == 1000  # won 10.00 at even money
+            await dealer.ok({"type": "open_betting"})
+            await player.next_of("betting_opened")
+            _refused(
+                await player.request({"type": "add_chip", "bet": "player"}), "reality_check_due"
+            )
+            _refused(
+                await player.request({"type": "confirm", "bets": {"banker": 1000}}),
+                "reality_check_due",
+            )
+            went_on = await http.post(
+                "/api/session/reality-check", json={"choice": "continue"}, headers=me
+            )
+            assert went_on.status_code == 200, went_on.text
+            assert went_on.json()["reality_check"]["due"] is False
+            assert went_on.json()["reality_check"]["due_at"] >= clock.now() + 599
+            await player.ok({"type": "confirm", "bets": {"banker": 1000}})
+            twice = await http.post(
+                "/api/session/reality-check", json={"choice": "continue"}, headers=me
+            )
+            assert (twice.status_code, twice.json()["error"]) == (409, "conflict")
+            bad = await http.post(
+                "/api/session/reality-check", json={"choice": "maybe"}, headers=me
+            )
+            assert bad.status_code == 400
+            left = await http.post(
+                "/api/session/reality-check", json={"choice": "leave"}, headers=me
+            )
+            assert left.status_code == 200, left.text
+            assert left.json()["ended"] is True
+        assert (await http.get("/api/me", headers=me)).status_code == 401  # its token ended
+        # a password account plays under no profile
+        ann = {"Authorization": f"Bearer {await server.token('ann')}"}
+        assert (await http.get("/api/session/reality-check", headers=ann)).json() == {
+            "jurisdiction": None
+        }
+        nothing = await http.post(
+            "/api/session/reality-check", json={"choice": "continue"}, headers=ann
+        )
+        assert nothing.status_code == 404
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("backend", POSTGRESQL)
+async def test_the_session_limit_and_the_least_time_between_hands(
+    backend: str, tmp_path: Path
+) -> None:
+    clock = SkewClock()
+    async with server_on(
+        backend, tmp_path, clock=clock, token_ttl=86400.0, betting_seconds=600.0
+    ) as server:
+        acme = await _operator(server)
+        await _profile(server, "es", session_limit="1h", min_hand_interval="60s")
+        session = await _session(server, acme, clock, jurisdiction="es")
+        me = _bearer(session)
+        async with _at_live_table(server, session["token"]) as (dealer, player):
+            await player.ok({"type": "confirm", "bets": {"player": 1000}})
+            await player.ok({"type": "add_chip", "bet": "player"})  # the same hand: fine
+            await player.ok({"type": "confirm"})
+            await _hand(dealer, player, PLAYER_WINS)
+            await dealer.ok({"type": "open_betting"})
+            await player.next_of("betting_opened")
+            soon = await player.request({"type": "confirm", "bets": {"player": 1000}})
+            _refused(soon, "too_soon")
+            assert 0 < soon["params"]["retry_after"] <= 60
+            await _hand(dealer, player, PLAYER_WINS)  # a hand without their bet
+            clock.advance(61)  # (between hands: the countdown of an open one would end)
+            await dealer.ok({"type": "open_betting"})
+            await player.next_of("betting_opened")
+            await player.ok({"type": "confirm", "bets": {"player": 1000}})
+            await _hand(dealer, player, PLAYER_WINS)
+            clock.advance(3600)
+            await dealer.ok({"type": "open_betting"})
+            await player.next_of("betting_opened")
+            _refused(
+                await player.request({"type": "confirm", "bets": {"player": 1000}}),
+                "session_limit",
+            )
+            status = (await server.http.get("/api/session/reality-check", headers=me)).json()
+            assert status["session_limit"]["reached"] is True
+            assert status["reality_check"]["due_at"] is None
+            assert status["net"] == 3000  # 20.00 and 10.00 won
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("backend", POSTGRESQL)
+async def test_side_bets_and_chat_off(backend: str, tmp_path: Path) -> None:
+    clock = SkewClock()
+    async with server_on(
+        backend, tmp_path, clock=clock, token_ttl=86400.0, betting_seconds=600.0
+    ) as server:
+        acme = await _operator(server)
+        await _profile(server, "strict", features_off=["side_bets", "chat"])
+        session = await _session(server, acme, clock, jurisdiction="strict")
+        ann = await server.token("ann")
+        async with _at_live_table(server, ann) as (_dealer, other):
+            offered = set((await other.next_of("legal_actions"))["legal"].get("bets", {}))
+            sides = offered - _NOT_SIDE
+            assert sides, offered  # the table offers side bets
+            async with TableClient.connect(server, "live-1", session["token"]) as player:
+                await player.ok({"type": "join"})
+                await player.ok({"type": "watch", "tier": "low"})
+                await player.ok({"type": "choose_chip", "chip": 1000})
+                legal = await player.next_of(
+                    "legal_actions", lambda m: bool(m["legal"].get("bets"))
+                )
+                assert set(legal["legal"]["bets"]) <= _NOT_SIDE
+                assert set(legal["legal"]["bets"]) & {"player", "banker"}
+                side = sorted(sides)[0]
+                refused = await player.request({"type": "add_chip", "bet": side})
+                _refused(refused, "feature_off")
+                assert refused["params"]["feature"] == "side_bets"
+                _refused(
+                    await player.request({"type": "confirm", "bets": {"player": 1000, side: 100}}),
+                    "feature_off",
+                )
+                await player.ok({"type": "confirm", "bets": {"player": 1000}})
+                chat = await player.request({"type": "chat", "text": "hello"})
+                _refused(chat, "feature_off")
+                assert chat["params"]["feature"] == "chat"
+                await other.ok({"type": "chat", "text": "hello"})  # others still chat
+            async with TableClient.connect(server, "live-1", session["token"]) as again:
+                rooms = again.snapshot["state"]["legal"].get("bets", {})
+                assert set(rooms) <= _NOT_SIDE

@@ -63,7 +63,8 @@ class Answers:
                 if isinstance(command, Chat | ChatMute):
                     await self._play.chat_here(runner, actor, command)
                     return {"events": []}
-                return {"events": [event_json(e) for e in await runner.execute(actor, command)]}
+                done = await self._play.execute_here(runner, actor, command)
+                return {"events": [event_json(e) for e in done]}
             case GetSnapshot(actor=actor, wallet=wallet):
                 return {"snapshot": runner.snapshot(actor, wallet=wallet)}
             case Describe():

@@ -13,6 +13,7 @@ from punto.server.fanout.protocol import Chat, ChatMute, Command, event_json
 from punto.server.fanout.requests import GetRoads, GetSnapshot, RunCommand, SetConnected
 from punto.server.features.chat import ChatRoom
 from punto.server.money.bank import Bank
+from punto.server.node.jurisdiction import SessionRules
 from punto.server.node.routing import Routing
 from punto.server.tables.runner import TableRunner
 from punto.server.tables.snapshot import Snapshot
@@ -33,9 +34,11 @@ class TablePlay:
         routing: Routing,
         bank: Bank,
         chat: ChatRoom,
+        rules: SessionRules,
         stopping: Callable[[], bool],
     ) -> None:
         self._runners = runners
+        self._rules = rules
         self._routing = routing
         self._bank = bank
         self._chat = chat
@@ -71,7 +74,16 @@ class TablePlay:
         if isinstance(command, Chat | ChatMute):
             await self.chat_here(runner, actor, command)
             return ()
-        return await runner.execute(actor, command)
+        return await self.execute_here(runner, actor, command)
+
+    async def execute_here(
+        self, runner: TableRunner, actor: Actor, command: Command
+    ) -> tuple[Event, ...]:
+        """A command at a table owned here, within the player's jurisdiction switches."""
+        found = await self._rules.before(runner, actor, command)
+        produced = await runner.execute(actor, command)
+        await self._rules.after(runner, actor, command, found)
+        return produced
 
     async def _command_routed(
         self, table_id: str, actor: Actor, command: Command
@@ -83,6 +95,8 @@ class TablePlay:
 
     async def chat_here(self, runner: TableRunner, actor: Actor, command: Chat | ChatMute) -> None:
         """A chat line or mute at a table owned here (tagged with the hand in play)."""
+        if isinstance(command, Chat):
+            await self._rules.chat(actor)
         game = runner.table.game
         await self._chat.handle(runner.id, None if game is None else str(game), actor, command)
 

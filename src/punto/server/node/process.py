@@ -30,6 +30,7 @@ from punto.server.node.admin import TableAdmin
 from punto.server.node.answers import Answers
 from punto.server.node.corrections import Corrections
 from punto.server.node.demo import demo_data
+from punto.server.node.jurisdiction import SessionRules
 from punto.server.node.leases import Leases
 from punto.server.node.lobby import Lobby
 from punto.server.node.mirror import Mirror
@@ -202,6 +203,7 @@ class Node:
             routing=self.routing,
             bank=self.bank,
             chat=self.chat,
+            rules=SessionRules(self.jurisdictions, clock=self.clock),
             stopping=stopping,
         )
         self.lobby_view = Lobby(

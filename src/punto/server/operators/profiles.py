@@ -1,19 +1,23 @@
-"""The administrators' jurisdiction profiles over HTTP (``docs/operators.md``): list them,
-see one, put one (add or replace) and remove one."""
+"""Jurisdiction profiles over HTTP (``docs/operators.md``): the administrators' (list
+them, see one, put one, remove one) and a launched player's own session under one (its
+reality check: what it says, and the player's answer)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
-from punto.errors import NotFoundError
-from punto.server.auth import Role, require_role
+from punto.errors import ConflictError, NotFoundError
+from punto.server.auth import Actor, Role, require_role
 from punto.server.http.api import ActorDep, NodeDep
 from punto.server.node import Node
 from punto.server.operators.jurisdictions import jurisdiction
+from punto.server.operators.model import minor_units
+from punto.server.operators.sessions import due_at, ends_at
 from punto.server.store.jurisdictions import JurisdictionStore
+from punto.server.store.operators import OperatorStore
 
 __all__ = ["router"]
 
@@ -95,3 +99,75 @@ async def remove_profile(profile_id: str, actor: ActorDep, node: NodeDep) -> dic
     if not await store_of(node).remove(profile_id):
         raise NotFoundError(f"no jurisdiction {profile_id!r}")
     return {"id": profile_id, "removed": True}
+
+
+# -- a launched player's own session -------------------------------------------------
+
+
+async def _status(node: Node, actor: Actor) -> dict[str, Any]:
+    """The player's session under their jurisdiction profile (``jurisdiction`` null:
+    they play under none)."""
+    require_role(actor, Role.PLAYER, action="see your session")
+    assert actor.user_id is not None
+    found = await node.jurisdictions.session(actor.user_id)
+    if found is None:
+        return {"jurisdiction": None}
+    session, profile = found
+    launched = await OperatorStore(node.engine).player(actor.user_id)
+    currency = launched.currency if launched else node.settings.currency
+    now = node.clock.now()
+    due = due_at(session, profile)
+    end = ends_at(session, profile)
+    return {
+        "jurisdiction": profile.to_json(),
+        "started_at": session.started_at,
+        "now": now,
+        "played_seconds": max(0.0, (session.ended_at or now) - session.started_at),
+        "net": await node.jurisdictions.net(session),
+        "currency": currency,
+        "digits": minor_units(currency),
+        "reality_check": {"due": due is not None and now >= due, "due_at": due},
+        "session_limit": {"reached": end is not None and now >= end, "ends_at": end},
+        "ended": session.ended_at is not None,
+    }
+
+
+@router.get("/api/session/reality-check", tags=["accounts"])
+async def reality_check(actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """A launched player's session under their jurisdiction profile: whether a reality
+    check is due (and when the next is), the time played, the net result in their currency
+    (minor units, with its ``digits``) and whether the session's time is up."""
+    return await _status(node, actor)
+
+
+class Choice(BaseModel):
+    """``POST /api/session/reality-check``."""
+
+    model_config = ConfigDict(extra="forbid")
+    choice: Literal["continue", "leave"]
+
+
+@router.post(
+    "/api/session/reality-check",
+    tags=["accounts"],
+    responses={409: {"description": "no reality check is due (continue)"}},
+)
+async def acknowledge(body: Choice, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
+    """Acknowledge a due reality check: ``continue`` plays on (the next check counts from
+    now); ``leave`` ends the session (no more bets in it, and its token is revoked)."""
+    status = await _status(node, actor)
+    if status["jurisdiction"] is None:
+        raise NotFoundError("you play under no jurisdiction profile: no reality check")
+    assert actor.user_id is not None
+    now = node.clock.now()
+    if body.choice == "leave":
+        await node.jurisdictions.end(actor.user_id, now=now)
+        answer = await _status(node, actor)
+        await node.revoke(actor)
+        return answer
+    if status["ended"]:
+        raise ConflictError("this session has ended: launch the game again")
+    if not status["reality_check"]["due"]:
+        raise ConflictError("no reality check is due")
+    await node.jurisdictions.checked(actor.user_id, now=now)
+    return await _status(node, actor)

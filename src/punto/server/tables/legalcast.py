@@ -28,10 +28,12 @@ confirm the table refuses says why.)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from punto.codec import legal_actions_json
 from punto.server.fanout.envelopes import LegalEnvelope
 from punto.server.fanout.hub import dumps
+from punto.server.operators.sessions import NOT_SIDE_BETS
 from punto.table import Table, Viewer
 from punto.table.events import (
     CHIP_EVENTS,
@@ -50,7 +52,7 @@ from punto.table.events import (
 from punto.table.kinds import TableKind
 from punto.table.legal import NOTHING, LegalActions
 
-__all__ = ["LegalCast"]
+__all__ = ["LegalCast", "without_side_bets"]
 
 _KINDS = (("dealer", Viewer.DEALER), ("auditor", Viewer.AUDITOR))
 
@@ -80,6 +82,9 @@ class LegalCast:
     def __init__(self) -> None:
         self._sent: dict[str, LegalActions] = {}
         self._players: dict[str, LegalActions] = {}
+        self.no_side_bets: set[str] = set()
+        """The players whose jurisdiction turns side bets off: their value leaves the
+        side-bet areas out."""
 
     def envelope(
         self, table: Table, events: Sequence[Event], *, table_id: str, seq: int
@@ -122,6 +127,8 @@ class LegalCast:
                     players[player] = text(NOTHING)
                 continue
             value = table.legal_actions(Viewer.PLAYER, player)
+            if player in self.no_side_bets:
+                value = without_side_bets(value)
             if self._players.get(player, NOTHING) != value:
                 self._players[player] = value
                 players[player] = text(value)
@@ -132,6 +139,12 @@ class LegalCast:
     def known(self, player: str) -> LegalActions:
         """What ``player`` was last told they may do (nothing, if never told)."""
         return self._players.get(player, NOTHING)
+
+
+def without_side_bets(legal: LegalActions) -> LegalActions:
+    """``legal`` without its side-bet areas (a player whose jurisdiction turns them off)."""
+    kept = tuple(room for room in legal.bets if room.bet in NOT_SIDE_BETS)
+    return legal if len(kept) == len(legal.bets) else replace(legal, bets=kept)
 
 
 def _coup_only(table: Table, events: Sequence[Event]) -> bool:

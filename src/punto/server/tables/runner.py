@@ -20,12 +20,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
+from punto.bets import Bet
 from punto.errors import UnavailableError
 from punto.outcome import Outcome
 from punto.server import collector
 from punto.server.auth import Actor, Role
 from punto.server.fanout.protocol import ChangeTieBets, Command, Confirm, Join
 from punto.server.money.tablelock import TableLock
+from punto.server.operators.sessions import NOT_SIDE_BETS
 from punto.server.services import Services
 from punto.server.tables import effects as fx
 from punto.server.tables import supervision
@@ -149,9 +151,21 @@ class TableRunner:
     def snapshot(self, actor: Actor, *, wallet: int | None) -> Snapshot:
         """The ``snapshot`` message for ``actor`` (no await: one consistent moment)."""
         pending = self._pending.message() if self._pending.pending else None
-        return self._parts.view.snapshot(
+        made = self._parts.view.snapshot(
             actor, self.config, wallet=wallet, hand_start=self._hand.start, pending=pending
         )
+        player = actor.user_id
+        if player is not None and not self._parts.cast.side_bets_offered(player):
+            rooms = made["state"]["legal"].get("bets")
+            if rooms:
+                kept = {bet: room for bet, room in rooms.items() if Bet(bet) in NOT_SIDE_BETS}
+                made["state"]["legal"] = {**made["state"]["legal"], "bets": kept}
+        return made
+
+    def offer_side_bets(self, player: str, offered: bool) -> None:
+        """Whether ``player`` is offered side bets (their jurisdiction may turn them off):
+        their ``legal`` values leave the side-bet areas out when not."""
+        self._parts.cast.offer_side_bets(player, offered)
 
     def roads_message(self, *, svg: bool = False) -> dict[str, Any]:
         """The ``roads`` message."""

@@ -133,6 +133,18 @@ class TableCast:
                 self._envelopes.pop(index, None)
         self._s.metrics.broadcast_seconds.observe(time.perf_counter() - started)
 
+    def offer_side_bets(self, player: str, offered: bool) -> None:
+        """Whether ``player``'s ``legal_actions`` name the side-bet areas (their
+        jurisdiction may turn side bets off)."""
+        if offered:
+            self._legal.no_side_bets.discard(player)
+        else:
+            self._legal.no_side_bets.add(player)
+
+    def side_bets_offered(self, player: str) -> bool:
+        """Whether ``player`` is offered side bets (:meth:`offer_side_bets`)."""
+        return player not in self._legal.no_side_bets
+
     async def publish_legal(self) -> None:
         """The ``legal_actions`` of the viewers whose value the events published since the
         last call changed: after the pass's events, balances and roads (at thousands of
