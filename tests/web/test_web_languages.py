@@ -59,8 +59,9 @@ suffix."""
 def _data_words(server: Server, code: str) -> set[str]:
     """Words that are data, not sentences: table ids, the names of tables that have none
     in the language ``code`` (a table with one must show it), usernames and display
-    names, and what people typed (amendment reasons, complaints and their resolutions),
-    as the server has them now."""
+    names, what people typed (amendment reasons, complaints and their resolutions), and
+    the operators' and jurisdiction profiles' ids, names and currency codes, as the server
+    has them now."""
     tables = cast(dict[str, Any], server.get("/api/lobby"))["tables"]
     users = cast(dict[str, Any], server.get("/api/admin/users", "admin"))["users"]
     amendments = cast(dict[str, Any], server.get("/api/supervisor/amendments", "sam"))
@@ -70,6 +71,11 @@ def _data_words(server: Server, code: str) -> set[str]:
     texts += [str(u[k]) for u in users for k in ("user_id", "display_name") if u.get(k)]
     texts += [str(a["reason"]) for a in amendments["amendments"]]
     texts += [str(c[k]) for c in complaints["complaints"] for k in ("text", "resolution") if c[k]]
+    operators = cast(dict[str, Any], server.get("/api/admin/operators", "admin"))["operators"]
+    texts += [str(o[k]) for o in operators for k in ("id", "name")]
+    texts += [code for o in operators for code in o["currencies"]]
+    profiles = cast(dict[str, Any], server.get("/api/admin/jurisdictions", "admin"))
+    texts += [str(p[k]) for p in profiles["jurisdictions"] for k in ("id", "name")]
     return {w for text in texts for w in re.findall(r"[A-Za-z][A-Za-z']+", text)}
 
 

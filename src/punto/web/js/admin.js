@@ -9,6 +9,7 @@ import { tabs } from "./tabs.js";
 import { dailyReport, monitoring } from "./reports.js";
 import { amendmentList } from "./supervisor.js";
 import { rulesEditor, rulesErrorText } from "./ruleseditor.js";
+import { jurisdictionsTab, operatorsTab } from "./tenants.js";
 
 const DIGITS = 2;
 
@@ -270,6 +271,8 @@ export function mount(root) {
       { id: "presets", label: t("admin.presets"), render: presetsTab },
       { id: "users", label: t("admin.users"), render: usersTab },
       { id: "wallet", label: t("admin.wallet"), render: walletTab },
+      { id: "operators", label: t("admin.operators"), render: operatorsTab },
+      { id: "jurisdictions", label: t("admin.jurisdictions"), render: jurisdictionsTab },
       { id: "reports", label: t("report.title"), render: dailyReport },
       { id: "alarms", label: t("alarm.title"), render: monitoring },
       { id: "amendments", label: t("super.amendments"), render: amendmentList },

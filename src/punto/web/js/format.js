@@ -144,6 +144,8 @@ export function errorText(err, digits = 2) {
 }
 
 function explain(params, digits) {
+  // a jurisdiction's refusal says why in words, never its rule code
+  if (params && params.reason && has(`error.jurisdiction.${params.reason}`) && !params.limit) return t(`error.jurisdiction.${params.reason}`);
   if (!params || !params.limit || !has(`error.limit.${params.limit}`)) return "";
   return t(`error.limit.${params.limit}`, {
     bet: params.bet ? betName(params.bet) : "",

@@ -75,6 +75,8 @@ export function login(data) {
     operator: data.operator ?? session?.operator ?? null,
     currency: data.currency ?? session?.currency ?? null,
     links: data.links ?? session?.links ?? {},
+    // the launch's jurisdiction profile (reality checks, session limit), or null
+    jurisdiction: data.jurisdiction !== undefined ? data.jurisdiction : session?.jurisdiction ?? null,
   };
   window.localStorage.setItem(KEY, JSON.stringify(session));
   setCurrency(session.currency);
