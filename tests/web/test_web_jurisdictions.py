@@ -174,3 +174,21 @@ def test_the_admin_page_keeps_operators_and_jurisdictions(
     expect(saved).to_have_count(0)
     assert errors == []
     page.context.close()
+
+
+@pytest.mark.parametrize(("language", "width", "height"), [("en", 390, 844), ("zh", 1366, 768)])
+def test_the_page_says_when_the_sessions_time_is_up(
+    browser: Browser, server: Server, language: str, width: int, height: int
+) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, width=width, height=height)
+    profile = _profile(server, session_limit="2s")
+    page.goto(_launch(server, _operator(server), language=language, jurisdiction=profile))
+    notice = page.get_by_test_id("rc-limit")
+    notice.wait_for()
+    assert "€0.00" in page.get_by_test_id("rc-net").inner_text()
+    assert "session_limit" not in notice.inner_text()
+    if SHOTS is not None:
+        save(page, SHOTS, f"session-limit-{language}-{width}")
+    assert errors == []
+    page.context.close()
