@@ -56,8 +56,9 @@ class SessionRules:
         player is offered side bets."""
         if isinstance(command, Join):
             found = await self.of(actor)
-            assert actor.user_id is not None
-            runner.offer_side_bets(actor.user_id, found is None or not found[1].off("side_bets"))
+            if actor.role is Role.PLAYER and actor.user_id is not None:
+                offered = found is None or not found[1].off("side_bets")
+                runner.offer_side_bets(actor.user_id, offered)
             return found
         if not isinstance(command, _BETS):
             return None

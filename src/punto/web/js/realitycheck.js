@@ -83,8 +83,12 @@ function render() {
 /** Ask the server now (a refused bet may have said a check is due). */
 export async function check() {
   window.clearTimeout(timer);
+  if (shown && shown.left) {
+    render(); // the session ended here: its end stays on the page (its token is gone)
+    return;
+  }
   const who = current();
-  if (!who || !who.jurisdiction || (shown && shown.left)) {
+  if (!who || !who.jurisdiction) {
     shown = null;
     close();
     return;
@@ -95,7 +99,7 @@ export async function check() {
   } catch {
     /* the network is down: ask again soon */
   }
-  if (!shown || !shown.left) timer = window.setTimeout(check, nextAsk(shown));
+  timer = window.setTimeout(check, nextAsk(shown));
 }
 
 /** How long until the page asks again: at most EVERY, and just after the next check is
