@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from ledger_support import POSTGRESQL
+from ledger_support import BACKENDS, POSTGRESQL
 from operator_support import Operator, launch_token
 from server_support import RunningServer, SkewClock, TableClient, betting_players, server_on
 
@@ -317,7 +317,7 @@ def _refused(answer: Mapping[str, Any], reason: str) -> None:
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("backend", POSTGRESQL)
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_a_reality_check_stops_bets_until_acknowledged_and_leave_ends_the_session(
     backend: str, tmp_path: Path
 ) -> None:

@@ -10,7 +10,8 @@ finishes or safely stops each table's hand, then gives its leases up.
 One module a concern, each an object handed what it needs: :mod:`.process` (the
 :class:`Node`, its life cycle), :mod:`.accounts` (logins and sessions), :mod:`.roster`
 (dealers' names), :mod:`.leases` (the tables owned here), :mod:`.routing` (owners and the
-way to them), :mod:`.play` (clients' requests at a table), :mod:`.lobby`, :mod:`.admin`
+way to them), :mod:`.play` (clients' requests at a table), :mod:`.jurisdiction` (a launched player's
+jurisdiction switches at the tables owned here), :mod:`.lobby`, :mod:`.admin`
 (table changes), :mod:`.corrections` [O], :mod:`.mirror` (table balances following
 wallets), :mod:`.answers` (requests from other processes), :mod:`.upkeep` (the outbox and
 video pruning) and :mod:`.demo`. It may import every other part of :mod:`punto.server`

@@ -8,6 +8,8 @@ which it signs every call. Its server launches an already-logged-in player with 
 of the web client carrying a one-time launch token, which the page exchanges for a session.
 
 Owns: the operator model and currencies (:mod:`.model`), request signatures
-(:mod:`.signing`), launches and their tokens (:mod:`.launch`) and the routes. May import the
+(:mod:`.signing`), launches and their tokens (:mod:`.launch`), jurisdiction profiles
+(:mod:`.jurisdictions`) and the rules of a play session under one (:mod:`.sessions`), and
+the routes (:mod:`.routes`, :mod:`.profiles`). May import the
 rules-free parts of the server (auth, config, store, errors); never a table or the money path.
 """
