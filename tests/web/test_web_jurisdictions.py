@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import time
 from pathlib import Path
@@ -16,7 +17,7 @@ import httpx
 import pytest
 
 from punto.ledger.signing import signature
-from web.pages import new_page, save
+from web.pages import in_one_round, new_page, save, sit
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -190,5 +191,40 @@ def test_the_page_says_when_the_sessions_time_is_up(
     assert "session_limit" not in notice.inner_text()
     if SHOTS is not None:
         save(page, SHOTS, f"session-limit-{language}-{width}")
+    assert errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize(("language", "width", "height"), [("en", 1366, 768), ("zh", 390, 844)])
+def test_the_reality_check_at_a_table_after_a_hand(
+    browser: Browser, own_server: Server, language: str, width: int, height: int
+) -> None:
+    from playwright.sync_api import expect
+
+    server = own_server
+    errors: list[str] = []
+    page = new_page(browser, errors, width=width, height=height)
+    profile = _profile(server, reality_check_interval="25s")
+    page.goto(_launch(server, _operator(server), language=language, jurisdiction=profile))
+    page.get_by_test_id("who").wait_for(state="attached")
+    seat = 2 if language == "en" else 3
+    sit(page, server, "online-1", seat)
+
+    def bet() -> None:
+        page.locator('.chip[data-chip="1000"]').click(timeout=5_000)
+        page.locator('[data-bet="player"]').click(timeout=5_000)
+        page.locator('[data-action="confirm"]').click(timeout=5_000)
+        page.get_by_test_id("confirmed-player").wait_for(timeout=15_000)
+
+    in_one_round(page, bet, seconds=3)
+    expect(page.get_by_test_id("confirmed-player")).to_contain_text("€10.00")
+    dialog = page.get_by_test_id("rc-dialog")
+    dialog.wait_for(timeout=60_000)
+    net = page.get_by_test_id("rc-net").inner_text()
+    assert re.search(r"[-−+]?€\d{1,3}(,\d{3})*\.\d{2}", net), net
+    if SHOTS is not None:
+        save(page, SHOTS, f"reality-check-table-{language}-{width}")
+    page.get_by_test_id("rc-continue").click()
+    expect(dialog).to_be_hidden()
     assert errors == []
     page.context.close()

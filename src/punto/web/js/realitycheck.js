@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { h, fill } from "./dom.js";
 import { onLangChange, t } from "./i18n.js";
-import { money } from "./format.js";
+import { signed } from "./format.js";
 import { current, onSessionChange } from "./session.js";
 
 const EVERY = 15000;
@@ -61,17 +61,17 @@ function render() {
   if (s.left || s.ended) {
     return dialog("rc-ended", t("rc.ended_title"), h("p", {}, t("rc.ended")),
       h("p", {}, t("rc.played", { time: playedText(s.played_seconds) })),
-      h("p", { "data-testid": "rc-net" }, t("rc.net", { amount: money(s.net, s.digits) })), exitLink());
+      h("p", { "data-testid": "rc-net" }, t("rc.net", { amount: signed(s.net, s.digits) })), exitLink());
   }
   if (s.session_limit && s.session_limit.reached) {
     return dialog("rc-limit", t("rc.limit_title"), h("p", {}, t("rc.limit")),
       h("p", {}, t("rc.played", { time: playedText(s.played_seconds) })),
-      h("p", { "data-testid": "rc-net" }, t("rc.net", { amount: money(s.net, s.digits) })), exitLink());
+      h("p", { "data-testid": "rc-net" }, t("rc.net", { amount: signed(s.net, s.digits) })), exitLink());
   }
   if (s.reality_check && s.reality_check.due) {
     return dialog("rc-dialog", t("rc.title"),
       h("p", { "data-testid": "rc-played" }, t("rc.played", { time: playedText(s.played_seconds) })),
-      h("p", { "data-testid": "rc-net" }, t("rc.net", { amount: money(s.net, s.digits) })),
+      h("p", { "data-testid": "rc-net" }, t("rc.net", { amount: signed(s.net, s.digits) })),
       h("p", {}, t("rc.ask")),
       h("div", { class: "row" },
         h("button", { type: "button", class: "btn btn-confirm", "data-testid": "rc-continue", onclick: () => answer("continue") }, t("rc.continue")),
