@@ -127,7 +127,10 @@ export function jurisdictionsTab() {
       toast(t("admin.j_saved", { id: v.id.trim() }), "ok");
       e.target.reset();
       load();
-    } catch (err) { fail(err); }
+    } catch (err) {
+      // the form's id and name are checked as typed: a refusal is a switch's duration
+      toast(err && err.code === "bad_message" ? `${errorText(err)} · ${t("admin.j_duration_hint")}` : errorText(err), "error");
+    }
   } },
     field(t("admin.id"), inputs.id),
     field(t("admin.name"), inputs.name),
