@@ -65,7 +65,7 @@ export function operatorReport() {
   const today = new Date().toISOString().slice(0, 10);
   const first = h("input", { type: "date", value: today, name: "from", "data-testid": "opreport-from" });
   const last = h("input", { type: "date", value: today, name: "to", "data-testid": "opreport-to" });
-  const operator = h("input", { type: "text", name: "operator", placeholder: t("opreport.all_operators"), class: "narrow" });
+  const operator = h("input", { type: "text", name: "operator", placeholder: t("opreport.all_operators"), size: 12 });
   const out = h("div", { "aria-live": "polite" });
   const params = () => ({ from: first.value, to: last.value, operator: operator.value.trim() });
   const load = async (e) => {
