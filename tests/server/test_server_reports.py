@@ -32,7 +32,14 @@ from punto.settlement import BetResult, Settlement
 
 pytestmark = pytest.mark.asyncio
 
-_CURRENCY = {"acme.ann": "", "acme.al": "", "acme.ken": "JPY", "beta.bo": "USD", "beta.cy": ""}
+_CURRENCY = {
+    "acme.ann": "",
+    "acme.al": "",
+    "acme.ken": "JPY",
+    "beta.bo": "USD",
+    "beta.cy": "",
+    "beta.dee": "GBP",
+}
 """Each player's book ("": the house currency, EUR)."""
 
 _WIN = Fraction(1)
@@ -52,6 +59,7 @@ _ROUNDS: dict[str, dict[str, list[tuple[Bet, int, str, Fraction]]]] = {
         "beta.bo": [(Bet.BANKER, 1000, "win", _BANKER)],
     },
     "t-2-1-1": {"acme.ken": [(Bet.PLAYER, 10_000, "win", _WIN)]},  # moved to yesterday
+    "t-3-1-1": {"beta.dee": [(Bet.PLAYER, 700, "lose", _WIN)]},  # voided once settled
 }
 
 
@@ -90,6 +98,7 @@ async def _books(server: RunningServer) -> None:
         await ledger.settle_round(
             round_id, {player: _settlement(bets) for player, bets in players.items()}
         )
+    await ledger.void_round("t-3-1-1", author="sam", reason="misdeal")
     yesterday = datetime.now(UTC).replace(hour=12, minute=0, second=0, microsecond=0)
     yesterday -= timedelta(days=1)
     rows = cast(Table, TransactionRow.__table__)
@@ -123,6 +132,8 @@ def _expected(today: str, yesterday: str) -> list[dict[str, Any]]:
         _row(today, "acme", "JPY", 0, 3, 1, 6100, 9750),
         _row(today, "beta", "EUR", 2, 1, 1, 3000, 5850),
         # bo: 2000 on Player lost, 1000 on Banker won (1950)
+        # dee's 700 lost, then the hand voided: the stake paid back, no GGR
+        _row(today, "beta", "GBP", 2, 1, 1, 700, 700),
         _row(today, "beta", "USD", 2, 2, 1, 3000, 1950),
         _row(yesterday, "acme", "JPY", 0, 1, 1, 10_000, 20_000),
     ]
@@ -130,6 +141,7 @@ def _expected(today: str, yesterday: str) -> list[dict[str, Any]]:
         (today, "acme", "EUR"): "0.98750",
         (today, "acme", "JPY"): "1.59836",
         (today, "beta", "EUR"): "1.95000",
+        (today, "beta", "GBP"): "1.00000",
         (today, "beta", "USD"): "0.65000",
         (yesterday, "acme", "JPY"): "2.00000",
     }
@@ -194,6 +206,11 @@ async def test_reports_by_operator_currency_and_day(backend: str, tmp_path: Path
             "USD": (2, 2, 3000, 1950, 1050),
         }
         assert [d["observed_rtp"] for d in daily] == ["1.40000", "1.59836", "0.65000"]
+        voided = await http.get("/api/reports/daily?table=t-3", headers=sam)
+        assert [
+            (d["currency"], d["void_hands"], d["turnover"], d["payouts"], d["house_result"])
+            for d in voided.json()["days"]
+        ] == [("GBP", 1, 700, 700, 0)]
         old = await http.get(f"/api/reports/daily?date={yesterday}&table=t-2", headers=sam)
         assert [(d["currency"], d["turnover"]) for d in old.json()["days"]] == [("JPY", 10_000)]
         daily_csv = await http.get("/api/reports/daily.csv?table=t-1", headers=sam)
