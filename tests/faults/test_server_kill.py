@@ -19,25 +19,20 @@ its credits not written down, a round open), the books must agree."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import re
 import signal
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
-from dialect_support import SECRET, Reference, key, reference
+from dialect_support import SECRET, Reference, key, reference, serving
 from ledger_support import BACKENDS, ledger_database
 from server_support import Process, free_port, http_client
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
-from starlette.types import ASGIApp
 
 pytestmark = pytest.mark.asyncio
 
@@ -56,25 +51,6 @@ ENV = {
     "PUNTO_OUTBOX_SECONDS": "0.2",
     "PUNTO_OUTBOX_HOLD": "2",
 }
-
-
-@contextlib.contextmanager
-def reference_operator(app: ASGIApp, root: str) -> Iterator[str]:
-    """A reference operator's ``app`` on a loopback port, in a thread of its own (the
-    server process and this test both reach it); yields its wallet root."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline, "the operator did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}{root}"
-    finally:
-        server.should_exit = True
-        thread.join(30)
 
 
 def start_bot(url: str, player: str) -> subprocess.Popen[str]:
@@ -161,7 +137,8 @@ async def test_a_server_killed_twice_under_play_loses_and_creates_nothing(
     else:
         (pem := tmp_path / "punto.pem").write_text(key(), encoding="utf-8")
         signing["PUNTO_WALLET_KEY"] = str(pem)
-    with reference_operator(app, root) as wallet_url:
+    with serving(app) as operator_url:
+        wallet_url = operator_url + root
         async with ledger_database(backend, tmp_path) as url:
             plain = url.replace("postgresql+asyncpg://", "postgresql://")
             env = {**ENV, "PUNTO_WALLET": wallet, "PUNTO_DEMO_BALANCE": str(OPENING)}
