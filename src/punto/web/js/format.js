@@ -41,6 +41,24 @@ export function money(amount, digits = 2) {
   return `${negative ? "−" : ""}${whole}${frac}`;
 }
 
+/** An amount of a given currency (a report's row, whatever the player's currency):
+ * 610000 JPY with 0 digits → "¥610,000", 3950 EUR with 2 → "€39.50", formatted the
+ * language's way; the decimal is built from the integer minor units, never divided. */
+export function moneyIn(amount, code, digits) {
+  if (amount === null || amount === undefined) return "—";
+  const abs = Math.abs(Math.trunc(amount));
+  const scale = 10 ** digits;
+  const whole = Math.floor(abs / scale);
+  const decimal = digits > 0 ? `${whole}.${String(abs % scale).padStart(digits, "0")}` : String(whole);
+  const key = `${locale()}|${code}|${digits}|in`;
+  let found = formatters.get(key);
+  if (!found) {
+    found = new Intl.NumberFormat(locale(), { style: "currency", currency: code, minimumFractionDigits: digits, maximumFractionDigits: digits });
+    formatters.set(key, found);
+  }
+  return `${amount < 0 ? "−" : ""}${found.format(decimal)}`;
+}
+
 /** A signed amount: "+9.50" / "−10.00" / "0.00". */
 export function signed(amount, digits = 2) {
   return amount > 0 ? `+${money(amount, digits)}` : money(amount, digits);
