@@ -310,3 +310,12 @@ async def disable(operator_id: str, request: Request, actor: ActorDep) -> dict[s
     operator = await launcher_of(request).store.set_disabled(operator_id, True)
     framing_of(request).forget()
     return operator.to_json()
+
+
+@router.post("/api/admin/operators/{operator_id}/enable", tags=["admin"])
+async def enable(operator_id: str, request: Request, actor: ActorDep) -> dict[str, Any]:
+    """Enable a disabled operator again: it launches its players and frames the game."""
+    require_role(actor, Role.ADMIN, action="enable an operator")
+    operator = await launcher_of(request).store.set_disabled(operator_id, False)
+    framing_of(request).forget()
+    return operator.to_json()
