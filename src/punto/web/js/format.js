@@ -41,6 +41,34 @@ export function money(amount, digits = 2) {
   return `${negative ? "−" : ""}${whole}${frac}`;
 }
 
+/** An amount in a given currency (``code``, ISO 4217, with its ``digits``), whatever
+ * the page's own: 1250 EUR 2 → "€12.50"; signed ("+€12.50", "−€3.00") when asked. */
+export function moneyIn(amount, code, digits = 2, { sign = false } = {}) {
+  const before = currencyCode;
+  setCurrency(code);
+  try {
+    return sign ? signed(amount, digits) : money(amount, digits);
+  } finally {
+    currencyCode = before;
+  }
+}
+
+/** A length of time in the current language, hours, minutes and seconds as it has them:
+ * 5400 → "1 h 30 min" / "1小时30分钟"; 2.5 → "2.5 s". ``played``: a time played, in
+ * whole seconds under a minute, whole minutes after. */
+export function duration(seconds, { played = false } = {}) {
+  let total = Math.max(0, Number(seconds) || 0);
+  if (played) total = total < 60 ? Math.floor(total) : Math.floor(total / 60) * 60;
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total - hours * 3600) / 60);
+  const secs = Math.round((total - hours * 3600 - minutes * 60) * 10) / 10;
+  const parts = [];
+  if (hours) parts.push(t("time.h", { n: count(hours) }));
+  if (minutes) parts.push(t("time.min", { n: count(minutes) }));
+  if (secs || !parts.length) parts.push(t("time.s", { n: secs.toLocaleString(locale()) }));
+  return parts.join(t("time.join"));
+}
+
 /** A signed amount: "+9.50" / "−10.00" / "0.00". */
 export function signed(amount, digits = 2) {
   return amount > 0 ? `+${money(amount, digits)}` : money(amount, digits);
@@ -136,6 +164,14 @@ export function when(epoch) {
  */
 export function errorText(err, digits = 2) {
   const code = err && err.code ? err.code : "internal";
+  const why = err && err.params && err.params.reason;
+  // a bet or chat line the player's jurisdiction refuses: one sentence of why
+  if (code === "jurisdiction" && has(`error.jurisdiction.${why}`)) {
+    return t(`error.jurisdiction.${why}`, {
+      seconds: err.params.retry_after === undefined ? "" : Number(err.params.retry_after).toLocaleString(locale()),
+      feature: has(`feature.${err.params.feature}`) ? t(`feature.${err.params.feature}`) : "",
+    });
+  }
   const label = has(`error.${code}`) ? t(`error.${code}`) : t("error.refused");
   const explained = explain(err && err.params, digits);
   if (explained) return labelValue(label, explained);
@@ -144,8 +180,6 @@ export function errorText(err, digits = 2) {
 }
 
 function explain(params, digits) {
-  // a jurisdiction's refusal says why in words, never its rule code
-  if (params && params.reason && has(`error.jurisdiction.${params.reason}`) && !params.limit) return t(`error.jurisdiction.${params.reason}`);
   if (!params || !params.limit || !has(`error.limit.${params.limit}`)) return "";
   return t(`error.limit.${params.limit}`, {
     bet: params.bet ? betName(params.bet) : "",
