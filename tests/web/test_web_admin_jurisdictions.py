@@ -140,6 +140,13 @@ def test_the_administrator_adds_an_operator_and_sees_its_secret_once(
     expect(page.get_by_test_id(f"status-{operator_id}")).to_have_text("Disabled")
     expect(page.get_by_test_id(f"enable-{operator_id}")).to_be_visible()
     assert _launches(server, operator_id, rotated) != 200
+    # enabled again; a server without the route says so in words, never a code
+    page.get_by_test_id(f"enable-{operator_id}").click()
+    enabled = page.get_by_test_id(f"status-{operator_id}").filter(has_text="Enabled")
+    no_route = page.locator(".toast-error", has_text="This server does not offer that action yet")
+    expect(enabled.or_(no_route)).to_be_visible()
+    if enabled.count():
+        assert _launches(server, operator_id, rotated) == 200
     assert errors == []
     page.context.close()
 

@@ -15,7 +15,8 @@ const DIALECTS = { punto: "Punto", hub88: "Hub88" };
  * bad input are all ``bad_message`` with an English sentence: ``known`` maps patterns of
  * that sentence to a translated key (``{codes}`` filled from the sentence when it names
  * currencies); a code with a key under ``prefix`` (``conflict``, ``not_found``) says it in
- * the form's own words; anything else falls back to the code's label.
+ * the form's own words; a route the server does not have says so; anything else falls
+ * back to the code's label.
  */
 export function adminErrorText(err, prefix, known = []) {
   const code = err && err.code;
@@ -26,6 +27,8 @@ export function adminErrorText(err, prefix, known = []) {
       if (found) return t(key, { value: found[1] || "" });
     }
   }
+  // an action this server has no route for (an older server): not "no such operator"
+  if ((code === "not_found" && message === "Not Found") || code === "http_405" || (code === "bad_message" && message === "Method Not Allowed")) return t("admin.no_route");
   const own = `${prefix}.error.${code}`;
   if (code && has(own)) return t(own);
   return errorText(err);
