@@ -228,3 +228,54 @@ def test_the_reality_check_after_a_hand_says_its_net_result_in_the_players_curre
     expect(dialog).to_be_hidden()
     assert errors == []
     page.context.close()
+
+
+def test_a_bet_refused_because_a_reality_check_is_due_opens_it(
+    browser: Browser, own_server: Server
+) -> None:
+    """The page has not seen the check come due (its answers about the session are held
+    back, as a late timer would), so the bet goes out; the server refuses it
+    (``reality_check_due``) and the page shows the check at once."""
+    from playwright.sync_api import Route, expect
+
+    server = own_server
+    if _no_reality_check(server):
+        pytest.skip("this server has no reality check (GET /api/session/reality-check)")
+    errors: list[str] = []
+    page = new_page(browser, errors, width=1366, height=768)
+    held = {"on": True}
+
+    def hold(route: Route) -> None:
+        answer = route.fetch()
+        status = answer.json()
+        if held["on"] and route.request.method == "GET" and status.get("reality_check"):
+            status["reality_check"] = {"due": False, "due_at": status["now"] + 3600}
+        route.fulfill(response=answer, json=status)
+
+    page.route("**/api/session/reality-check", hold)
+    profile_id = _profile(server, reality_check_interval=3)
+    page.goto(_launch(server, "en", profile_id, table="macau-1"))
+    page.wait_for_url("**/#/table/macau-1")
+    page.get_by_test_id("who").wait_for(state="attached")
+    token = page.evaluate("JSON.parse(localStorage.getItem('punto.session')).token")
+    page.locator(".seat:not([disabled])").first.click()
+    page.locator(".seat-mine").wait_for()
+    mine = {"Authorization": f"Bearer {token}"}
+    due = server.url("/api/session/reality-check")
+    deadline = time.monotonic() + 60
+    while not httpx.get(due, headers=mine).json()["reality_check"]["due"]:
+        assert time.monotonic() < deadline, "the reality check never came due"
+        time.sleep(0.2)
+    dialog = page.get_by_test_id("session-dialog")
+    assert dialog.count() == 0  # the page was not told
+    held["on"] = False
+    betting_open(page, seconds=2)
+    page.locator('[data-bet="banker"]').click()
+    expect(dialog).to_be_visible()
+    expect(dialog).to_have_attribute("data-kind", "check")
+    assert page.locator(".toast-error").count() == 0  # the modal says it, not a toast
+    dialog.get_by_test_id("rc-continue").click()
+    expect(dialog).to_be_hidden()
+    assert errors == []
+    page.unroute_all(behavior="ignoreErrors")
+    page.context.close()
