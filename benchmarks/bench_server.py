@@ -21,10 +21,16 @@
 4. **Broadcasting a table event to 5,000 clients**: 5,000 WebSocket watchers of one RNG
    table; for each card dealt, the time from the event until the last client has it.
 
+The players of parts 1–3 bet in three currencies, a third each (``--currencies``, default
+``EUR,JPY,USD``): password accounts in the house currency (EUR), and two operators' launched
+players in JPY and in USD, each on the same tier amounts in their own ledger book;
+``--currencies EUR`` runs everyone in the house currency.
+
 Run: ``python benchmarks/bench_server.py [--backend sqlite|postgresql|both] [--quick] [--json]
-[--repeat N]`` (``--json``: after the human-readable lines, one JSON object per backend on
-a line of its own; ``--repeat N``: the saturated confirms measured N times, each on a fresh
-server and database, and the median run reported, with every run's rate).
+[--repeat N] [--currencies EUR,JPY,USD]`` (``--json``: after the human-readable lines, one
+JSON object per backend on a line of its own; ``--repeat N``: the saturated confirms
+measured N times, each on a fresh server and database, and the median run reported, with
+every run's rate).
 
 Each saturated run of confirms is preceded by the machine's speed at that moment
 (``calibration_ms``: a fixed single-threaded Python workload, lower is faster; on this
@@ -69,6 +75,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from naive_ceiling import naive_ceiling
 from punto.bets import Bet
+from punto.currencies import minor_units
+from punto.ledger.signing import signature
 from punto.ledger.store import LedgerStore, create_engine
 from punto.ledger.wallet import InternalWallet
 from punto.server import collector
@@ -85,6 +93,8 @@ from punto.server.store.storage import ServerStore
 from punto.server.tables.configs import TableConfig
 from punto.server.tables.runner import TableRunner
 from punto.table.kinds import Dealing
+from punto.table.purses import Purse
+from punto.tiers import LimitTier
 
 POSTGRES = os.environ.get("PUNTO_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -157,6 +167,13 @@ def calibrate(rounds: int = 5) -> float:
 DEFLATE = ["0"]
 """``PUNTO_WS_DEFLATE`` of the servers started (``--deflate``: compression offered)."""
 
+CURRENCIES = ["EUR", "JPY", "USD"]
+"""The players' currencies, dealt to them in turn (``--currencies``): the first is the house
+currency (password accounts); each other one an operator's launched players."""
+
+_LOW = {"min_bet": 1000, "max_bet": 100_000, "side_min": 500, "side_max": 25_000}
+"""``online_8deck``'s low tier, given in every currency (the bets are the same numbers)."""
+
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -203,6 +220,7 @@ async def server_process(url: str, **env: str) -> AsyncIterator[str]:
     port = _free_port()
     environment = {
         **os.environ,
+        "PUNTO_CURRENCY": CURRENCIES[0],
         "PUNTO_DATABASE_URL": url,
         "PUNTO_PASSWORD_COST": "1024",
         "PUNTO_SECRET": "bench-secret-0123456789abcdef-0123456789",
@@ -257,6 +275,58 @@ async def _register(http: httpx.AsyncClient, name: str) -> str:
     answer = await http.post("/api/auth/register", json={"username": name, "password": "pw-123456"})
     answer.raise_for_status()
     return str(answer.json()["token"])
+
+
+async def _players(http: httpx.AsyncClient, admin: dict[str, str], players: int) -> list[str]:
+    """``players`` sessions, the n-th in ``CURRENCIES[n % len(CURRENCIES)]``: password
+    accounts in the house currency, the others launched by an operator of their currency
+    (registered here, its low tier and a 1000 chip in it) and given money."""
+    secrets_of: dict[str, str] = {}
+    for currency in CURRENCIES[1:]:
+        body = {
+            "id": f"bench{currency.lower()}",
+            "name": f"Bench {currency}",
+            "currencies": [currency],
+            "limit_groups": {"default": {currency: {"chips": [1000], "tiers": {"low": _LOW}}}},
+        }
+        made = await http.post("/api/admin/operators", json=body, headers=admin)
+        made.raise_for_status()
+        secrets_of[currency] = str(made.json()["secret"])
+
+    async def player(n: int) -> str:
+        currency = CURRENCIES[n % len(CURRENCIES)]
+        name = f"b{n}-{secrets.token_hex(3)}"
+        if currency == CURRENCIES[0]:
+            return await _register(http, name)
+        operator = f"bench{currency.lower()}"
+        launch = json.dumps(
+            {
+                "player_id": name,
+                "display_name": name,
+                "currency": currency,
+                "language": "en",
+                "timestamp": int(time.time()),
+            }
+        ).encode()
+        headers = {
+            "Content-Type": "application/json",
+            "X-Punto-Operator": operator,
+            "X-Punto-Signature": signature(secrets_of[currency], launch),
+        }
+        url = await http.post("/api/operator/v1/launch", content=launch, headers=headers)
+        url.raise_for_status()
+        token = str(url.json()["url"]).split("launch=")[1].split("#")[0]
+        session = await http.post("/api/auth/launch", json={"launch": token})
+        session.raise_for_status()
+        paid = await http.post(
+            f"/api/admin/players/{operator}.{name}/deposit",
+            json={"amount": 100_000_000, "transaction_id": f"bench-{operator}-{name}"},
+            headers=admin,
+        )
+        paid.raise_for_status()
+        return str(session.json()["token"])
+
+    return list(await asyncio.gather(*(player(n) for n in range(players))))
 
 
 class _Socket:
@@ -329,9 +399,7 @@ async def bets_per_second(
             }
             (await http.post("/api/admin/tables", json=body, headers=admin)).raise_for_status()
         dealer = await _token(http, "dana", "dana-demo")
-        tokens = await asyncio.gather(
-            *(_register(http, f"b{n}-{secrets.token_hex(3)}") for n in range(players))
-        )
+        tokens = await _players(http, admin, players)
     dealers: list[_Socket] = []
     async with contextlib.AsyncExitStack() as stack:
         for table_id in ids:
@@ -473,6 +541,7 @@ class _BenchTable:
     bus: _TimedBus
     engine: Any
     wallet: InternalWallet
+    mixed: bool = True
     dealer: Actor = field(default_factory=lambda: Actor("dana", Role.DEALER, "Dana"))
 
     async def do(self, actor: Actor, message: dict[str, Any]) -> None:
@@ -485,7 +554,11 @@ class _BenchTable:
 
         async def bettor(n: int) -> None:
             p = Actor(f"p{n}", Role.PLAYER, f"P{n}")
-            await self.wallet.credit(p.player, 1_000_000, transaction_id=f"bench:{n}")
+            book = _purse_of(p.player) if self.mixed else None
+            currency = None if book is None else book.currency
+            await self.wallet.credit(
+                p.player, 1_000_000, transaction_id=f"bench:{n}", currency=currency
+            )
             await self.do(p, {"type": "join"})
             await self.do(p, {"type": "watch", "tier": "low"})
             await self.do(p, {"type": "confirm", "bets": bets})
@@ -506,26 +579,70 @@ class _BenchTable:
         assert report.ok, report.problems
 
 
+def _purse_of(player: str) -> Purse | None:
+    """Player ``p<n>``'s purse at the in-process table: ``CURRENCIES[n % len(CURRENCIES)]``
+    (``None``, the house currency, for the first)."""
+    currency = CURRENCIES[int(player.removeprefix("p")) % len(CURRENCIES)]
+    if currency == CURRENCIES[0]:
+        return None
+    low = LimitTier(
+        name="low",
+        min_bet=_LOW["min_bet"],
+        max_bet=_LOW["max_bet"],
+        side_min=_LOW["side_min"],
+        side_max=_LOW["side_max"],
+    )
+    return Purse(
+        currency, digits=minor_units(currency), book=currency, tiers={"low": low}, chips=(1000,)
+    )
+
+
+async def _purse(player: str) -> Purse | None:
+    return _purse_of(player)
+
+
+async def _currency_of(player: str) -> str | None:
+    found = _purse_of(player)
+    return None if found is None else found.currency
+
+
+async def _house(player: str) -> None:
+    return None
+
+
 @asynccontextmanager
-async def _bench_table(url: str, rules: str) -> AsyncIterator[_BenchTable]:
-    """A live table of ``rules`` on a fresh ledger, its shoe started and betting open."""
+async def _bench_table(url: str, rules: str, *, mixed: bool = True) -> AsyncIterator[_BenchTable]:
+    """A live table of ``rules`` on a fresh ledger, its shoe started and betting open;
+    ``mixed``: its players in ``CURRENCIES`` in turn, else all in the house currency."""
     await upgrade_async(url)
     collector.calm()  # as `punto serve` does
     engine = create_engine(url)
     ledger = LedgerStore(engine)
     store = ServerStore(engine)
-    wallet = InternalWallet(ledger)
-    settings = Settings(database_url=url, password_cost=1024, betting_seconds=3600)
+    wallet = InternalWallet(ledger, currency=CURRENCIES[0])
+    settings = Settings(
+        database_url=url, password_cost=1024, betting_seconds=3600, currency=CURRENCIES[0]
+    )
+    bank = Bank(
+        ledger,
+        wallet,
+        store,
+        seamless=False,
+        operator_id="default",
+        currency=CURRENCIES[0],
+        currency_of_player=_currency_of if mixed else _house,
+    )
     services = Services(
         settings=settings,
         store=store,
-        bank=Bank(ledger, wallet, store, seamless=False, operator_id="default"),
+        bank=bank,
         bus=(bus := _TimedBus(Hub(queue_size=10))),
         metrics=Metrics(),
+        purse=_purse if mixed else _house,
     )
     config = TableConfig(id="bench", name="bench", rules=rules, dealing=Dealing.LIVE)
     await store.create_table(config)
-    table = _BenchTable(TableRunner(config, services), ledger, bus, engine, wallet)
+    table = _BenchTable(TableRunner(config, services), ledger, bus, engine, wallet, mixed)
     await table.do(table.dealer, {"type": "start_shoe"})
     await table.do(table.dealer, {"type": "open_betting"})
     try:
@@ -571,7 +688,7 @@ async def restake_after_tie(url: str, *, players: int) -> tuple[str, float]:
     """After a tie on the Macau rules, every player's Banker bet stands [M12]: the time
     the dealer's ``open_betting`` of the next hand takes, every standing bet staked again
     in the ledger and the hand announced (the table is held meanwhile: nobody bets)."""
-    async with _bench_table(url, "macau") as t:
+    async with _bench_table(url, "macau", mixed=False) as t:  # [M14]: one currency
         await t.seat_bettors(players, {"banker": 1000})
         await t.do(t.dealer, {"type": "close_betting"})
         await t.deal(("4S", "4H", "3S", "3H"))  # Player 7, Banker 7: a tie [M12]
@@ -734,7 +851,7 @@ async def run(backend: str, quick: bool, repeat: int = 1) -> dict[str, object]:
     (``repeat``: the saturated confirms measured that many times, each on a fresh server
     and database, and their median run reported)."""
     print(f"-- {backend}")
-    out: dict[str, object] = {"backend": backend, "quick": quick}
+    out: dict[str, object] = {"backend": backend, "quick": quick, "currencies": CURRENCIES}
     players, confirms = (40, 10) if quick else (200, 20)
     runs: list[dict[str, float]] = []
     for _ in range(repeat):
@@ -832,12 +949,20 @@ def main(argv: Sequence[str] | None = None) -> None:
         "report the median run",
     )
     parser.add_argument(
+        "--currencies",
+        default=",".join(CURRENCIES),
+        metavar="EUR,JPY,USD",
+        help="the players' currencies, dealt in turn; the first is the house currency "
+        "(default: %(default)s)",
+    )
+    parser.add_argument(
         "--deflate",
         action="store_true",
         help="the servers offer WebSocket compression (PUNTO_WS_DEFLATE=1; default off)",
     )
     args = parser.parse_args(argv)
     DEFLATE[0] = "1" if args.deflate else "0"
+    CURRENCIES[:] = [code.strip().upper() for code in args.currencies.split(",") if code.strip()]
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
     results: list[dict[str, object]] = []
     for backend in backends:

@@ -6,9 +6,9 @@ player's money moved by exactly the sum of the nets their bot saw.
 
 The money counted:
 
-- on the operator's wallet (PostgreSQL), their money at the reference operator, which is
-  also what the ledger's entries for them on the operator's account say
-  (``check --operator``);
+- on the operator's wallet (PostgreSQL), in each wallet dialect (``punto`` and
+  ``hub88``), their money at that dialect's reference operator, which is also what the
+  ledger's entries for them on the operator's account say (``check --operator``);
 - on the transfer wallet (the embedded SQLite default), their balance in the ledger (the
   same on PostgreSQL was run by hand when this set-up was added; the suite keeps two
   set-ups for its time).
@@ -19,24 +19,20 @@ its credits not written down, a round open), the books must agree."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import os
 import re
 import signal
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
+from dialect_support import SECRET, Reference, key, reference, serving
 from ledger_support import BACKENDS, ledger_database
 from server_support import Process, free_port, http_client
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
-
-from punto.ledger.operator_ref import ReferenceOperator, create_app
 
 pytestmark = pytest.mark.asyncio
 
@@ -57,27 +53,6 @@ ENV = {
 }
 
 
-@contextlib.contextmanager
-def reference_operator(operator: ReferenceOperator) -> Iterator[str]:
-    """The reference operator on a loopback port, in a thread of its own (the server
-    process and this test both reach it); yields its wallet root."""
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(operator), host="127.0.0.1", port=port, log_level="error")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline, "the operator did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}/wallet"
-    finally:
-        server.should_exit = True
-        thread.join(30)
-
-
 def start_bot(url: str, player: str) -> subprocess.Popen[str]:
     """``examples/bot.py`` as ``player``, betting ``HANDS`` hands at the first RNG table."""
     command = [sys.executable, "examples/bot.py", "--url", url, "--user", player]
@@ -85,6 +60,11 @@ def start_bot(url: str, player: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
+
+
+def _env(extra: dict[str, str]) -> dict[str, str]:
+    """This process's environment with ``extra`` (the wallet's signing settings)."""
+    return {**os.environ, **extra}
 
 
 def _async(url: str) -> str:
@@ -136,23 +116,34 @@ async def _ledger_moved(url: str, wallet: str) -> dict[str, int]:
 
 
 CASES = [
-    pytest.param("postgresql", "seamless", id="postgresql-seamless", marks=BACKENDS[1].marks),
-    pytest.param("sqlite", "internal", id="sqlite-transfer"),
+    pytest.param(
+        "postgresql", "seamless", "punto", id="postgresql-seamless", marks=BACKENDS[1].marks
+    ),
+    pytest.param("postgresql", "seamless", "hub88", id="postgresql-hub88", marks=BACKENDS[1].marks),
+    pytest.param("sqlite", "internal", "punto", id="sqlite-transfer"),
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("backend", "wallet"), CASES)
+@pytest.mark.parametrize(("backend", "wallet", "dialect"), CASES)
 async def test_a_server_killed_twice_under_play_loses_and_creates_nothing(
-    backend: str, wallet: str, tmp_path: Path
+    backend: str, wallet: str, dialect: str, tmp_path: Path
 ) -> None:
-    operator = ReferenceOperator(dict.fromkeys(PLAYERS, OPENING))
-    with reference_operator(operator) as wallet_url:
+    operator: Reference
+    operator, app, root = reference(dialect, dict.fromkeys(PLAYERS, OPENING))
+    signing: dict[str, str] = {"PUNTO_WALLET_DIALECT": dialect}
+    if dialect == "punto":
+        signing["PUNTO_WALLET_SECRET"] = SECRET
+    else:
+        (pem := tmp_path / "punto.pem").write_text(key(), encoding="utf-8")
+        signing["PUNTO_WALLET_KEY"] = str(pem)
+    with serving(app) as operator_url:
+        wallet_url = operator_url + root
         async with ledger_database(backend, tmp_path) as url:
             plain = url.replace("postgresql+asyncpg://", "postgresql://")
             env = {**ENV, "PUNTO_WALLET": wallet, "PUNTO_DEMO_BALANCE": str(OPENING)}
             if wallet == "seamless":
-                env["PUNTO_WALLET_URL"] = wallet_url
+                env |= {"PUNTO_WALLET_URL": wallet_url, **signing}
             port = free_port()
 
             def serve(n: int) -> Process:
@@ -202,7 +193,10 @@ async def test_a_server_killed_twice_under_play_loses_and_creates_nothing(
             command = [sys.executable, "-m", "punto", "ledger", "check", "--database-url", plain]
             if wallet == "seamless":
                 command += ["--operator", "--wallet-url", wallet_url]
-            check = subprocess.run(command, capture_output=True, text=True, check=False, cwd=ROOT)
+                command += ["--wallet-dialect", dialect]
+            check = subprocess.run(
+                command, capture_output=True, text=True, check=False, cwd=ROOT, env=_env(signing)
+            )
             assert check.returncode == 0, check.stdout + check.stderr
             if wallet == "seamless":
                 assert {p: operator.balances[p] - OPENING for p in PLAYERS} == nets

@@ -29,6 +29,7 @@ from punto.errors import (
 )
 from punto.ledger import model
 from punto.ledger.driver import insert_rows, on_driver
+from punto.ledger.engine import run_snapshot
 from punto.ledger.migrate import alembic_config
 from punto.ledger.model import Account, TransactionKind
 from punto.ledger.rows import ACCOUNTS
@@ -537,6 +538,30 @@ async def test_unclaimed_money_is_kept_apart(backend: str, tmp_path: Path) -> No
         assert (await store.post(moved)).replayed
         assert await store.balance(Account.unclaimed()) == 7_000
         assert await store.balance(Account.player("dora")) == 0
+        assert (await store.check()).ok
+
+
+async def test_the_check_reads_the_books_as_of_one_moment(backend: str, tmp_path: Path) -> None:
+    """The check reads several tables; on PostgreSQL each statement of a READ COMMITTED
+    transaction sees what committed before it, so a posting between two of them looked
+    like entries of a transaction that was never posted. Its unit runs at REPEATABLE
+    READ: a transaction another connection commits meanwhile is not seen."""
+    if backend != "postgresql":
+        pytest.skip("SQLite serializes its transactions: no write lands inside a read")
+    async with ledger_store(backend, tmp_path) as store:
+        await fund(store, "alice", 1_000)
+        count = text("SELECT count(*) FROM ledger_transactions")
+
+        async def unit(conn: Any) -> tuple[str, int, int]:
+            level = (await conn.execute(text("SHOW transaction_isolation"))).scalar()
+            before = (await conn.execute(count)).scalar()
+            await fund(store, "bob", 2_000)  # on another connection, committed
+            return level, before, (await conn.execute(count)).scalar()
+
+        level, before, after = await run_snapshot(store.engine, unit)
+        assert (level, after) == ("repeatable read", before)
+        async with store.engine.connect() as conn:
+            assert (await conn.execute(count)).scalar() == before + 1
         assert (await store.check()).ok
 
 

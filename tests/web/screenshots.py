@@ -4,13 +4,15 @@ Traditional Chinese (desktop and phone), and the administration page's rules edi
 its edge preview (phone and desktop, English, Simplified and Traditional Chinese), and the
 win display after a settled hand (phone and desktop, English and Chinese).
 
-    .venv/bin/python tests/web/screenshots.py [FOLDER] [--only win|refund|totals|names|standing]
+    .venv/bin/python tests/web/screenshots.py [FOLDER] [--only KIND]
 
-(``--only win`` takes only the win display's pictures, ``--only refund`` a void hand's
-refund as a player and a spectator see it (not among the pictures of ``docs/``),
-``--only totals`` the bet totals', ``--only names`` the lobby and a table with the
-tables' names in each language, ``--only standing`` the bets a tie left standing, staked
-again and then returned, at a table whose wallet is the operator's.)
+(KIND is win, refund, totals, names, standing or reports. ``--only win`` takes only the
+win display's pictures, ``--only refund`` a void hand's refund as a player and a
+spectator see it (not among the pictures of ``docs/``), ``--only totals`` the bet
+totals', ``--only names`` the lobby and a table with the tables' names in each language,
+``--only standing`` the bets a tie left standing, staked again and then returned, at a
+table whose wallet is the operator's, ``--only reports`` the reports tab with two
+operators' players in EUR, JPY and USD, phone and desktop, English and Chinese.)
 
 It starts its own ``punto serve`` (fast timers, a temporary database), lets the RNG tables
 deal a few dozen hands so the roads have something to show, deals some live hands from the
@@ -259,6 +261,38 @@ def table_names(browser: object, server: Server, folder: Path, errors: list[str]
     return shots
 
 
+def operator_reports(
+    browser: object, server: Server, folder: Path, errors: list[str]
+) -> list[Path]:
+    """The reports tab (the daily report of table ``rep-1``, then the operators'), each
+    amount in its row's currency, at each size of :data:`ADMIN_SIZES`, in English and
+    Simplified Chinese."""
+    from playwright.sync_api import Browser
+
+    from web.reports_support import seed_reports
+
+    assert isinstance(browser, Browser)
+    seed_reports(server)
+    shots = []
+    for size, (width, height) in ADMIN_SIZES.items():
+        for language in ("en", "zh"):
+            page = new_page(browser, errors)
+            log_in(page, server, "sam")  # the header names the user at desktop width
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(server.url("/app/#/supervisor"))
+            page.locator(f'[data-lang="{language}"]').click()
+            page.locator("[data-tab=s-reports]").click()
+            page.locator("form:has([name=table]) [name=table]").fill("rep-1")
+            page.locator("form:has([name=table]) button[type=submit]").click()
+            page.get_by_test_id("report").locator("tbody tr").nth(2).wait_for()
+            page.get_by_test_id("opreport").locator("tbody tr").first.wait_for()
+            path = folder / f"reports-{size}-{language}.png"
+            page.screenshot(path=str(path), full_page=True)  # both reports, whole
+            shots.append(path)
+            page.context.close()
+    return shots
+
+
 def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
     """Take every picture into ``folder``."""
     from playwright.sync_api import sync_playwright
@@ -489,7 +523,7 @@ def main() -> int:
             print(path)
         return 0
     with run_server(**fast) as server:
-        if only in ("win", "refund", "totals", "names"):
+        if only in ("win", "refund", "totals", "names", "reports"):
             from playwright.sync_api import sync_playwright
 
             errors: list[str] = []
@@ -500,6 +534,7 @@ def main() -> int:
                     "refund": refund_display,
                     "totals": bet_totals,
                     "names": table_names,
+                    "reports": operator_reports,
                 }[only]
                 paths = shoot(browser, server, folder, errors)
                 browser.close()

@@ -30,6 +30,7 @@ __all__ = [
     "create_engine",
     "database_url",
     "reach",
+    "run_snapshot",
     "run_unit",
 ]
 
@@ -240,5 +241,28 @@ async def run_unit(
                     raise LedgerError(
                         "the ledger tables are missing: run `punto ledger migrate`"
                     ) from exc
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def run_snapshot(engine: AsyncEngine, unit: Callable[[AsyncConnection], Awaitable[_T]]) -> _T:
+    """Run the reading ``unit`` in one transaction that sees the whole database as of one
+    moment: PostgreSQL's REPEATABLE READ (its default isolation gives each statement a
+    fresh snapshot, so a reader of several tables would see a write committed between
+    them in one and not the other); SQLite's transactions are serialized already. Once
+    more if the connection was cut under it; missing tables as :func:`run_unit` says."""
+    for attempt in range(2):
+        try:
+            async with engine.connect() as conn:
+                if engine.dialect.name == "postgresql":
+                    conn = await conn.execution_options(isolation_level="REPEATABLE READ")
+                async with conn.begin():
+                    return await unit(conn)
+        except DBAPIError as exc:
+            if _missing_schema(exc):
+                raise LedgerError(
+                    "the ledger tables are missing: run `punto ledger migrate`"
+                ) from exc
+            if attempt or not exc.connection_invalidated:
                 raise
     raise AssertionError("unreachable")  # pragma: no cover

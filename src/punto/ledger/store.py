@@ -41,6 +41,7 @@ from punto.ledger.engine import (
     create_engine,
     database_url,
     reach,
+    run_snapshot,
     run_unit,
 )
 from punto.ledger.model import Account, Transaction
@@ -374,8 +375,9 @@ class LedgerStore:
         entry belongs to a posted transaction and an existing account, the sum of all
         accounts is zero, every cached balance equals its entries, no player,
         escrow or unclaimed account is negative, and every confirmed bet is settled,
-        refunded or still open in a live round."""
-        return await self._run(audit.check_books)
+        refunded or still open in a live round; all as of one moment, while tables
+        write."""
+        return await run_snapshot(self._engine, audit.check_books)
 
 
 def _stake(request: ConfirmRequest) -> Transaction:

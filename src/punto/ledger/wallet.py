@@ -23,7 +23,7 @@ import functools
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 from urllib.parse import quote, urlsplit
 
 import httpx
@@ -43,12 +43,14 @@ from punto.ledger.signing import SIGNATURE_HEADER, signature
 from punto.ledger.store import LedgerStore
 
 __all__ = [
+    "HttpWallet",
     "InternalWallet",
     "LookupUnsupportedError",
     "OperatorTransaction",
     "Reconciles",
     "RetryPolicy",
     "SeamlessWallet",
+    "TryAgain",
     "Wallet",
     "WalletReceipt",
 ]
@@ -299,8 +301,88 @@ class _UnknownTransactionError(WalletError):
 
 _RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 
+_A = TypeVar("_A")
 
-class SeamlessWallet:
+
+class TryAgain(Exception):  # noqa: N818 (a signal to the retry loop, not an error)
+    """Raised by an answer's reader: the outcome is unknown, the same call again."""
+
+
+class HttpWallet:
+    """What every wallet on an operator's HTTP API shares, whatever its dialect: the
+    client (its own, or one passed in: tests pass one on ``httpx.ASGITransport``), the
+    retries of a call whose outcome is unknown, and the operator's own ids of its
+    launched players (``operator_id``: their user ids here start with ``<operator>.``)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        client: httpx.AsyncClient | None = None,
+        retry: RetryPolicy | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        operator_id: str | None = None,
+    ) -> None:
+        self._base = base_url.rstrip("/")
+        self._retry = retry or RetryPolicy()
+        self._prefix = f"{operator_id}." if operator_id else None
+        self._own_client = client is None
+        self._client = client or httpx.AsyncClient(timeout=self._retry.timeout)
+        self._sleep = sleep
+
+    async def aclose(self) -> None:
+        """Close the HTTP client if the wallet made it."""
+        if self._own_client:
+            await self._client.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def _their(self, player_id: str) -> str:
+        """The operator's own id of the player ``player_id``."""
+        if self._prefix is not None and player_id.startswith(self._prefix):
+            return player_id[len(self._prefix) :]
+        return player_id
+
+    async def _send(
+        self,
+        method: str,
+        path: str,
+        read: Callable[[httpx.Response], _A],
+        *,
+        content: bytes | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> _A:
+        """``method path`` at the operator, tried as the retry policy says while no
+        answer comes, the operator is busy or failing (429, 5xx), or ``read`` raises
+        :class:`TryAgain`; then :class:`WalletUnavailableError` (the outcome is unknown)."""
+        url = f"{self._base}{path}"
+        problem = ""
+        for attempt in range(1, self._retry.attempts + 1):
+            if attempt > 1:
+                await self._sleep(self._retry.delay(attempt - 1))
+            try:
+                response = await self._client.request(method, url, content=content, headers=headers)
+            except httpx.TransportError as exc:
+                problem = f"{type(exc).__name__}: {exc}"
+                continue
+            if response.status_code in _RETRY_STATUS:
+                problem = f"HTTP {response.status_code}"
+                continue
+            try:
+                return read(response)
+            except TryAgain as again:
+                problem = str(again)
+        raise WalletUnavailableError(
+            f"the operator did not answer {method} {path} after {self._retry.attempts} "
+            f"attempts ({problem}); the outcome is unknown: roll the transaction back"
+        )
+
+
+class SeamlessWallet(HttpWallet):
     """The seamless wallet: the operator keeps the balances and Punto calls its HTTP API.
 
     ``base_url`` is the operator's wallet root (``https://operator.example/wallet``).
@@ -319,28 +401,10 @@ class SeamlessWallet:
         operator_id: str | None = None,
         secret: str | None = None,
     ) -> None:
-        self._retry = retry or RetryPolicy()
+        super().__init__(base_url, client=client, retry=retry, sleep=sleep, operator_id=operator_id)
         self._secret = secret
         """Signs every call (``X-Punto-Signature``) when the operator gave one."""
-        self._prefix = f"{operator_id}." if operator_id else None
-        """The user ids of the operator's launched players start with it; its wallet knows
-        them by its own ids, without it."""
-        self._base = base_url.rstrip("/")
-        self._own_client = client is None
-        self._client = client or httpx.AsyncClient(timeout=self._retry.timeout)
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._sleep = sleep
-
-    async def aclose(self) -> None:
-        """Close the HTTP client if the wallet made it."""
-        if self._own_client:
-            await self._client.aclose()
-
-    async def __aenter__(self) -> SeamlessWallet:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
 
     async def _call(
         self, method: str, path: str, *, key: str | None, body: Mapping[str, Any] | None = None
@@ -348,36 +412,15 @@ class SeamlessWallet:
         headers = dict(self._headers)
         if key is not None:
             headers["Idempotency-Key"] = key
-        url = f"{self._base}{path}"
         content = None if body is None else json.dumps(body, separators=(",", ":")).encode()
         if content is not None:
             headers["Content-Type"] = "application/json"
         if self._secret is not None:
-            signed = content if content is not None else urlsplit(url).path.encode()
+            signed = content if content is not None else urlsplit(self._base + path).path.encode()
             headers[SIGNATURE_HEADER] = signature(self._secret, signed)
-        problem = ""
-        for attempt in range(1, self._retry.attempts + 1):
-            if attempt > 1:
-                await self._sleep(self._retry.delay(attempt - 1))
-            try:
-                response = await self._client.request(method, url, content=content, headers=headers)
-            except httpx.TransportError as exc:
-                problem = f"{type(exc).__name__}: {exc}"
-                continue
-            if response.status_code in _RETRY_STATUS:
-                problem = f"HTTP {response.status_code}"
-                continue
-            return _answer(path, response)
-        raise WalletUnavailableError(
-            f"the operator did not answer {method} {path} after {self._retry.attempts} "
-            f"attempts ({problem}); the outcome is unknown: roll the transaction back"
+        return await self._send(
+            method, path, functools.partial(_answer, path), content=content, headers=headers
         )
-
-    def _their(self, player_id: str) -> str:
-        """The operator's own id of the player ``player_id``."""
-        if self._prefix is not None and player_id.startswith(self._prefix):
-            return player_id[len(self._prefix) :]
-        return player_id
 
     async def balance(self, player_id: str, *, currency: str | None = None) -> int:
         """The player's balance at the operator (``?currency=`` when given)."""

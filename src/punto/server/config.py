@@ -66,7 +66,8 @@ class Settings:
     wallet_key: str | None = None
     """A PEM private key file: signs every call of a hub88 seamless wallet."""
     wallet_currency: str | None = None
-    """The currency of a hub88 seamless wallet's calls that name none."""
+    """The currency of a hub88 seamless wallet's calls that name none (else the house
+    currency)."""
     operator_id: str = "default"
     currency: str = "EUR"
     """The house currency (ISO 4217): the tables' limits and chips are in it, and so is

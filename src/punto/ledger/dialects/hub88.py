@@ -46,13 +46,14 @@ from punto.errors import (
     WalletCurrencyError,
     WalletError,
     WalletRolledBackError,
-    WalletUnavailableError,
 )
 from punto.ledger.signing import HUB88_SIGNATURE_HEADER, rsa_signature
 from punto.ledger.wallet import (
+    HttpWallet,
     LookupUnsupportedError,
     OperatorTransaction,
     RetryPolicy,
+    TryAgain,
     WalletReceipt,
 )
 
@@ -110,10 +111,7 @@ def transaction_uuid(transaction_id: str) -> str:
     return str(uuid.uuid5(NAMESPACE, transaction_id))
 
 
-_RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
-
-
-class Hub88Wallet:
+class Hub88Wallet(HttpWallet):
     """An operator's wallet spoken to in the hub88 dialect.
 
     ``base_url`` is the root of the operator's Hub88 wallet endpoints; ``private_key`` the
@@ -137,34 +135,13 @@ class Hub88Wallet:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         token: Callable[[str], str] | None = None,
     ) -> None:
-        self._base = base_url.rstrip("/")
+        super().__init__(base_url, client=client, retry=retry, sleep=sleep, operator_id=operator_id)
         self._key = private_key
         self._currency = currency
         self._game = game_code
-        self._prefix = f"{operator_id}." if operator_id else None
-        self._retry = retry or RetryPolicy()
-        self._own_client = client is None
-        self._client = client or httpx.AsyncClient(timeout=self._retry.timeout)
-        self._sleep = sleep
         self._token = token or (lambda player: f"punto-{player}")
         self._bets: dict[tuple[str, str], str] = {}
         """The first bet this process placed per (player, round): what a win references."""
-
-    async def aclose(self) -> None:
-        """Close the HTTP client if the wallet made it."""
-        if self._own_client:
-            await self._client.aclose()
-
-    async def __aenter__(self) -> Hub88Wallet:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
-
-    def _their(self, player_id: str) -> str:
-        if self._prefix is not None and player_id.startswith(self._prefix):
-            return player_id[len(self._prefix) :]
-        return player_id
 
     def _currency_of(self, currency: str | None) -> str:
         chosen = currency or self._currency
@@ -177,19 +154,8 @@ class Hub88Wallet:
         headers = {"Content-Type": "application/json"}
         if self._key is not None:
             headers[HUB88_SIGNATURE_HEADER] = rsa_signature(self._key, content)
-        url = f"{self._base}{path}"
-        problem = ""
-        for attempt in range(1, self._retry.attempts + 1):
-            if attempt > 1:
-                await self._sleep(self._retry.delay(attempt - 1))
-            try:
-                response = await self._client.post(url, content=content, headers=headers)
-            except httpx.TransportError as exc:
-                problem = f"{type(exc).__name__}: {exc}"
-                continue
-            if response.status_code in _RETRY_STATUS:
-                problem = f"HTTP {response.status_code}"
-                continue
+
+        def read(response: httpx.Response) -> dict[str, Any]:
             if response.status_code == 404 and path == "/transaction/info":
                 raise LookupUnsupportedError("the operator's wallet has no /transaction/info")
             try:
@@ -202,13 +168,10 @@ class Hub88Wallet:
                     "not a Hub88 JSON answer"
                 )
             if answer.get("status") == "RS_ERROR_UNKNOWN":
-                problem = "RS_ERROR_UNKNOWN"  # the outcome is unknown: the same call again
-                continue
+                raise TryAgain("RS_ERROR_UNKNOWN")  # the outcome is unknown: the same call
             return answer
-        raise WalletUnavailableError(
-            f"the operator did not answer POST {path} after {self._retry.attempts} "
-            f"attempts ({problem}); the outcome is unknown: roll the transaction back"
-        )
+
+        return await self._send("POST", path, read, content=content, headers=headers)
 
     def _base_body(self, player_id: str) -> dict[str, Any]:
         their = self._their(player_id)

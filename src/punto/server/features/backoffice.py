@@ -244,11 +244,13 @@ def drift_csv(found: Mapping[str, Any]) -> str:
     return out.getvalue()
 
 
-def rows_csv(rows: Sequence[Mapping[str, Any]]) -> str:
-    """Rows of one report (every row the same keys) as CSV."""
+def rows_csv(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
+    """Rows of one report (every row the same keys) as CSV; with ``columns``, those in
+    that order, and the header row even when there are no rows."""
     out = io.StringIO()
-    if rows:
-        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+    if rows or columns:
+        fields = list(columns) if columns is not None else list(rows[0])
+        writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
     return out.getvalue()

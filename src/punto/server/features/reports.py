@@ -1,8 +1,12 @@
-"""Reports read from the ledger: a player's transactions, and turnover, payouts and
-observed RTP per table and day (UTC), corrections and voids included.
+"""Reports read from the ledger: a player's transactions; turnover, payouts and observed
+RTP per table, currency and day (UTC); and per operator, currency and day (bets, players,
+turnover, payouts, GGR), corrections and voids included.
 
-Turnover is the stakes settled; the house result is what the table's ``house`` account
-gained (settlements, corrections, voids); payouts are turnover minus the house result.
+A currency is its own book (no exchange rates): no figure ever sums two currencies, so
+every row is of one currency, named in it, its amounts integer minor units of it.
+Turnover is the stakes settled; the house result (GGR) is what the table's ``house``
+accounts gained (settlements, corrections, voids); payouts are turnover minus the house
+result: everything paid back to the players, stakes returned included.
 """
 
 from __future__ import annotations
@@ -13,14 +17,43 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from punto.currencies import minor_units
+from punto.errors import ProtocolError
 from punto.ledger.model import Account
+from punto.server.operators.model import operator_of
 
 if TYPE_CHECKING:
+    from punto.server.store.books import MoneyBooks
     from punto.server.store.storage import ServerStore
 
-__all__ = ["daily_report", "player_transactions"]
+__all__ = [
+    "MAX_REPORT_DAYS",
+    "OPERATOR_REPORT_COLUMNS",
+    "daily_report",
+    "operator_report",
+    "player_transactions",
+    "report_span",
+]
 
 _MONEY_KINDS = ("settle", "correction", "void", "refund")
+
+MAX_REPORT_DAYS = 92
+"""The most days one operator report spans (a quarter): longer asks are refused, not
+read whole into memory."""
+
+OPERATOR_REPORT_COLUMNS = (
+    "date",
+    "operator",
+    "currency",
+    "digits",
+    "bets",
+    "players",
+    "turnover",
+    "payouts",
+    "ggr",
+    "observed_rtp",
+)
+"""The keys of an operator report's row, in the CSV's order."""
 
 
 async def player_transactions(
@@ -73,19 +106,56 @@ def _table_of(round_id: str | None) -> str:
     return round_id.rsplit("-", 2)[0]
 
 
-async def daily_report(
-    store: ServerStore, *, day: date, table: str | None = None
-) -> list[dict[str, Any]]:
-    """Turnover, payouts, house result and observed RTP per table for one UTC day."""
-    start, end = _bounds(day)
-    per: dict[str, dict[str, Any]] = {}
+def _rtp(payouts: int, turnover: int) -> str | None:
+    """Payouts over turnover as a decimal string (``None``: nothing staked)."""
+    if not turnover:
+        return None
+    return str((Decimal(payouts) / Decimal(turnover)).quantize(Decimal("0.00001")))
 
-    def entry(table_id: str) -> dict[str, Any]:
+
+def _book(entries: Sequence[tuple[str, int]], house_currency: str) -> str | None:
+    """The currency of a transaction's house and escrow entries (``None``: it has none,
+    so it moved nothing a report counts)."""
+    for code, _amount in entries:
+        return Account.parse(code).currency or house_currency
+    return None
+
+
+def _house_gain(entries: Sequence[tuple[str, int]]) -> int:
+    return sum(amount for code, amount in entries if code.startswith("house:"))
+
+
+def _settled_lines(tx: dict[str, Any]) -> list[list[Any]]:
+    if tx["kind"] != "settle":
+        return []
+    lines: list[list[Any]] = json.loads(tx["lines"] or "[]")
+    return lines
+
+
+def _day_of(value: datetime) -> date:
+    if value.tzinfo is None:  # SQLite keeps UTC without its zone
+        return value.date()
+    return value.astimezone(UTC).date()
+
+
+async def daily_report(
+    store: ServerStore, *, day: date, currency: str, table: str | None = None
+) -> list[dict[str, Any]]:
+    """Turnover, payouts, house result and observed RTP per table and currency for one
+    UTC day (``currency``: the house currency, the book of accounts that name none).
+    ``hands`` and ``void_hands`` are the table's, whatever the currency: they are on
+    each of its rows (a table that dealt without money has a row in the house currency)."""
+    start, end = _bounds(day)
+    per: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def entry(table_id: str, book: str) -> dict[str, Any]:
         return per.setdefault(
-            table_id,
+            (table_id, book),
             {
                 "date": day.isoformat(),
                 "table": table_id,
+                "currency": book,
+                "digits": minor_units(book),
                 "hands": 0,
                 "void_hands": 0,
                 "bets": 0,
@@ -97,26 +167,121 @@ async def daily_report(
         )
 
     books = await store.day_books(start=start, end=end, kinds=_MONEY_KINDS)
-    for tx in books.transactions:
+    for tx in books.money.transactions:
         table_id = _table_of(tx["round_id"])
         if table is not None and table_id != table:
             continue
-        row = entry(table_id)
-        if tx["kind"] == "settle":
-            lines: Sequence[list[Any]] = json.loads(tx["lines"] or "[]")
-            row["turnover"] += sum(int(stake) for _bet, stake, _class, _net in lines)
-            row["bets"] += len(lines)
-        row["house_result"] += books.house.get(tx["id"], 0)
+        moved = books.money.entries.get(tx["id"], [])
+        book = _book(moved, currency)
+        if book is None:
+            continue
+        row = entry(table_id, book)
+        lines = _settled_lines(tx)
+        row["turnover"] += sum(int(stake) for _bet, stake, _class, _net in lines)
+        row["bets"] += len(lines)
+        row["house_result"] += _house_gain(moved)
+    voids: dict[str, int] = {}
     for round_id in books.voided:
         table_id = _table_of(round_id)
-        if table is None or table_id == table:
-            entry(table_id)["void_hands"] += 1
-    for table_id, count in books.hands.items():
-        if table is None or table_id == table:
-            entry(table_id)["hands"] = count
-    for row in per.values():
+        voids[table_id] = voids.get(table_id, 0) + 1
+    for table_id in {*voids, *books.hands}:
+        if (table is None or table_id == table) and not any(t == table_id for t, _ in per):
+            entry(table_id, currency)
+    for (table_id, _book_of), row in per.items():
+        row["hands"] = books.hands.get(table_id, 0)
+        row["void_hands"] = voids.get(table_id, 0)
         row["payouts"] = row["turnover"] - row["house_result"]
-        if row["turnover"]:
-            rtp = Decimal(row["payouts"]) / Decimal(row["turnover"])
-            row["observed_rtp"] = str(rtp.quantize(Decimal("0.00001")))
-    return sorted(per.values(), key=lambda r: r["table"])
+        row["observed_rtp"] = _rtp(row["payouts"], row["turnover"])
+    return [per[key] for key in sorted(per)]
+
+
+def report_span(first: str | None, last: str | None, *, today: date) -> tuple[date, date]:
+    """The UTC days ``from`` .. ``to`` (``YYYY-MM-DD``, both included; either left out:
+    ``today``) of a report; :class:`ProtocolError` for a bad date, ``from`` after ``to``
+    or more than :data:`MAX_REPORT_DAYS` days.
+
+    >>> report_span("2026-12-01", None, today=date(2026, 12, 3))
+    (datetime.date(2026, 12, 1), datetime.date(2026, 12, 3))
+    """
+
+    def day(text: str | None, name: str) -> date:
+        if text is None or text == "":
+            return today
+        try:
+            if len(text) != 10:
+                raise ValueError(text)
+            return date.fromisoformat(text)
+        except ValueError:
+            raise ProtocolError(f"{name} must be a date YYYY-MM-DD, not {text!r}") from None
+
+    start, end = day(first, "from"), day(last, "to")
+    if start > end:
+        raise ProtocolError(f"from ({start}) is after to ({end})")
+    if (end - start).days + 1 > MAX_REPORT_DAYS:
+        raise ProtocolError(
+            f"a report spans at most {MAX_REPORT_DAYS} days, not {(end - start).days + 1}"
+        )
+    return start, end
+
+
+async def operator_report(
+    store: ServerStore,
+    *,
+    first: date,
+    last: date,
+    currency: str,
+    operator: str | None = None,
+) -> list[dict[str, Any]]:
+    """Per UTC day, operator and currency, from ``first`` to ``last`` (both included): the
+    bets settled (``bets``), the distinct players who had them (``players``), the stakes
+    settled (``turnover``), everything paid back to the players — stakes returned on wins,
+    ties and voids included, corrections counted the day they were made — (``payouts``),
+    the house's gross gaming revenue ``ggr`` = ``turnover`` − ``payouts`` (what the
+    tables' ``house`` accounts gained), and ``observed_rtp`` = ``payouts`` / ``turnover``
+    (a decimal string; ``None`` when nothing was staked). Integer minor units of the
+    row's ``currency`` (``digits`` after the point). ``operator``: only that operator's
+    players (the others are not read); ``currency``: the house currency. Players of no
+    operator (password accounts) are operator ``None``."""
+    start, _ = _bounds(first)
+    _, end = _bounds(last)
+    prefix = None if operator is None else f"{operator}."
+    books = await store.money_books(start=start, end=end, kinds=_MONEY_KINDS, player_prefix=prefix)
+    return _operator_rows(books, currency)
+
+
+def _operator_rows(books: MoneyBooks, currency: str) -> list[dict[str, Any]]:
+    per: dict[tuple[date, str, str], dict[str, Any]] = {}
+    players: dict[tuple[date, str, str], set[str]] = {}
+    for tx in books.transactions:
+        moved = books.entries.get(tx["id"], [])
+        book = _book(moved, currency)
+        if book is None:
+            continue
+        owner = operator_of(tx["player_id"] or "")
+        key = (_day_of(tx["created_at"]), owner or "", book)
+        row = per.setdefault(
+            key,
+            {
+                "date": key[0].isoformat(),
+                "operator": owner,
+                "currency": book,
+                "digits": minor_units(book),
+                "bets": 0,
+                "players": 0,
+                "turnover": 0,
+                "payouts": 0,
+                "ggr": 0,
+                "observed_rtp": None,
+            },
+        )
+        lines = _settled_lines(tx)
+        if lines:
+            row["bets"] += len(lines)
+            row["turnover"] += sum(int(stake) for _bet, stake, _class, _net in lines)
+            players.setdefault(key, set()).add(str(tx["player_id"]))
+        row["ggr"] += _house_gain(moved)
+    for key, row in per.items():
+        row["players"] = len(players.get(key, ()))
+        row["payouts"] = row["turnover"] - row["ggr"]
+        row["observed_rtp"] = _rtp(row["payouts"], row["turnover"])
+    return [per[key] for key in sorted(per)]

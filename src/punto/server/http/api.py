@@ -39,7 +39,13 @@ from punto.server.features.backoffice import (
     negative_edge_bets,
     rows_csv,
 )
-from punto.server.features.reports import daily_report, player_transactions
+from punto.server.features.reports import (
+    OPERATOR_REPORT_COLUMNS,
+    daily_report,
+    operator_report,
+    player_transactions,
+    report_span,
+)
 from punto.server.http.records import hand_record, own_view
 from punto.server.node import Node
 from punto.server.operators.model import minor_units
@@ -455,13 +461,15 @@ async def report_daily(
     date_: Annotated[str | None, Query(alias="date")] = None,
     table_id: Annotated[str | None, Query(alias="table")] = None,
 ) -> dict[str, Any]:
-    """Turnover, payouts and observed RTP per table for one UTC day."""
+    """Turnover, payouts and observed RTP per table and currency for one UTC day (a row
+    per table and currency: no figure sums two currencies)."""
     require_role(actor, Role.SUPERVISOR, Role.ADMIN, action="read reports")
     try:
         day = date.fromisoformat(date_) if date_ else _today(node)
     except ValueError:
         raise ProtocolError(f"date must be YYYY-MM-DD, not {date_!r}") from None
-    return {"days": await daily_report(node.store, day=day, table=table_id)}
+    found = await daily_report(node.store, day=day, table=table_id, currency=node.settings.currency)
+    return {"days": found}
 
 
 @router.get("/api/reports/daily.csv", tags=["reports"])
@@ -474,6 +482,73 @@ async def report_daily_csv(
     """The daily report as CSV."""
     days = (await report_daily(actor, node, date_, table_id))["days"]
     return Response(rows_csv(days), media_type="text/csv; charset=utf-8")
+
+
+async def operator_rows(
+    node: Node, first: str | None, last: str | None, operator: str | None
+) -> dict[str, Any]:
+    """The operator report of the UTC days ``first`` .. ``last`` (default today), of one
+    operator when given (404 for one not registered)."""
+    start, end = report_span(first, last, today=_today(node))
+    if operator is not None and await OperatorStore(node.engine).get(operator) is None:
+        raise NotFoundError(f"no operator {operator!r}")
+    rows = await operator_report(
+        node.store, first=start, last=end, currency=node.settings.currency, operator=operator
+    )
+    return {"from": start.isoformat(), "to": end.isoformat(), "rows": rows}
+
+
+def operator_csv(rows: list[dict[str, Any]]) -> Response:
+    """An operator report's rows as CSV, its header row first."""
+    text = rows_csv(rows, OPERATOR_REPORT_COLUMNS)
+    return Response(text, media_type="text/csv; charset=utf-8")
+
+
+_OPERATOR_REPORT_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"description": "a bad date, from after to, or more than 92 days"},
+    404: {"description": "no such operator"},
+}
+
+
+@router.get(
+    "/api/reports/operators",
+    tags=["reports"],
+    response_model=None,
+    responses=_OPERATOR_REPORT_ERRORS,
+)
+async def report_operators(
+    actor: ActorDep,
+    node: NodeDep,
+    first: Annotated[str | None, Query(alias="from", max_length=10)] = None,
+    last: Annotated[str | None, Query(alias="to", max_length=10)] = None,
+    operator: Annotated[str | None, Query(min_length=1, max_length=16)] = None,
+    format: Literal["json", "csv"] = "json",
+) -> dict[str, Any] | Response:
+    """Bets, players, turnover, payouts, GGR and observed RTP per UTC day, operator and
+    currency, ``from`` .. ``to`` (``YYYY-MM-DD``, both included, at most 92 days)."""
+    require_role(actor, Role.SUPERVISOR, Role.ADMIN, action="read reports")
+    found = await operator_rows(node, first, last, operator)
+    if format == "csv":
+        return operator_csv(found["rows"])
+    return found
+
+
+@router.get(
+    "/api/reports/operators.csv",
+    tags=["reports"],
+    response_class=Response,
+    responses=_OPERATOR_REPORT_ERRORS,
+)
+async def report_operators_csv(
+    actor: ActorDep,
+    node: NodeDep,
+    first: Annotated[str | None, Query(alias="from", max_length=10)] = None,
+    last: Annotated[str | None, Query(alias="to", max_length=10)] = None,
+    operator: Annotated[str | None, Query(min_length=1, max_length=16)] = None,
+) -> Response:
+    """The operator report as CSV (a header row, then a row per day, operator, currency)."""
+    require_role(actor, Role.SUPERVISOR, Role.ADMIN, action="read reports")
+    return operator_csv((await operator_rows(node, first, last, operator))["rows"])
 
 
 def _today(node: Node) -> date:

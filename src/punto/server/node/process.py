@@ -85,7 +85,7 @@ class Node:
                     api_key=settings.wallet_api_key,
                     secret=settings.wallet_secret,
                     key=_read_key(settings.wallet_key),
-                    currency=settings.wallet_currency,
+                    currency=settings.wallet_currency or settings.currency,
                     operator_id=settings.operator_id,
                 )
                 # each operator's launched players go to its own registered wallet

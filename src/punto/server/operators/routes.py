@@ -7,13 +7,14 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from punto.errors import ConflictError, NotFoundError, ProtocolError
 from punto.ledger.signing import SIGNATURE_HEADER, new_secret
 from punto.server.auth import Role, require_role
 from punto.server.features.reports import player_transactions
-from punto.server.http.api import ActorDep, NodeDep
+from punto.server.http.api import ActorDep, NodeDep, operator_csv, operator_rows
 from punto.server.http.records import hand_record, players_view
 from punto.server.operators.framing import FrameAncestors
 from punto.server.operators.launch import Launcher
@@ -203,6 +204,31 @@ async def operator_player_transactions(
         node.store, user_id, limit=int(limit_text), since=since, until=until
     )
     return {"player_id": player_id, "transactions": found}
+
+
+@router.get(
+    "/api/operator/v1/reports",
+    tags=["operators"],
+    response_model=None,
+    responses={
+        400: {"description": "a bad date, from after to, or more than 92 days"},
+        401: {"description": "unsigned, badly signed or stale"},
+    },
+)
+async def operator_reports(request: Request, node: NodeDep) -> dict[str, Any] | Response:
+    """The operator's own report: bets, players, turnover, payouts, GGR and observed RTP
+    per UTC day and currency, ``from`` .. ``to`` (``YYYY-MM-DD``, both included, at most
+    92 days; ``format=csv`` for CSV). Only the signing operator's players are read: any
+    ``operator`` in the query is ignored."""
+    operator = await _signed_get(request)
+    query = request.query_params
+    format_ = query.get("format", "json")
+    if format_ not in ("json", "csv"):
+        raise ProtocolError(f"format is json or csv, not {format_!r}")
+    found = await operator_rows(node, query.get("from"), query.get("to"), operator.id)
+    if format_ == "csv":
+        return operator_csv(found["rows"])
+    return {"operator": operator.id, **found}
 
 
 # -- the administrators' registry --------------------------------------------------

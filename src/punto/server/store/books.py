@@ -9,14 +9,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, func, select
+from sqlalchemy import Table, and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from punto.ledger.tables import AccountRow, EntryRow, RoundRow, TransactionRow
 from punto.server.store.database import StorePart
 from punto.server.store.schema import HandRow
 
-__all__ = ["BookStore", "DayBooks"]
+__all__ = ["BookStore", "DayBooks", "MoneyBooks"]
 
 _AC = cast(Table, AccountRow.__table__)
 _TX = cast(Table, TransactionRow.__table__)
@@ -26,13 +26,23 @@ _H = cast(Table, HandRow.__table__)
 
 
 @dataclass(frozen=True, slots=True)
+class MoneyBooks:
+    """The money transactions of a span of time and what each moved on the accounts that
+    name its currency and its house result (:meth:`BookStore.money_books`)."""
+
+    transactions: list[dict[str, Any]]
+    """``id``, ``kind``, ``round_id``, ``player_id``, ``lines`` and ``created_at``."""
+    entries: dict[str, list[tuple[str, int]]]
+    """Each transaction's entries on ``house`` and ``escrow`` accounts (``(account code,
+    amount)``), by transaction id: the house's gain, and the book it was in."""
+
+
+@dataclass(frozen=True, slots=True)
 class DayBooks:
     """What one day's report is made of (:meth:`BookStore.day_books`)."""
 
-    transactions: list[dict[str, Any]]
-    """The money transactions of the day: ``id``, ``kind``, ``round_id``, ``lines``."""
-    house: dict[str, int]
-    """What each of them moved on a ``house`` account, by transaction id."""
+    money: MoneyBooks
+    """The money transactions of the day."""
     voided: list[str]
     """The rounds voided that day."""
     hands: dict[str, int]
@@ -90,32 +100,29 @@ class BookStore(StorePart):
 
         return await self._db.run(unit)
 
+    async def money_books(
+        self,
+        *,
+        start: datetime,
+        end: datetime,
+        kinds: Sequence[str],
+        player_prefix: str | None = None,
+    ) -> MoneyBooks:
+        """The transactions of ``kinds`` made in [``start``, ``end``) (of the players whose
+        ids start with ``player_prefix`` when given), each with its entries on ``house``
+        and ``escrow`` accounts."""
+
+        async def unit(conn: AsyncConnection) -> MoneyBooks:
+            return await _money_books(conn, start, end, kinds, player_prefix)
+
+        return await self._db.run(unit)
+
     async def day_books(self, *, start: datetime, end: datetime, kinds: Sequence[str]) -> DayBooks:
-        """The transactions of ``kinds`` made in [``start``, ``end``), what each moved on a
-        ``house`` account, the rounds voided and the hands closed per table then."""
+        """The transactions of ``kinds`` made in [``start``, ``end``) with their house and
+        escrow entries, the rounds voided and the hands closed per table then."""
 
         async def unit(conn: AsyncConnection) -> DayBooks:
-            txs = [
-                dict(t._mapping)
-                for t in await conn.execute(
-                    select(_TX.c.id, _TX.c.kind, _TX.c.round_id, _TX.c.lines).where(
-                        and_(
-                            _TX.c.kind.in_(list(kinds)),
-                            _TX.c.created_at >= start,
-                            _TX.c.created_at < end,
-                        )
-                    )
-                )
-            ]
-            ids = [t["id"] for t in txs]
-            house: dict[str, int] = {}
-            if ids:
-                for e in await conn.execute(
-                    select(_EN.c.transaction_id, _EN.c.amount).where(
-                        and_(_EN.c.transaction_id.in_(ids), _EN.c.account_code.like("house:%"))
-                    )
-                ):
-                    house[e.transaction_id] = house.get(e.transaction_id, 0) + int(e.amount)
+            money = await _money_books(conn, start, end, kinds, None)
             voided = await conn.scalars(
                 select(_RD.c.id).where(
                     and_(_RD.c.status == "voided", _RD.c.closed_at >= start, _RD.c.closed_at < end)
@@ -127,10 +134,42 @@ class BookStore(StorePart):
                 .group_by(_H.c.table_id)
             )
             return DayBooks(
-                transactions=txs,
-                house=house,
+                money=money,
                 voided=[str(r) for r in voided],
                 hands={str(t): int(n) for t, n in hands},
             )
 
         return await self._db.run(unit)
+
+
+_CHUNK = 500
+"""Transaction ids a look-up of their entries names at once (SQLite binds at most 999)."""
+
+
+async def _money_books(
+    conn: AsyncConnection,
+    start: datetime,
+    end: datetime,
+    kinds: Sequence[str],
+    player_prefix: str | None,
+) -> MoneyBooks:
+    query = select(
+        _TX.c.id, _TX.c.kind, _TX.c.round_id, _TX.c.player_id, _TX.c.lines, _TX.c.created_at
+    ).where(and_(_TX.c.kind.in_(list(kinds)), _TX.c.created_at >= start, _TX.c.created_at < end))
+    if player_prefix is not None:
+        # the prefix is an operator id and a dot: no LIKE wildcard in either
+        query = query.where(_TX.c.player_id.startswith(player_prefix, autoescape=True))
+    txs = [dict(t._mapping) for t in await conn.execute(query.order_by(_TX.c.seq))]
+    entries: dict[str, list[tuple[str, int]]] = {}
+    ids = [t["id"] for t in txs]
+    for at in range(0, len(ids), _CHUNK):
+        for e in await conn.execute(
+            select(_EN.c.transaction_id, _EN.c.account_code, _EN.c.amount).where(
+                and_(
+                    _EN.c.transaction_id.in_(ids[at : at + _CHUNK]),
+                    or_(_EN.c.account_code.like("house:%"), _EN.c.account_code.like("escrow:%")),
+                )
+            )
+        ):
+            entries.setdefault(e.transaction_id, []).append((e.account_code, int(e.amount)))
+    return MoneyBooks(transactions=txs, entries=entries)

@@ -6,7 +6,7 @@ import { h, fill, toast, field, formValues } from "./dom.js";
 import { LANGUAGE_INFO, has, listOf, t } from "./i18n.js";
 import { betName, errorText, money, parseMoney, presetAbout, presetName, tableName } from "./format.js";
 import { tabs } from "./tabs.js";
-import { dailyReport, monitoring } from "./reports.js";
+import { monitoring, reports } from "./reports.js";
 import { amendmentList } from "./supervisor.js";
 import { rulesEditor, rulesErrorText } from "./ruleseditor.js";
 import { operatorsTab } from "./operatorsadmin.js";
@@ -274,7 +274,7 @@ export function mount(root) {
       { id: "wallet", label: t("admin.wallet"), render: walletTab },
       { id: "operators", label: t("ops.title"), render: operatorsTab },
       { id: "jurisdictions", label: t("jur.title"), render: jurisdictionsTab },
-      { id: "reports", label: t("report.title"), render: dailyReport },
+      { id: "reports", label: t("report.tab"), render: reports },
       { id: "alarms", label: t("alarm.title"), render: monitoring },
       { id: "amendments", label: t("super.amendments"), render: amendmentList },
     ], { label: t("admin.title") })));

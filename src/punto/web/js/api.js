@@ -68,6 +68,7 @@ export const api = {
   resolveComplaint: (id, body) => request("POST", `/api/supervisor/complaints/${encodeURIComponent(id)}/resolve`, body),
   faults: () => request("GET", "/api/faults"),
   dailyReport: (date, table) => request("GET", `/api/reports/daily${query({ date, table })}`),
+  operatorReport: (params) => request("GET", `/api/reports/operators${query(params)}`),
   presets: () => request("GET", "/api/admin/presets"),
   adminTables: () => request("GET", "/api/admin/tables"),
   createTable: (config) => request("POST", "/api/admin/tables", config),

@@ -41,16 +41,23 @@ export function money(amount, digits = 2) {
   return `${negative ? "−" : ""}${whole}${frac}`;
 }
 
-/** An amount in a given currency (``code``, ISO 4217, with its ``digits``), whatever
- * the page's own: 1250 EUR 2 → "€12.50"; signed ("+€12.50", "−€3.00") when asked. */
-export function moneyIn(amount, code, digits = 2, { sign = false } = {}) {
-  const before = currencyCode;
-  setCurrency(code);
-  try {
-    return sign ? signed(amount, digits) : money(amount, digits);
-  } finally {
-    currencyCode = before;
+/** An amount of a given currency (a report's row, whatever the player's currency):
+ * 610000 JPY with 0 digits → "¥610,000", 3950 EUR with 2 → "€39.50", formatted the
+ * language's way; the decimal is built from the integer minor units, never divided.
+ * ``sign``: a gain with its plus ("+€39.50"), as a net result is said. */
+export function moneyIn(amount, code, digits, { sign = false } = {}) {
+  if (amount === null || amount === undefined) return "—";
+  const abs = Math.abs(Math.trunc(amount));
+  const scale = 10 ** digits;
+  const whole = Math.floor(abs / scale);
+  const decimal = digits > 0 ? `${whole}.${String(abs % scale).padStart(digits, "0")}` : String(whole);
+  const key = `${locale()}|${code}|${digits}|in`;
+  let found = formatters.get(key);
+  if (!found) {
+    found = new Intl.NumberFormat(locale(), { style: "currency", currency: code, minimumFractionDigits: digits, maximumFractionDigits: digits });
+    formatters.set(key, found);
   }
+  return `${amount < 0 ? "−" : sign && amount > 0 ? "+" : ""}${found.format(decimal)}`;
 }
 
 /** A length of time in the current language, hours, minutes and seconds as it has them:

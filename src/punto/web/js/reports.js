@@ -1,9 +1,11 @@
-// Daily reports (supervisors and administrators): turnover, payouts and observed RTP per
-// table and UTC day, from the ledger.
+// Reports (supervisors and administrators), from the ledger: turnover, payouts and
+// observed RTP per table, currency and UTC day; bets, players, turnover, payouts and GGR
+// per UTC day, operator and currency. Each row is of one currency, its amounts shown in
+// it (a currency is its own book: no two are ever added).
 import { api } from "./api.js";
 import { h, fill, toast } from "./dom.js";
 import { listOf, t } from "./i18n.js";
-import { alarmReason, betName, errorText, money, when } from "./format.js";
+import { alarmReason, betName, count, errorText, money, moneyIn, when } from "./format.js";
 
 export function dailyReport() {
   const today = new Date().toISOString().slice(0, 10);
@@ -19,15 +21,10 @@ export function dailyReport() {
         fill(out, h("p", { class: "hint" }, t("report.none")));
         return;
       }
-      const cols = ["date", "table", "hands", "void_hands", "bets", "turnover", "payouts", "house_result", "observed_rtp"];
+      const cols = ["date", "table", "currency", "hands", "void_hands", "bets", "turnover", "payouts", "house_result", "observed_rtp"];
       const csv = `/api/reports/daily.csv?${new URLSearchParams({ date: date.value, ...(table.value.trim() ? { table: table.value.trim() } : {}) })}`;
-      fill(out, h("p", {}, h("a", { href: csv, class: "btn btn-small", download: "daily.csv", onclick: (ev) => downloadCsv(ev, csv, "daily.csv") }, t("drift.csv"))), h("table", { class: "data", "data-testid": "report" },
-        h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, t(`report.${c}`))))),
-        h("tbody", {}, days.map((d) => h("tr", {}, cols.map((c) => {
-          const v = d[c];
-          const shown = ["turnover", "payouts", "house_result"].includes(c) ? money(v) : c === "observed_rtp" ? (v === null ? "—" : `${(Number(v) * 100).toFixed(3)}%`) : String(v);
-          return h("td", {}, shown);
-        }))))));
+      fill(out, h("p", {}, h("a", { href: csv, class: "btn btn-small", download: "daily.csv", onclick: (ev) => downloadCsv(ev, csv, "daily.csv") }, t("drift.csv"))),
+        reportTable("report", cols, (c) => t(`report.${c}`), days.map((d) => cols.map((c) => cell(d, c)))));
     } catch (err) {
       fill(out, h("p", { class: "error", role: "alert" }, errorText(err)));
     }
@@ -40,6 +37,71 @@ export function dailyReport() {
       h("label", { class: "field field-inline" }, h("span", {}, t("report.table")), table),
       h("button", { type: "submit", class: "btn" }, t("report.load"))),
     out);
+}
+
+const _AMOUNTS = ["turnover", "payouts", "house_result", "ggr"];
+const _COUNTS = ["hands", "void_hands", "bets", "players"];
+
+/** One cell of a report's row: amounts in the row's own currency, counts grouped. */
+function cell(row, col) {
+  const v = row[col];
+  if (_AMOUNTS.includes(col)) return { text: moneyIn(v, row.currency, row.digits), num: true };
+  if (_COUNTS.includes(col)) return { text: count(v), num: true };
+  if (col === "observed_rtp") return { text: v === null ? "—" : `${(Number(v) * 100).toFixed(3)}%`, num: true };
+  if (col === "operator") return { text: v === null ? t("opreport.house_players") : v };
+  return { text: String(v) };
+}
+
+/** A report's table: on a phone each row is a card of labelled lines. */
+function reportTable(testid, cols, label, rows) {
+  return h("table", { class: "data report-rows", "data-testid": testid },
+    h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col", class: _AMOUNTS.includes(c) || _COUNTS.includes(c) || c === "observed_rtp" ? "num" : "" }, label(c))))),
+    h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((c, i) => h("td", { "data-label": label(cols[i]), class: c.num ? "num" : "" }, c.text))))));
+}
+
+/** Per UTC day, operator and currency (supervisors and administrators): bets, players,
+ * turnover, payouts, GGR and observed RTP, from one day to another (at most 92). */
+export function operatorReport() {
+  const today = new Date().toISOString().slice(0, 10);
+  const first = h("input", { type: "date", value: today, name: "from", "data-testid": "opreport-from" });
+  const last = h("input", { type: "date", value: today, name: "to", "data-testid": "opreport-to" });
+  const operator = h("input", { type: "text", name: "operator", placeholder: t("opreport.all_operators"), size: 12 });
+  const out = h("div", { "aria-live": "polite" });
+  const params = () => ({ from: first.value, to: last.value, operator: operator.value.trim() });
+  const load = async (e) => {
+    if (e) e.preventDefault();
+    fill(out, h("p", { class: "hint" }, t("common.loading")));
+    try {
+      const { rows } = await api.operatorReport(params());
+      if (!rows.length) {
+        fill(out, h("p", { class: "hint" }, t("opreport.none")));
+        return;
+      }
+      const cols = ["date", "operator", "currency", "bets", "players", "turnover", "payouts", "ggr", "observed_rtp"];
+      const label = (c) => (["operator", "players", "ggr"].includes(c) ? t(`opreport.${c}`) : t(`report.${c}`));
+      const asked = Object.fromEntries(Object.entries(params()).filter(([, v]) => v));
+      const csv = `/api/reports/operators.csv?${new URLSearchParams(asked)}`;
+      fill(out, h("p", {}, h("a", { href: csv, class: "btn btn-small", download: "operators.csv", "data-testid": "opreport-csv", onclick: (ev) => downloadCsv(ev, csv, "operators.csv") }, t("drift.csv"))),
+        reportTable("opreport", cols, label, rows.map((r) => cols.map((c) => cell(r, c)))));
+    } catch (err) {
+      fill(out, h("p", { class: "error", role: "alert" }, errorText(err)));
+    }
+  };
+  load();
+  return h("section", { class: "panel", "aria-label": t("opreport.title") },
+    h("h2", {}, t("opreport.title")),
+    h("p", { class: "hint" }, t("opreport.hint")),
+    h("form", { class: "row", onsubmit: load },
+      h("label", { class: "field field-inline" }, h("span", {}, t("opreport.from")), first),
+      h("label", { class: "field field-inline" }, h("span", {}, t("opreport.to")), last),
+      h("label", { class: "field field-inline" }, h("span", {}, t("opreport.operator")), operator),
+      h("button", { type: "submit", class: "btn" }, t("report.load"))),
+    out);
+}
+
+/** The reports tab: the daily report, then the operators'. */
+export function reports() {
+  return h("div", {}, dailyReport(), operatorReport());
 }
 
 function pct(v) {

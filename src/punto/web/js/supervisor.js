@@ -6,7 +6,7 @@ import { labelValue, lang, t } from "./i18n.js";
 import { errorText, money, phaseName, tableName, when } from "./format.js";
 import { parseCard } from "./cards.js";
 import { tabs } from "./tabs.js";
-import { dailyReport, monitoring } from "./reports.js";
+import { monitoring, reports } from "./reports.js";
 import { handLookup } from "./records.js";
 import { faultName } from "./eventtext.js";
 import { complaintQueue } from "./complaints.js";
@@ -197,7 +197,7 @@ export function mount(root) {
       { id: "s-tables", label: t("super.tables"), render: tablesTab },
       { id: "s-hands", label: t("super.hands"), render: handsTab },
       { id: "s-amendments", label: t("super.amendments"), render: amendmentList },
-      { id: "s-reports", label: t("report.title"), render: dailyReport },
+      { id: "s-reports", label: t("report.tab"), render: reports },
       { id: "s-alarms", label: t("alarm.title"), render: monitoring },
       { id: "s-complaints", label: t("complaint.queue"), render: complaintQueue },
       { id: "s-chat", label: t("chat.title"), render: () => chatTab(sockets) },
