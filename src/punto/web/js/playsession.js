@@ -82,8 +82,8 @@ async function check() {
 }
 
 function follow(status) {
-  if (!status.jurisdiction) return;
   setJurisdiction(status.jurisdiction);
+  if (!status.jurisdiction) return;
   if (status.ended) {
     showEnded(status);
     return;
@@ -240,6 +240,8 @@ function leave(status) {
       return;
     }
   }
+  // off the table (its socket's token is refused now): the lobby, as a visitor
+  if (window.location.hash.startsWith("#/table") || window.location.hash.startsWith("#/multi")) window.location.hash = "#/";
   showEnded(status, lobby);
 }
 
