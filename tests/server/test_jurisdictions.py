@@ -166,7 +166,7 @@ async def test_the_admin_api_keeps_profiles_for_administrators_only(
             ("PUT", "/api/admin/jurisdictions/uk"),
             ("DELETE", "/api/admin/jurisdictions/uk"),
         ):
-            kwargs = {"json": {"name": "x"}} if method == "PUT" else {}
+            kwargs: dict[str, Any] = {"json": {"name": "x"}} if method == "PUT" else {}
             refused = await http.request(method, path, headers=player, **kwargs)
             assert (refused.status_code, refused.json()["error"]) == (403, "forbidden")
             anonymous = await http.request(method, path, **kwargs)

@@ -296,9 +296,10 @@ async def test_reports_by_operator_currency_and_day(backend: str, tmp_path: Path
         assert unsigned.status_code == 401
         stale = f"{path}?{urlencode({'timestamp': str(int(time.time()) - 3600)})}"
         assert (await _signed(http, "acme", secrets["acme"], stale)).status_code == 401
-        for bad in ({"from": today, "to": yesterday}, {"from": "2026-1-1"}, {"format": "xml"}):
-            refused = await _signed(http, "acme", secrets["acme"], _target(path, **bad))
-            assert refused.status_code == 400, (bad, refused.text)
+        queries = ({"from": today, "to": yesterday}, {"from": "2026-1-1"}, {"format": "xml"})
+        for query in queries:
+            refused = await _signed(http, "acme", secrets["acme"], _target(path, **query))
+            assert refused.status_code == 400, (query, refused.text)
 
         # the command line
         url = server.node.settings.database_url
@@ -316,14 +317,14 @@ async def test_reports_by_operator_currency_and_day(backend: str, tmp_path: Path
         assert text.returncode == 0, text.stderr
         assert "39.50 EUR" in text.stdout  # acme's euro payouts, in euros
         assert "20000 JPY" in text.stdout  # yen have no minor units
-        for bad in (
+        for args in (
             ["--from", "2026-13-01"],
             ["--from", today, "--to", yesterday],
             ["--from", "2026-01-01", "--to", "2026-12-31"],
             ["--operator", "gamma"],
             ["--currency", "XYZ"],
         ):
-            refused_cli = _cli(url, *bad)
-            assert refused_cli.returncode == 2, (bad, refused_cli.stdout)
+            refused_cli = _cli(url, *args)
+            assert refused_cli.returncode == 2, (args, refused_cli.stdout)
             assert "punto: error:" in refused_cli.stderr
         assert (await server.node.ledger.check()).ok
