@@ -279,3 +279,44 @@ def test_a_bet_refused_because_a_reality_check_is_due_opens_it(
     assert errors == []
     page.unroute_all(behavior="ignoreErrors")
     page.context.close()
+
+
+def test_a_bet_too_soon_after_the_last_hand_is_refused_in_words(
+    browser: Browser, own_server: Server
+) -> None:
+    """A profile's least time between hands: a bet on the next hand sooner than that is
+    refused, and the page says how long to wait in the player's language."""
+    from playwright.sync_api import expect
+
+    server = own_server
+    if _no_reality_check(server):
+        pytest.skip("this server has no jurisdiction switches (GET /api/session/reality-check)")
+    errors: list[str] = []
+    page = new_page(browser, errors, width=390, height=844, locale="zh-CN")
+    profile_id = _profile(server, min_hand_interval=600)
+    page.goto(_launch(server, "zh", profile_id, table="online-1"))
+    page.wait_for_url("**/#/table/online-1")
+    sit(page, server, "online-1", 6)
+
+    def bet() -> None:
+        page.locator('.chip[data-chip="1000"]').click(timeout=5_000)
+        page.locator('[data-bet="player"]').click(timeout=5_000)
+        page.locator('[data-action="confirm"]').click(timeout=5_000)
+        page.get_by_test_id("confirmed-player").wait_for(timeout=15_000)
+
+    in_one_round(page, bet, seconds=3)
+    first = page.get_by_test_id("info-game").inner_text()
+    # the next hand: a chip on it is refused, the wait said in Chinese, never a code
+    page.wait_for_function(
+        "(g) => document.querySelector('[data-testid=info-game]').textContent !== g", arg=first
+    )
+    betting_open(page, seconds=2)
+    page.locator('[data-bet="player"]').click()
+    refusal = page.locator(".toast-error", has_text="距上一局下注太近")
+    expect(refusal).to_be_visible()
+    assert re.search(r"请等待(\d+分钟)?(\d+秒)?$", refusal.inner_text()), refusal.inner_text()
+    assert "too_soon" not in refusal.inner_text()
+    if SHOTS is not None:
+        save(page, SHOTS, "too-soon-zh-390")
+    assert errors == []
+    page.context.close()

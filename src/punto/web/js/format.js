@@ -175,7 +175,7 @@ export function errorText(err, digits = 2) {
   // a bet or chat line the player's jurisdiction refuses: one sentence of why
   if (code === "jurisdiction" && has(`error.jurisdiction.${why}`)) {
     return t(`error.jurisdiction.${why}`, {
-      seconds: err.params.retry_after === undefined ? "" : Number(err.params.retry_after).toLocaleString(locale()),
+      wait: err.params.retry_after === undefined ? "" : duration(Math.ceil(Number(err.params.retry_after))),
       feature: has(`feature.${err.params.feature}`) ? t(`feature.${err.params.feature}`) : "",
     });
   }

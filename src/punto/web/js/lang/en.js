@@ -679,7 +679,7 @@ export default {
   "error.jurisdiction": "Refused by the rules you play under",
   "error.jurisdiction.reality_check_due": "A reality check is due: answer it before your next bet",
   "error.jurisdiction.session_limit": "Your session time limit is reached: no more bets in this session",
-  "error.jurisdiction.too_soon": "Too soon after your last hand: wait {seconds} s",
+  "error.jurisdiction.too_soon": "Too soon after your last hand: wait {wait}",
   "error.jurisdiction.feature_off": "{feature}: not offered to you",
   "rc.title": "Reality check",
   "rc.intro": "Take a moment: this is your session so far.",

@@ -681,7 +681,7 @@ export default {
   "error.jurisdiction": "你所適用的規則不允許",
   "error.jurisdiction.reality_check_due": "現實檢查時間已到：請先作答再下注",
   "error.jurisdiction.session_limit": "已達到本次遊戲時限：本次不能再下注",
-  "error.jurisdiction.too_soon": "距上一局下注太近：請等待 {seconds} 秒",
+  "error.jurisdiction.too_soon": "距上一局下注太近：請等待{wait}",
   "error.jurisdiction.feature_off": "你不能使用{feature}",
   "rc.title": "現實檢查",
   "rc.intro": "請稍作停留：以下是你本次遊戲至今的情況。",

@@ -679,7 +679,7 @@ export default {
   "error.jurisdiction": "你所适用的规则不允许",
   "error.jurisdiction.reality_check_due": "现实检查时间已到：请先作答再下注",
   "error.jurisdiction.session_limit": "已达到本次游戏时限：本次不能再下注",
-  "error.jurisdiction.too_soon": "距上一局下注太近：请等待 {seconds} 秒",
+  "error.jurisdiction.too_soon": "距上一局下注太近：请等待{wait}",
   "error.jurisdiction.feature_off": "你不能使用{feature}",
   "rc.title": "现实检查",
   "rc.intro": "请稍作停留：以下是你本次游戏至今的情况。",
