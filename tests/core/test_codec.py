@@ -148,6 +148,7 @@ ERROR_NAMES: dict[type[PuntoError], str] = {
     errors.UnavailableError: "unavailable",
     errors.RateLimitedError: "rate_limited",
     errors.RemoteError: "remote",
+    errors.JurisdictionError: "jurisdiction",
 }
 
 
