@@ -1,6 +1,6 @@
 // Administration (#/admin, role admin): tables (create, limits, betting time, close and
 // reopen), presets, users (dealers, supervisors, players), deposits and withdrawals,
-// daily reports.
+// operators and jurisdiction profiles, daily reports.
 import { api } from "./api.js";
 import { h, fill, toast, field, formValues } from "./dom.js";
 import { LANGUAGE_INFO, has, listOf, t } from "./i18n.js";
@@ -9,7 +9,8 @@ import { tabs } from "./tabs.js";
 import { monitoring, reports } from "./reports.js";
 import { amendmentList } from "./supervisor.js";
 import { rulesEditor, rulesErrorText } from "./ruleseditor.js";
-import { jurisdictionsTab, operatorsTab } from "./tenants.js";
+import { operatorsTab } from "./operatorsadmin.js";
+import { jurisdictionsTab } from "./jurisdictionsadmin.js";
 
 const DIGITS = 2;
 
@@ -271,8 +272,8 @@ export function mount(root) {
       { id: "presets", label: t("admin.presets"), render: presetsTab },
       { id: "users", label: t("admin.users"), render: usersTab },
       { id: "wallet", label: t("admin.wallet"), render: walletTab },
-      { id: "operators", label: t("admin.operators"), render: operatorsTab },
-      { id: "jurisdictions", label: t("admin.jurisdictions"), render: jurisdictionsTab },
+      { id: "operators", label: t("ops.title"), render: operatorsTab },
+      { id: "jurisdictions", label: t("jur.title"), render: jurisdictionsTab },
       { id: "reports", label: t("report.tab"), render: reports },
       { id: "alarms", label: t("alarm.title"), render: monitoring },
       { id: "amendments", label: t("super.amendments"), render: amendmentList },

@@ -4,8 +4,16 @@ import { h } from "./dom.js";
 import { listOf, t } from "./i18n.js";
 import { betName, chipLabel, money } from "./format.js";
 import { allowed, stakeOn, tableBettors, tableSplit, tableTotals } from "./tablestate.js";
+import { featureOff } from "./playsession.js";
 
 const MAIN = ["player", "tie", "banker"];
+
+/** The bets the player is offered: the table's, less the side bets when their
+ * jurisdiction turns side bets off (Player, Banker and Tie stay). */
+export function offeredBets(state) {
+  const offered = state.table.bets || [];
+  return featureOff("side_bets") ? offered.filter((b) => MAIN.includes(b)) : offered;
+}
 const PAIRS = ["player_pair", "banker_pair"];
 
 function betClass(bet) {
@@ -102,7 +110,7 @@ function splitBar(state) {
  * tab, so the main areas, the chips and the cards fit one phone screen. A compact table
  * (the multi-table page) shows the main areas and the pairs only. */
 export function betLayout(state, ctx) {
-  const offered = state.table.bets || [];
+  const offered = offeredBets(state);
   const main = MAIN.filter((b) => offered.includes(b));
   const pairs = PAIRS.filter((b) => offered.includes(b));
   const superTies = offered.filter((b) => b.startsWith("super_tie_"));

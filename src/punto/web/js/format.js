@@ -43,8 +43,9 @@ export function money(amount, digits = 2) {
 
 /** An amount of a given currency (a report's row, whatever the player's currency):
  * 610000 JPY with 0 digits → "¥610,000", 3950 EUR with 2 → "€39.50", formatted the
- * language's way; the decimal is built from the integer minor units, never divided. */
-export function moneyIn(amount, code, digits) {
+ * language's way; the decimal is built from the integer minor units, never divided.
+ * ``sign``: a gain with its plus ("+€39.50"), as a net result is said. */
+export function moneyIn(amount, code, digits, { sign = false } = {}) {
   if (amount === null || amount === undefined) return "—";
   const abs = Math.abs(Math.trunc(amount));
   const scale = 10 ** digits;
@@ -56,7 +57,23 @@ export function moneyIn(amount, code, digits) {
     found = new Intl.NumberFormat(locale(), { style: "currency", currency: code, minimumFractionDigits: digits, maximumFractionDigits: digits });
     formatters.set(key, found);
   }
-  return `${amount < 0 ? "−" : ""}${found.format(decimal)}`;
+  return `${amount < 0 ? "−" : sign && amount > 0 ? "+" : ""}${found.format(decimal)}`;
+}
+
+/** A length of time in the current language, hours, minutes and seconds as it has them:
+ * 5400 → "1 h 30 min" / "1小时30分钟"; 2.5 → "2.5 s". ``played``: a time played, in
+ * whole seconds under a minute, whole minutes after. */
+export function duration(seconds, { played = false } = {}) {
+  let total = Math.max(0, Number(seconds) || 0);
+  if (played) total = total < 60 ? Math.floor(total) : Math.floor(total / 60) * 60;
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total - hours * 3600) / 60);
+  const secs = Math.round((total - hours * 3600 - minutes * 60) * 10) / 10;
+  const parts = [];
+  if (hours) parts.push(t("time.h", { n: count(hours) }));
+  if (minutes) parts.push(t("time.min", { n: count(minutes) }));
+  if (secs || !parts.length) parts.push(t("time.s", { n: secs.toLocaleString(locale()) }));
+  return parts.join(t("time.join"));
 }
 
 /** A signed amount: "+9.50" / "−10.00" / "0.00". */
@@ -154,6 +171,14 @@ export function when(epoch) {
  */
 export function errorText(err, digits = 2) {
   const code = err && err.code ? err.code : "internal";
+  const why = err && err.params && err.params.reason;
+  // a bet or chat line the player's jurisdiction refuses: one sentence of why
+  if (code === "jurisdiction" && has(`error.jurisdiction.${why}`)) {
+    return t(`error.jurisdiction.${why}`, {
+      wait: err.params.retry_after === undefined ? "" : duration(Math.ceil(Number(err.params.retry_after))),
+      feature: has(`feature.${err.params.feature}`) ? t(`feature.${err.params.feature}`) : "",
+    });
+  }
   const label = has(`error.${code}`) ? t(`error.${code}`) : t("error.refused");
   const explained = explain(err && err.params, digits);
   if (explained) return labelValue(label, explained);
@@ -162,8 +187,6 @@ export function errorText(err, digits = 2) {
 }
 
 function explain(params, digits) {
-  // a jurisdiction's refusal says why in words, never its rule code
-  if (params && params.reason && has(`error.jurisdiction.${params.reason}`) && !params.limit) return t(`error.jurisdiction.${params.reason}`);
   if (!params || !params.limit || !has(`error.limit.${params.limit}`)) return "";
   return t(`error.limit.${params.limit}`, {
     bet: params.bet ? betName(params.bet) : "",

@@ -12,7 +12,7 @@ import * as supervisor from "./supervisor.js";
 import * as records from "./records.js";
 import * as login from "./login.js";
 import { redeemLaunch } from "./launch.js";
-import * as realityCheck from "./realitycheck.js";
+import { watchSession } from "./playsession.js";
 
 const ROUTES = [
   { re: /^#?\/?$/, screen: lobby },
@@ -107,5 +107,5 @@ redeemLaunch().then((launched) => {
     return;
   }
   route();
-  realityCheck.start();
+  watchSession();
 });

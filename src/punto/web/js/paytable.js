@@ -4,6 +4,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { betName, money } from "./format.js";
+import { offeredBets } from "./betting.js";
 
 const MAIN = ["player", "banker"];
 
@@ -55,7 +56,7 @@ export function limitsCard(state) {
       h(
         "tbody",
         {},
-        (state.table.bets || []).map((bet) => {
+        offeredBets(state).map((bet) => {
           const range = limitsFor(tier, bet);
           return h("tr", { "data-bet-row": bet },
             h("td", {}, betName(bet)),

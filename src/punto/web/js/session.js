@@ -50,7 +50,8 @@ function load() {
   return null;
 }
 
-/** The session ({token, user_id, role, display_name, expires_at}) or null. */
+/** The session ({token, user_id, role, display_name, expires_at}; a launched player's
+ * operator, currency, links and jurisdiction) or null. */
 export function current() {
   if (session && session.expires_at * 1000 <= Date.now()) logout();
   return session;
@@ -75,8 +76,8 @@ export function login(data) {
     operator: data.operator ?? session?.operator ?? null,
     currency: data.currency ?? session?.currency ?? null,
     links: data.links ?? session?.links ?? {},
-    // the launch's jurisdiction profile (reality checks, session limit), or null
-    jurisdiction: data.jurisdiction !== undefined ? data.jurisdiction : session?.jurisdiction ?? null,
+    // the jurisdiction profile the launch named (its switches), or null
+    jurisdiction: "jurisdiction" in data ? data.jurisdiction : session?.jurisdiction ?? null,
   };
   window.localStorage.setItem(KEY, JSON.stringify(session));
   setCurrency(session.currency);
@@ -92,6 +93,24 @@ export function logout() {
       headers: { Accept: "application/json", Authorization: `Bearer ${session.token}` },
     }).catch(() => {});
   }
+  window.clearTimeout(renewTimer);
+  session = null;
+  setCurrency(null);
+  window.localStorage.removeItem(KEY);
+  for (const fn of listeners) fn(null);
+}
+
+/** The player's jurisdiction profile as ``/api/me`` says it now (an administrator may
+ * have changed it since the launch). */
+export function setJurisdiction(profile) {
+  if (!session) return;
+  session = { ...session, jurisdiction: profile ?? null };
+  window.localStorage.setItem(KEY, JSON.stringify(session));
+}
+
+/** Drop the session here without telling the server: it ended it already (a player who
+ * left at a reality check: their token is refused from then on). */
+export function forget() {
   window.clearTimeout(renewTimer);
   session = null;
   setCurrency(null);

@@ -3,7 +3,6 @@
 // the connection's health: the round trip of a `ping` every few seconds.
 import { ApiError } from "./api.js";
 import { token } from "./session.js";
-import { check as checkSession } from "./realitycheck.js";
 
 const CLOSE_EXPIRED = 4401;
 const CLOSE_NO_TABLE = 4404;
@@ -60,11 +59,7 @@ export class TableSocket {
     if (waiting && answers.includes(msg.type)) {
       this.pending.delete(msg.request_id);
       window.clearTimeout(waiting.timer);
-      if (msg.type === "error") {
-        // a jurisdiction's refusal: the reality check or the session's end is shown at once
-        if (msg.error === "jurisdiction") checkSession();
-        waiting.reject(new ApiError(msg.error, msg.message, 0, msg.params || null));
-      }
+      if (msg.type === "error") waiting.reject(new ApiError(msg.error, msg.message, 0, msg.params || null));
       else waiting.resolve(msg);
       if (msg.type !== "roads" && msg.type !== "snapshot") return;
     }

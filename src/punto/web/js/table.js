@@ -24,6 +24,7 @@ import { betRecords, handLookup } from "./records.js";
 import { current, role } from "./session.js";
 import { chatPanel, chatStore } from "./chat.js";
 import { api } from "./api.js";
+import { featureOff, refused } from "./playsession.js";
 
 /** What to do about a refused or incomplete chip, in the player's language and money. */
 function advice(why, digits) {
@@ -107,7 +108,8 @@ export function mount(root, { id, compact = false }) {
         return true;
       } catch (err) {
         const text = errorText(err, digitsNow());
-        toast(text, "error");
+        // a reality check due or the session's limit: its modal says so, not a toast
+        if (!refused(err)) toast(text, "error");
         if (SLIP.has(type)) refuse(err && err.params, text);
         return false;
       }
@@ -207,6 +209,7 @@ export function mount(root, { id, compact = false }) {
         memo.clear();
         if (state.you.viewer === "player" && (state.you.wallet_balance === null || state.you.wallet_balance === undefined)) walletFromAccount();
       } else if (msg.type === "error") {
+        if (refused({ code: msg.error, params: msg.params })) return;
         toast(errorText({ code: msg.error, message: msg.message, params: msg.params }, state ? state.table.currency_digits : 2), "error");
         return;
       } else if (state) {
@@ -621,7 +624,7 @@ export function mount(root, { id, compact = false }) {
             h("div", { class: "row row-between" }, h("h2", {}, t("road.board")),
               h("a", { href: `/api/tables/${encodeURIComponent(id)}/roads?format=svg`, target: "_blank", rel: "noopener", class: "link" }, t("road.svg"))),
             el.roads),
-          current() ? chat.element : null,
+          current() && !featureOff("chat") ? chat.element : null,
           el.seats, el.vip)),
       h("div", { class: "table-lower" },
         role() === "player" ? h("section", { class: "panel panel-scroll my-bets" }, h("h2", {}, t("record.my_bets")), records.element) : null,
