@@ -29,6 +29,7 @@ from punto.server.features.lobbyprefs import router as lobbyprefs_router
 from punto.server.features.recall import router as recall_router
 from punto.server.http.api import router
 from punto.server.http.guard import InputGuard, SecurityHeaders
+from punto.server.http.reports import router as reports_router
 from punto.server.logging import configure_logging
 from punto.server.node import Node
 from punto.server.operators.framing import FrameAncestors
@@ -94,6 +95,7 @@ def create_app(
     app.add_middleware(InputGuard)
     app.add_middleware(SecurityHeaders, ancestors=framing.origins)
     app.include_router(router)
+    app.include_router(reports_router)
     app.include_router(operators_router)
     app.include_router(profiles_router)
     app.include_router(recall_router)

@@ -14,8 +14,9 @@ from punto.errors import ConflictError, NotFoundError, ProtocolError
 from punto.ledger.signing import SIGNATURE_HEADER, new_secret
 from punto.server.auth import Role, require_role
 from punto.server.features.reports import player_transactions
-from punto.server.http.api import ActorDep, NodeDep, operator_csv, operator_rows
+from punto.server.http.api import ActorDep, NodeDep
 from punto.server.http.records import hand_record, players_view
+from punto.server.http.reports import operator_csv, operator_rows
 from punto.server.operators.framing import FrameAncestors
 from punto.server.operators.launch import Launcher
 from punto.server.operators.limits import limit_groups_from_json

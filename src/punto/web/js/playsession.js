@@ -126,7 +126,7 @@ function close() {
 function open(kind, draw) {
   if (!dialog) {
     dialog = h("dialog", { class: "session-dialog", "aria-labelledby": "session-dialog-title", "aria-describedby": "session-dialog-text", "data-testid": "session-dialog",
-      // the player answers: Escape does not wave the check away
+      // the player answers: Escape does not dismiss the check
       oncancel: (e) => e.preventDefault() });
     document.body.append(dialog);
   }
