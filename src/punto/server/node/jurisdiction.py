@@ -5,6 +5,8 @@ hand's bet, or on a side bet the profile turns off; a chat line refused when cha
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from punto.bets import Bet
 from punto.server.auth import Actor, Role
 from punto.server.clock import ServerClock
@@ -36,26 +38,48 @@ def _bets_of(command: Command) -> list[Bet]:
     return []
 
 
+_UNGOVERNED_MAX = 100_000
+"""How many launched players under no profile a process remembers (the oldest first out)."""
+
+
 class SessionRules:
-    """The jurisdiction switches of the players at the tables owned here."""
+    """The jurisdiction switches of the players at the tables owned here.
+
+    A launched player found under no profile is remembered so until they join a table
+    again (a profile comes only with a launch, and a launched page joins its table anew):
+    their bets cost no read of the database. A player under a profile is read at every
+    bet, so an acknowledged check or a changed profile counts at once, from any process.
+    """
 
     def __init__(self, store: JurisdictionStore, *, clock: ServerClock) -> None:
         self._store = store
         self._clock = clock
+        self._ungoverned: OrderedDict[str, None] = OrderedDict()
 
-    async def of(self, actor: Actor) -> Found | None:
-        """The actor's play session and its profile (only a launched player has one)."""
+    async def of(self, actor: Actor, *, fresh: bool = False) -> Found | None:
+        """The actor's play session and its profile (only a launched player has one;
+        ``fresh``: read again, even for a player remembered under none)."""
         user = actor.user_id
         if actor.role is not Role.PLAYER or user is None or operator_of(user) is None:
             return None
-        return await self._store.session(user)
+        if not fresh and user in self._ungoverned:
+            return None
+        found = await self._store.session(user)
+        if found is not None:
+            self._ungoverned.pop(user, None)
+            return found
+        self._ungoverned[user] = None
+        self._ungoverned.move_to_end(user)
+        if len(self._ungoverned) > _UNGOVERNED_MAX:
+            self._ungoverned.popitem(last=False)
+        return None
 
     async def before(self, runner: TableRunner, actor: Actor, command: Command) -> Found | None:
         """Refuse ``command`` if the actor's profile forbids it now (its typed
         :class:`~punto.errors.JurisdictionError`); a join tells the table whether the
         player is offered side bets."""
         if isinstance(command, Join):
-            found = await self.of(actor)
+            found = await self.of(actor, fresh=True)
             if actor.role is Role.PLAYER and actor.user_id is not None:
                 offered = found is None or not found[1].off("side_bets")
                 runner.offer_side_bets(actor.user_id, offered)
