@@ -304,19 +304,23 @@ async def rotate_secret(operator_id: str, request: Request, actor: ActorDep) -> 
     return {**operator.to_json(), "secret": secret}
 
 
+async def _set_disabled(
+    operator_id: str, request: Request, actor: ActorDep, *, disabled: bool
+) -> dict[str, Any]:
+    action = "disable" if disabled else "enable"
+    require_role(actor, Role.ADMIN, action=f"{action} an operator")
+    operator = await launcher_of(request).store.set_disabled(operator_id, disabled)
+    framing_of(request).forget()  # its origins frame the game, or no longer do
+    return operator.to_json()
+
+
 @router.post("/api/admin/operators/{operator_id}/disable", tags=["admin"])
 async def disable(operator_id: str, request: Request, actor: ActorDep) -> dict[str, Any]:
     """Disable an operator: it launches no one and its pages may no longer frame the game."""
-    require_role(actor, Role.ADMIN, action="disable an operator")
-    operator = await launcher_of(request).store.set_disabled(operator_id, True)
-    framing_of(request).forget()
-    return operator.to_json()
+    return await _set_disabled(operator_id, request, actor, disabled=True)
 
 
 @router.post("/api/admin/operators/{operator_id}/enable", tags=["admin"])
 async def enable(operator_id: str, request: Request, actor: ActorDep) -> dict[str, Any]:
     """Enable a disabled operator again: it launches its players and frames the game."""
-    require_role(actor, Role.ADMIN, action="enable an operator")
-    operator = await launcher_of(request).store.set_disabled(operator_id, False)
-    framing_of(request).forget()
-    return operator.to_json()
+    return await _set_disabled(operator_id, request, actor, disabled=False)
