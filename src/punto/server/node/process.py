@@ -71,9 +71,9 @@ class Node:
         self.ledger = LedgerStore(self.engine)
         self.store = ServerStore(self.engine)
         self.purses = Purses(self.engine, currency=settings.currency)
+        """Each player's currency and limits at a table (:mod:`punto.server.operators.purses`)."""
         self.jurisdictions = JurisdictionStore(self.engine)
         """The jurisdiction profiles and the play sessions under them."""
-        """Each player's currency and limits at a table (:mod:`punto.server.operators.purses`)."""
         self._own_wallet = wallet is None
         self._default_wallet: DialectWallet | None = None
         if wallet is None:

@@ -18,11 +18,12 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from punto.bets import Bet
 from punto.errors import JurisdictionError
 from punto.server.operators.jurisdictions import Jurisdiction
+from punto.table.legal import LegalActions
 
 __all__ = [
     "NOT_SIDE_BETS",
@@ -32,10 +33,17 @@ __all__ = [
     "due_at",
     "ends_at",
     "side_bet_refusal",
+    "without_side_bets",
 ]
 
 NOT_SIDE_BETS = frozenset({Bet.PLAYER, Bet.BANKER, Bet.TIE})
 """The bets that are not side bets: a profile with ``side_bets`` off keeps these."""
+
+
+def without_side_bets(legal: LegalActions) -> LegalActions:
+    """``legal`` without its side-bet areas (a player whose jurisdiction turns them off)."""
+    kept = tuple(room for room in legal.bets if room.bet in NOT_SIDE_BETS)
+    return legal if len(kept) == len(legal.bets) else replace(legal, bets=kept)
 
 
 @dataclass(frozen=True, slots=True)

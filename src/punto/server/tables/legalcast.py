@@ -28,12 +28,11 @@ confirm the table refuses says why.)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from punto.codec import legal_actions_json
 from punto.server.fanout.envelopes import LegalEnvelope
 from punto.server.fanout.hub import dumps
-from punto.server.operators.sessions import NOT_SIDE_BETS
+from punto.server.operators.sessions import without_side_bets
 from punto.table import Table, Viewer
 from punto.table.events import (
     CHIP_EVENTS,
@@ -52,7 +51,7 @@ from punto.table.events import (
 from punto.table.kinds import TableKind
 from punto.table.legal import NOTHING, LegalActions
 
-__all__ = ["LegalCast", "without_side_bets"]
+__all__ = ["LegalCast"]
 
 _KINDS = (("dealer", Viewer.DEALER), ("auditor", Viewer.AUDITOR))
 
@@ -139,12 +138,6 @@ class LegalCast:
     def known(self, player: str) -> LegalActions:
         """What ``player`` was last told they may do (nothing, if never told)."""
         return self._players.get(player, NOTHING)
-
-
-def without_side_bets(legal: LegalActions) -> LegalActions:
-    """``legal`` without its side-bet areas (a player whose jurisdiction turns them off)."""
-    kept = tuple(room for room in legal.bets if room.bet in NOT_SIDE_BETS)
-    return legal if len(kept) == len(legal.bets) else replace(legal, bets=kept)
 
 
 def _coup_only(table: Table, events: Sequence[Event]) -> bool:

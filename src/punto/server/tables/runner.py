@@ -20,14 +20,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from punto.bets import Bet
 from punto.errors import UnavailableError
 from punto.outcome import Outcome
 from punto.server import collector
 from punto.server.auth import Actor, Role
 from punto.server.fanout.protocol import ChangeTieBets, Command, Confirm, Join
 from punto.server.money.tablelock import TableLock
-from punto.server.operators.sessions import NOT_SIDE_BETS
 from punto.server.services import Services
 from punto.server.tables import effects as fx
 from punto.server.tables import supervision
@@ -151,16 +149,15 @@ class TableRunner:
     def snapshot(self, actor: Actor, *, wallet: int | None) -> Snapshot:
         """The ``snapshot`` message for ``actor`` (no await: one consistent moment)."""
         pending = self._pending.message() if self._pending.pending else None
-        made = self._parts.view.snapshot(
-            actor, self.config, wallet=wallet, hand_start=self._hand.start, pending=pending
-        )
         player = actor.user_id
-        if player is not None and not self._parts.cast.side_bets_offered(player):
-            rooms = made["state"]["legal"].get("bets")
-            if rooms:
-                kept = {bet: room for bet, room in rooms.items() if Bet(bet) in NOT_SIDE_BETS}
-                made["state"]["legal"] = {**made["state"]["legal"], "bets": kept}
-        return made
+        return self._parts.view.snapshot(
+            actor,
+            self.config,
+            wallet=wallet,
+            hand_start=self._hand.start,
+            pending=pending,
+            side_bets=player is None or self._parts.cast.side_bets_offered(player),
+        )
 
     def offer_side_bets(self, player: str, offered: bool) -> None:
         """Whether ``player`` is offered side bets (their jurisdiction may turn them off):

@@ -22,6 +22,7 @@ from punto.server.fanout.protocol import (
     shown_to,
     tier_json,
 )
+from punto.server.operators.sessions import without_side_bets
 from punto.server.tables.configs import TableConfig
 from punto.table import Phase, Table, TableSettings, Viewer, project
 from punto.table.events import (
@@ -236,10 +237,14 @@ def snapshot_state(
     viewer: Viewer,
     player: str | None,
     commitment: str | None,
+    side_bets: bool = True,
 ) -> tuple[SnapshotState, list[dict[str, Any]]]:
     """The snapshot's ``state`` and ``recent events for one viewer (``squeeze_closes_in``:
-    how long until the table turns squeezed cards itself, an RNG table's squeeze time)."""
+    how long until the table turns squeezed cards itself, an RNG table's squeeze time;
+    ``side_bets``: whether its ``legal`` names the side-bet areas, which a player's
+    jurisdiction may turn off)."""
     shown = project(hand_events, viewer, player)
+    legal = table.legal_actions(viewer, player)
     cards, outcome = _cards(shown)
     now = time.time()
     closes_at = table.closes_at
@@ -295,7 +300,7 @@ def snapshot_state(
         },
         "blank_owed": table.blank_owed,
         "paused": table.phase is Phase.PAUSED,
-        "legal": legal_actions_json(table.legal_actions(viewer, player)),
+        "legal": legal_actions_json(legal if side_bets else without_side_bets(legal)),
     }
     if viewer in _STAFF:
         return state, [event_json(e) for e in shown]

@@ -100,9 +100,11 @@ class TableView:
         wallet: int | None,
         hand_start: int,
         pending: dict[str, Any] | None,
+        side_bets: bool = True,
     ) -> Snapshot:
         """The ``snapshot`` message for ``actor`` (``hand_start``: the first event of the
-        hand in play or the last one; ``pending``: the ``settlement_pending`` message)."""
+        hand in play or the last one; ``pending``: the ``settlement_pending`` message;
+        ``side_bets``: whether its ``legal`` names the side-bet areas)."""
         table = self._table
         viewer = actor.viewer
         player = actor.user_id if viewer is Viewer.PLAYER else None
@@ -112,6 +114,7 @@ class TableView:
             viewer=viewer,
             player=player,
             commitment=self._commitment,
+            side_bets=side_bets,
         )
         chip = None if player is None else self._chips.get(player)
         return {
