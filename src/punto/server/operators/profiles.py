@@ -17,7 +17,6 @@ from punto.server.operators.jurisdictions import jurisdiction
 from punto.server.operators.model import minor_units
 from punto.server.operators.sessions import due_at, ends_at
 from punto.server.store.jurisdictions import JurisdictionStore
-from punto.server.store.operators import OperatorStore
 
 __all__ = ["router"]
 
@@ -113,8 +112,7 @@ async def _status(node: Node, actor: Actor) -> dict[str, Any]:
     if found is None:
         return {"jurisdiction": None}
     session, profile = found
-    launched = await OperatorStore(node.engine).player(actor.user_id)
-    currency = launched.currency if launched else node.settings.currency
+    currency = await node.purses.currency(actor.user_id) or node.settings.currency
     now = node.clock.now()
     due = due_at(session, profile)
     end = ends_at(session, profile)
