@@ -172,6 +172,27 @@ def area_rooms(
     on = {b for b, a in staked.items() if a}
     if not on:
         return alone
+    # players at a table stake the same few amounts: their rooms are worked out once
+    key = (id(rules), id(chosen), order, tuple(staked.items()), hand_number)
+    found = _STAKED.get(key)
+    if found is not None and found[0] is rules and found[1] is chosen:
+        return found[2]
+    rooms = _staked_rooms(rules, chosen, order, alone, staked, on, hand_number)
+    if len(_STAKED) >= _STAKED_MAX:
+        _STAKED.clear()
+    _STAKED[key] = (rules, chosen, rooms)
+    return rooms
+
+
+def _staked_rooms(
+    rules: Rules,
+    chosen: LimitTier,
+    order: tuple[Bet, ...],
+    alone: tuple[AreaRoom, ...],
+    staked: Mapping[Bet, int],
+    on: set[Bet],
+    hand_number: int,
+) -> tuple[AreaRoom, ...]:
     # the areas whose room the stakes can change: their own, and those an exclusion ties
     # to them (one side only [S11], Tiger and the main bets [L]); the rest are as alone
     moved = set(on)
@@ -189,6 +210,13 @@ def area_rooms(
 _ALONE: dict[tuple[int, int, tuple[Bet, ...], int], tuple[Rules, LimitTier, tuple[AreaRoom, ...]]]
 _ALONE = {}
 _ALONE_MAX = 1024
+
+_STAKED: dict[
+    tuple[int, int, tuple[Bet, ...], tuple[tuple[Bet, int], ...], int],
+    tuple[Rules, LimitTier, tuple[AreaRoom, ...]],
+]
+_STAKED = {}
+_STAKED_MAX = 4096
 
 
 def _alone(

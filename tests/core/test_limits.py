@@ -512,3 +512,5 @@ def test_area_rooms_are_each_areas_own_room_worked_out_alone(preset: str) -> Non
                     limits._room(rules, tier, bet, staked.get(bet, 0), on, hand) for bet in offered
                 )
                 assert together == alone, (staked, hand)
+                again = area_rooms(rules, offered, dict(staked), tier=tier, hand_number=hand)
+                assert again == together, (staked, hand)  # as kept, for the same stakes

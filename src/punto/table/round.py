@@ -116,7 +116,8 @@ class BettingRound(TableCore):
             return _closed_rooms(offered)
         tier = self.tier_of(player)
         hand = self._require_game().number.hand
-        staked = self._slip_or_empty(player).combined()
+        slip = self._slips.get(player)
+        staked = {} if slip is None else slip.confirmed if not slip.steps else slip.combined()
         return area_rooms(self.rules, offered, staked, tier=tier, hand_number=hand)
 
     def add_chip(self, player: PlayerId, bet: Bet, *, spot: int | None = None) -> ChipAdded:
@@ -581,6 +582,7 @@ class BettingRound(TableCore):
         return self._close_betting(by=player)
 
 
+@functools.cache
 @functools.cache
 def _offered(paytables: tuple[Bet, ...]) -> tuple[Bet, ...]:
     """The bets of these paytables in the standard order (:attr:`Rules.offered_bets`)."""

@@ -38,7 +38,15 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from types import TracebackType
 
-__all__ = ["TableLock"]
+from punto.table.legal import Action
+
+__all__ = ["OWN_CHIPS", "TableLock"]
+
+OWN_CHIPS = frozenset(
+    {Action.CHOOSE_CHIP, Action.ADD_CHIP, Action.UNDO, Action.CLEAR, Action.DOUBLE, Action.REBET}
+)
+"""A player's changes of their own chips on the layout: they wait for no other player's
+confirms being written (:meth:`TableLock.for_player`)."""
 
 
 class TableLock:

@@ -25,7 +25,7 @@ from punto.outcome import Outcome
 from punto.server import collector
 from punto.server.auth import Actor, Role
 from punto.server.fanout.protocol import ChangeTieBets, Command, Confirm, Join
-from punto.server.money.tablelock import TableLock
+from punto.server.money.tablelock import OWN_CHIPS, TableLock
 from punto.server.services import Services
 from punto.server.tables import effects as fx
 from punto.server.tables import supervision
@@ -38,19 +38,12 @@ from punto.table import Phase
 from punto.table.automation import Automation
 from punto.table.clock import Clock, HeldClock
 from punto.table.events import Event
-from punto.table.legal import Action
 from punto.table.reasons import SHUTDOWN, Why
 from punto.table.records import GameNumber
 
 __all__ = ["TableRunner"]
 
 _LOG = logging.getLogger("punto.server.tables.runner")
-
-_OWN_CHIPS = frozenset(
-    {Action.CHOOSE_CHIP, Action.ADD_CHIP, Action.UNDO, Action.CLEAR, Action.DOUBLE, Action.REBET}
-)
-"""A player's changes of their own chips on the layout (they wait for no other player's
-confirms being written: :meth:`punto.server.money.tablelock.TableLock.for_player`)."""
 
 _KEEP_EVENTS = 2000
 """Events before the current hand a table keeps in memory before forgetting them."""
@@ -326,7 +319,7 @@ class TableRunner:
         else:
             if isinstance(command, ChangeTieBets):  # their standing bets' stake first [M12]
                 await self._parts.standing.wait(str(self.table.game), actor.player)
-            own = actor.role is Role.PLAYER and command.type in _OWN_CHIPS
+            own = actor.role is Role.PLAYER and command.type in OWN_CHIPS
             produced = await self._locked(
                 actor, lambda: self._parts.commands.run(actor, command), own_chips=own
             )
