@@ -46,6 +46,7 @@ __all__ = [
     "ProtocolError",
     "PuntoError",
     "RateLimitedError",
+    "ReaderError",
     "RemoteError",
     "RoadError",
     "RoundStateError",
@@ -362,6 +363,12 @@ class FaultError(TableError):
     """A fault reported where it cannot have happened, or whose effect cannot apply."""
 
     kind: ClassVar[str] = "fault"
+
+
+class ReaderError(TransportError):
+    """A card reader that cannot be read: its device, file or socket is not there."""
+
+    kind: ClassVar[str] = "card_reader"
 
 
 class ServerError(PuntoError, ValueError):

@@ -147,6 +147,7 @@ ERROR_NAMES: dict[type[PuntoError], str] = {
     errors.ConflictError: "conflict",
     errors.UnavailableError: "unavailable",
     errors.RateLimitedError: "rate_limited",
+    errors.ReaderError: "card_reader",
     errors.RemoteError: "remote",
     errors.JurisdictionError: "jurisdiction",
 }
@@ -198,6 +199,7 @@ def test_error_code_reads_the_declared_name() -> None:
         errors.AuthError,
         errors.UnavailableError,
         errors.RateLimitedError,
+        errors.ReaderError,
         errors.WalletError,
         errors.WalletUnavailableError,
         errors.WalletRolledBackError,

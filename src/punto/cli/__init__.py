@@ -27,6 +27,7 @@ from punto.cli import (
     settle,
     shoe,
     simulate,
+    studio,
     users,
     video,
 )
@@ -49,6 +50,7 @@ _COMMANDS = (
     reports,
     users,
     serve,
+    studio,
     video,
 )
 

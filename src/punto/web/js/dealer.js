@@ -92,6 +92,8 @@ export function mount(root, { id }) {
     const phase = state.phase;
     const g = state.legal.guidance;
     if (phase === "result") return { next: null, text: t("guide.settle") };
+    // a card not scanned [L] (by the shoe's reader or reported here): the table waits for it
+    if ((state.legal.actions || []).includes("rescan")) return { next: g && g.next, text: t("guide.rescan", { position: (g && g.next) || "" }), rescan: true };
     if (!g) return { next: null, text: t(`guide.phase.${phase}`) };
     if (g.reason === "held") return { next: null, text: t("guide.held", { players: listOf(Object.values(state.holders || {})) }) };
     if (g.next) return { next: g.next, text: t(`guide.${g.reason}`, { position: g.next, label: t(`pos.${g.next}`) }) };
@@ -337,6 +339,11 @@ export function mount(root, { id }) {
     section("head", el.head, JSON.stringify([lang, state.phase, state.game, state.dealer, state.shoe, status, Math.ceil(((state.closesAt || 0) - Date.now()) / 1000)]), renderHead);
     section("coup", el.coup, JSON.stringify([lang, state.cards, state.outcome, state.voided, g.next]), () => renderCoup(g.next));
     fill(el.guide, g.text);
+    el.guide.classList.toggle("guide-alert", !!g.rescan);
+    if (memo.get("rescanOwed") !== !!g.rescan) {
+      memo.set("rescanOwed", !!g.rescan);
+      rescan.checked = !!g.rescan;
+    }
     section("controls", el.controls, JSON.stringify([lang, state.dealer, state.legal.actions]), renderControls);
     section("faults", el.faults, JSON.stringify([lang, state.phase, faults.length]), renderFaults);
     section("bets", el.bets, JSON.stringify([lang, state.bets, state.seats, state.watchers]), renderBets);

@@ -64,6 +64,7 @@ export default {
   "guide.both_stand": "Both hands stand — the coup is complete",
   "guide.banker_stands": "The Banker stands — the coup is complete",
   "guide.complete": "The coup is complete",
+  "guide.rescan": "Card not scanned: scan the card for {position} again (at the shoe's reader, or here as a rescan)",
   "guide.settle": "Result shown: settle the hand",
   "guide.phase.waiting": "Start a new shoe (scan its burn cards)",
   "guide.phase.shoe_start": "Open betting, or deal a demonstration hand",

@@ -63,6 +63,7 @@ export default {
   "guide.both_stand": "兩家均不增牌——本局完成",
   "guide.banker_stands": "莊家不增牌——本局完成",
   "guide.complete": "本局完成",
+  "guide.rescan": "卡牌未掃描成功：請重新掃描 {position} 的牌（在讀牌器，或在此勾選重新掃描輸入）",
   "guide.settle": "已開結果：請結算",
   "guide.phase.waiting": "開新靴（掃描銷去的牌）",
   "guide.phase.shoe_start": "開始下注，或派示範局",

@@ -63,6 +63,7 @@ export default {
   "guide.both_stand": "双方不补——本局完成",
   "guide.banker_stands": "庄家不补——本局完成",
   "guide.complete": "本局完成",
+  "guide.rescan": "卡牌未扫描成功：请重新扫描 {position} 的牌（在读牌器，或在此勾选重新扫描录入）",
   "guide.settle": "已开结果：请结算",
   "guide.phase.waiting": "开新靴（扫描烧牌）",
   "guide.phase.shoe_start": "开始下注，或发示范局",
