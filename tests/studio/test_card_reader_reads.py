@@ -173,3 +173,42 @@ async def test_card_reader_serial_speeds_are_checked() -> None:
     finally:
         os.close(main)
         os.close(port)
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "message"),
+    [
+        (["--source", "/nonexistent/ttyUSB9"], {"PUNTO_READER_TOKEN": "t"}, "cannot read"),
+        (["--source", "tcp:reader:99999"], {"PUNTO_READER_TOKEN": "t"}, "tcp:HOST:PORT"),
+        ([], {}, "name the dealer"),
+        (["--user", "shoe"], {}, "no password"),
+    ],
+)
+def test_card_reader_cli_refuses_what_it_cannot_use_before_signing_in(
+    argv: list[str],
+    env: dict[str, str],
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from punto.cli import main
+
+    for name in ("PUNTO_READER_TOKEN", "PUNTO_READER_PASSWORD", "PUNTO_READER_USER"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr("builtins.open", _no_terminal(open))
+    status = main(["studio", "reader", "--table", "t1", "--server", "http://127.0.0.1:9", *argv])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert message in err
+    assert "Traceback" not in err
+
+
+def _no_terminal(real: object) -> object:
+    def fake(path: object, *args: object, **kwargs: object) -> object:
+        if path == "/dev/tty":
+            raise OSError("no terminal")
+        return real(path, *args, **kwargs)  # type: ignore[operator]
+
+    return fake

@@ -61,12 +61,13 @@ def new_player(server: Server, prefix: str = "p") -> str:
 
 
 def log_in(page: Page, server: Server, user: str) -> None:
-    """Log in with a demo account and wait for the header to show it."""
+    """Log in with a demo account and wait for the header to name it (a phone's header
+    keeps the name hidden, but there)."""
     page.goto(server.url("/app/#/login"))
     page.get_by_test_id("username").fill(user)
     page.get_by_test_id("password").fill(f"{user}-demo")
     page.get_by_test_id("login-submit").click()
-    page.get_by_test_id("who").wait_for()
+    page.get_by_test_id("who").wait_for(state="attached")
 
 
 def sit(page: Page, server: Server, table: str, seat: int) -> None:

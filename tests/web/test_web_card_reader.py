@@ -29,23 +29,40 @@ def test_card_reader_misread_is_rescanned_from_the_console(
     open_console(dealer, own_server)
     dealer.locator('[data-action="open_betting"]').click()
     dealer.locator('[data-action="close_betting"]:not([disabled])').click()
-    reads = tmp_path / "reads.txt"
-    reads.write_text("4S\nBAD\n")  # the reader deals 4S, then fails to read the next card
-    reader = subprocess.run(
-        [sys.executable, "-m", "punto", "studio", "reader", "--table", "live-1",
-         "--server", own_server.base, "--user", "dana", "--source", str(reads)],
-        env={**os.environ, "PUNTO_READER_PASSWORD": "dana-demo"},
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert reader.returncode == 0, reader.stderr
-    assert "card not scanned (marked bad: BAD)" in reader.stderr
+    shots = Path(os.environ.get("PUNTO_SCREENSHOTS", tmp_path))
+    _read(own_server, tmp_path, "4S\nBAD\n")  # deals 4S, then fails to read the next card
     dealer.locator('.slot[data-position="P1"] .card[data-card="4S"]').wait_for()
     guide = dealer.get_by_test_id("guide")
     expect(guide).to_contain_text("Card not scanned: scan the card for B1 again")
     expect(guide).to_have_class("guide guide-alert")
     expect(dealer.locator(".card-entry input[type=checkbox]")).to_be_checked()
-    dealer.screenshot(path=str(tmp_path / "dealer-rescan.png"))
+    dealer.screenshot(path=str(shots / "card-reader-rescan-desktop-en.png"))
     deal(dealer, "7H", "B1")  # the manual entry: its rescan is ticked
     expect(guide).not_to_contain_text("Card not scanned: scan the card for B1 again")
     expect(dealer.locator(".card-entry input[type=checkbox]")).not_to_be_checked()
+
+    phone = new_page(browser, errors, width=390, height=844, locale="zh-CN")
+    open_console(phone, own_server)
+    _read(own_server, tmp_path, "NOREAD\n")  # the next card, P2, fails to read
+    guide = phone.get_by_test_id("guide")
+    expect(guide).to_contain_text("卡牌未扫描成功：请重新扫描 P2 的牌")
+    expect(phone.locator(".card-entry input[type=checkbox]")).to_be_checked()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.screenshot(path=str(shots / "card-reader-rescan-phone-zh.png"))
+    deal(phone, "2C", "P2")
+    expect(guide).not_to_contain_text("卡牌未扫描成功")
     assert errors == []
+
+
+def _read(server: Server, tmp_path: Path, text: str) -> None:
+    """Run ``punto studio reader`` over ``text`` as dana; it reports each misread."""
+    reads = tmp_path / "reads.txt"
+    reads.write_text(text)
+    reader = subprocess.run(
+        [sys.executable, "-m", "punto", "studio", "reader", "--table", "live-1",
+         "--server", server.base, "--user", "dana", "--source", str(reads)],
+        env={**os.environ, "PUNTO_READER_PASSWORD": "dana-demo"},
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert reader.returncode == 0, reader.stderr
+    assert "card not scanned (marked bad" in reader.stderr

@@ -62,9 +62,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run_reader(args: argparse.Namespace) -> int:
     """Run the reader until its source ends; print each step and what was dealt."""
+    from punto.errors import ReaderError
     from punto.studio.reader import run_reader as run
     from punto.studio.reader import sign_in
-    from punto.studio.sources import lines
+    from punto.studio.sources import check, lines
 
     def say(step: dict[str, Any]) -> None:
         if args.json:
@@ -72,18 +73,20 @@ def run_reader(args: argparse.Namespace) -> int:
         else:
             print(_words(step), file=sys.stderr, flush=True)
 
+    check(args.source, baud=args.baud)  # a source that cannot be read fails before sign-in
+
     async def main() -> dict[str, int]:
         token = os.environ.get("PUNTO_READER_TOKEN")
         if not token:
             if not args.user:
-                print(
-                    "punto: error: name the dealer (--user) or set PUNTO_READER_TOKEN",
-                    file=sys.stderr,
-                )
-                raise SystemExit(2)
+                raise ReaderError("name the dealer (--user) or set PUNTO_READER_TOKEN")
             password = os.environ.get("PUNTO_READER_PASSWORD")
             if password is None:
-                password = getpass.getpass(f"{args.user}'s password: ")
+                try:
+                    open("/dev/tty").close()  # getpass asks there; with no terminal, say so
+                    password = getpass.getpass(f"{args.user}'s password: ")
+                except (OSError, EOFError):
+                    raise ReaderError("no password (set PUNTO_READER_PASSWORD)") from None
             token = await sign_in(args.server, args.user, password)
         report = await run(
             args.server, args.table, token, lines(args.source, baud=args.baud), say=say

@@ -21,7 +21,7 @@ from typing import BinaryIO
 
 from punto.errors import ReaderError
 
-__all__ = ["BAUDS", "lines"]
+__all__ = ["BAUDS", "check", "lines"]
 
 BAUDS = {
     1200: termios.B1200,
@@ -37,6 +37,14 @@ BAUDS = {
 
 _LINE_MAX = 256
 """The longest read kept (a reader sends a few characters a card)."""
+
+
+def check(source: str, *, baud: int = 9600) -> None:
+    """Raise :class:`ReaderError` now for a source :func:`lines` could not read."""
+    if source.startswith("tcp:"):
+        _address(source)
+    elif source != "-":
+        _open(source, baud).close()
 
 
 async def lines(source: str, *, baud: int = 9600) -> AsyncIterator[str]:
@@ -77,12 +85,17 @@ def _open(path: str, baud: int) -> BinaryIO:
     return os.fdopen(fd, "rb", buffering=0)
 
 
-async def _tcp(source: str) -> AsyncIterator[str]:
+def _address(source: str) -> tuple[str, int]:
     host, _, port = source.removeprefix("tcp:").rpartition(":")
-    if not host or not port.isdigit():
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise ReaderError(f"a TCP reader is tcp:HOST:PORT, not {source!r}")
+    return host, int(port)
+
+
+async def _tcp(source: str) -> AsyncIterator[str]:
+    host, port = _address(source)
     try:
-        reader, writer = await asyncio.open_connection(host, int(port), limit=_LINE_MAX * 4)
+        reader, writer = await asyncio.open_connection(host, port, limit=_LINE_MAX * 4)
     except OSError as exc:
         raise ReaderError(f"cannot connect to the card reader at {host}:{port}: {exc}") from None
     try:
