@@ -42,7 +42,7 @@ from punto.bets import Bet
 from punto.errors import SimulationError
 from punto.outcome import Winner
 from punto.rules import Rules
-from punto.shoeloop import TABLEAU, ShoeParams, Tableau, deal_continuous, new_shoe, play_shoe
+from punto.shoeloop import TABLEAU, ShoeParams, Tableau, deal_shoes, play_shoe
 
 __all__ = [
     "STREAM_HANDS",
@@ -67,38 +67,6 @@ Z95 = 1.959963984540054
 # -- the streams kernel ---------------------------------------------------------------
 
 
-def _stream(
-    state: npt.NDArray[np.uint64],
-    quota: int,
-    shoe: ShoeParams,
-    tableau: Tableau,
-    tally: npt.NDArray[np.int64],
-) -> tuple[int, int, int]:
-    """Deal shoes until ``quota`` hands: (hands, void hands, shoes)."""
-    n = shoe.decks * 52
-    cards = np.empty(n, dtype=np.int8)
-    for i in range(n):
-        cards[i] = i % 13
-    if shoe.continuous_shuffler:
-        return deal_continuous(state, cards, quota, tableau, tally), 0, 1
-    no_record = np.empty(0, dtype=np.int64)
-    hands = 0
-    voids = 0
-    shoes = 0
-    while hands < quota:
-        cut_index = new_shoe(state, cards, shoe)
-        dealt, void = play_shoe(cards, cut_index, shoe, quota - hands, tableau, tally, no_record)
-        hands += dealt
-        voids += void
-        shoes += 1
-        if dealt == 0:
-            break
-    return hands, voids, shoes
-
-
-_stream_jit = njit(cache=True)(_stream)
-
-
 def _streams(
     states: npt.NDArray[np.uint64],
     quotas: npt.NDArray[np.int64],
@@ -109,7 +77,7 @@ def _streams(
 ) -> None:
     """Independent streams, one per row, on numba's worker threads."""
     for k in prange(quotas.shape[0]):
-        hands, voids, shoes = _stream_jit(states[k], quotas[k], shoe, tableau, tallies[k])
+        hands, voids, shoes = deal_shoes(states[k], quotas[k], shoe, tableau, tallies[k])
         stats[k, 0] = hands
         stats[k, 1] = voids
         stats[k, 2] = shoes
@@ -193,14 +161,14 @@ def run_streams(
     return tallies.sum(axis=0), stats
 
 
-def deal_order(rules: Rules, ranks: npt.NDArray[np.int8], cut_index: int) -> list[int]:
+def deal_order(rules: Rules, ranks: npt.NDArray[np.integer], cut_index: int) -> list[int]:
     """Deal one shoe of a given rank order (0 = ace … 12 = king) and cut position with the
     kernel, and return each hand's cell (``-1 - cell`` for a void hand): the entry point
     that tests compare with :class:`~punto.dealing.ShoeDealer` on the same order."""
     params = ShoeParams.of(rules)
     record = np.zeros(ranks.shape[0], dtype=np.int64)
     tally = np.zeros(CELLS, dtype=np.int64)
-    cards = np.ascontiguousarray(ranks, dtype=np.int8)
+    cards = np.ascontiguousarray(ranks, dtype=np.uint8)
     hands, _ = play_shoe(cards, cut_index, params, ranks.shape[0], TABLEAU, tally, record)
     return [int(cell) for cell in record[:hands]]
 

@@ -40,7 +40,7 @@ from punto.bets import Bet
 from punto.errors import SimulationError
 from punto.outcome import Winner
 from punto.rules import Rules
-from punto.shoeloop import TABLEAU, ShoeParams, Tableau, new_shoe, play_shoe
+from punto.shoeloop import TABLEAU, ShoeParams, Tableau, new_shoe, ordered_shoe, play_shoe
 from punto.simulation import max_workers, resolve_seed, stream_states
 
 __all__ = [
@@ -223,10 +223,8 @@ def _sessions(
     winner_of_cell = payouts.winner_of_cell
     net_num = payouts.net_num
     net_den = payouts.net_den
-    n = shoe.decks * 52
-    cards = np.empty(n, dtype=np.int8)
-    for i in range(n):
-        cards[i] = i % 13
+    cards = ordered_shoe(shoe.decks)
+    n = cards.shape[0]
     tally = np.zeros(winner_of_cell.shape[0], dtype=np.int64)
     record = np.empty(n, dtype=np.int64)
     for session in range(out.shape[0]):
