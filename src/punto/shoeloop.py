@@ -55,6 +55,7 @@ __all__ = [
     "next_random",
     "ordered_shoe",
     "play_shoe",
+    "private",
     "shuffle",
     "tableau",
 ]
@@ -292,13 +293,32 @@ shuffle = njit(cache=True)(_shuffle)
 """Fisher-Yates over ``cards`` in place, its first ``first`` positions drawn."""
 
 
+_PAD = 128
+"""Bytes kept free around a thread's own arrays: two worker threads writing one cache
+line (false sharing) run no faster than one."""
+
+
+def _private(array: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
+    """A copy of ``array`` alone on its cache lines, for one worker thread to write."""
+    n = array.shape[0]
+    pad = _PAD // array.itemsize
+    own = np.empty(n + 2 * pad, dtype=array.dtype)[pad : pad + n]
+    own[:] = array
+    return own
+
+
+private = njit(cache=True)(_private)
+"""A copy of a 1-D array that no other thread's data shares a cache line with."""
+
+
 def _ordered_shoe(decks: int) -> npt.NDArray[np.uint8]:
-    """A shoe of ``decks`` decks as rank indices, in order (ready to shuffle)."""
+    """A shoe of ``decks`` decks as rank indices, in order (ready to shuffle), alone on
+    its cache lines (:func:`private`)."""
     n = decks * 52
     cards = np.empty(n, dtype=np.uint8)
     for i in range(n):
         cards[i] = i % 13
-    return cards
+    return private(cards)
 
 
 ordered_shoe = njit(cache=True)(_ordered_shoe)
@@ -443,20 +463,25 @@ def _deal_shoes(
     """Shoe after shoe (or a continuous shuffler's coups) until ``quota`` hands, each
     resolved hand added to its cell of ``tally``: (hands, void hands, shoes)."""
     cards = ordered_shoe(shoe.decks)
+    own = private(state)
+    counts = private(np.zeros(tally.shape[0], dtype=np.int64))
     if shoe.continuous_shuffler:
-        return deal_continuous(state, cards, quota, tableau, tally), 0, 1
+        deal_continuous(own, cards, quota, tableau, counts)
+        tally += counts
+        return quota, 0, 1
     no_record = np.empty(0, dtype=np.int64)
     hands = 0
     voids = 0
     shoes = 0
     while hands < quota:
-        cut_index = new_shoe(state, cards, shoe)
-        dealt, void = play_shoe(cards, cut_index, shoe, quota - hands, tableau, tally, no_record)
+        cut_index = new_shoe(own, cards, shoe)
+        dealt, void = play_shoe(cards, cut_index, shoe, quota - hands, tableau, counts, no_record)
         hands += dealt
         voids += void
         shoes += 1
         if dealt == 0:
             break
+    tally += counts
     return hands, voids, shoes
 
 

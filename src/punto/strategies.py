@@ -40,7 +40,7 @@ from punto.bets import Bet
 from punto.errors import SimulationError
 from punto.outcome import Winner
 from punto.rules import Rules
-from punto.shoeloop import TABLEAU, ShoeParams, Tableau, new_shoe, ordered_shoe, play_shoe
+from punto.shoeloop import TABLEAU, ShoeParams, Tableau, new_shoe, ordered_shoe, play_shoe, private
 from punto.simulation import max_workers, resolve_seed, stream_states
 
 __all__ = [
@@ -224,9 +224,9 @@ def _sessions(
     net_num = payouts.net_num
     net_den = payouts.net_den
     cards = ordered_shoe(shoe.decks)
-    n = cards.shape[0]
-    tally = np.zeros(winner_of_cell.shape[0], dtype=np.int64)
-    record = np.empty(n, dtype=np.int64)
+    own = private(state)
+    tally = private(np.zeros(winner_of_cell.shape[0], dtype=np.int64))
+    record = private(np.zeros(cards.shape[0], dtype=np.int64))
     for session in range(out.shape[0]):
         money = play.bankroll
         staked = 0
@@ -236,7 +236,7 @@ def _sessions(
         streak = 0
         played = 0
         while played < session_hands and ruined == 0:
-            cut_index = new_shoe(state, cards, shoe)
+            cut_index = new_shoe(own, cards, shoe)
             dealt, _ = play_shoe(
                 cards, cut_index, shoe, session_hands - played, tableau, tally, record
             )
