@@ -29,7 +29,7 @@ CompileNotice = Callable[[float | None], None]
 per warm-up, however many kernels compile)."""
 
 
-class CompileTime(event.Listener):  # type: ignore[misc]
+class CompileTime(event.Listener):
     """What :func:`compile_notice` saw: ``seconds`` spent compiling (0.0 if nothing
     compiled)."""
 

@@ -29,7 +29,7 @@ grouped: a :class:`ShoeParams` (the shoe procedure as plain numbers) and a
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -298,7 +298,7 @@ _PAD = 128
 line (false sharing) run no faster than one."""
 
 
-def _private(array: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
+def _private(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """A copy of ``array`` alone on its cache lines, for one worker thread to write."""
     n = array.shape[0]
     pad = _PAD // array.itemsize
@@ -344,7 +344,7 @@ def _coup(cards: npt.NDArray[np.uint8], pos: int, tableau: Tableau) -> tuple[int
     key = (totals[r1, r3] * 10 + totals[r2, r4]) * 100
     key += values[cards[pos + 4]] * 10 + values[cards[pos + 5]]
     found = np.int64(tableau.outcome[key])
-    return (found >> 2) + _pair_class_jit(r1, r2, r3, r4), pos + 4 + (found & 3)
+    return int(found >> 2) + _pair_class_jit(r1, r2, r3, r4), pos + 4 + int(found & 3)
 
 
 _coup_jit = njit(cache=True, inline="always")(_coup)
@@ -418,9 +418,7 @@ play_shoe = njit(cache=True)(_play_shoe)
 """Deal one shoe of a given order and cut index: (hands dealt, void hands)."""
 
 
-def _new_shoe(
-    state: npt.NDArray[np.uint64], cards: npt.NDArray[np.uint8], shoe: ShoeParams
-) -> int:
+def _new_shoe(state: npt.NDArray[np.uint64], cards: npt.NDArray[np.uint8], shoe: ShoeParams) -> int:
     """Shuffle ``cards`` and place the cut card [M2]: the cut index, for
     :func:`play_shoe`."""
     n = cards.shape[0]
