@@ -303,7 +303,8 @@ def _private(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
     n = array.shape[0]
     pad = _PAD // array.itemsize
     own = np.empty(n + 2 * pad, dtype=array.dtype)[pad : pad + n]
-    own[:] = array
+    for i in range(n):  # a loop: slice assignment compiles a second of shape checks
+        own[i] = array[i]
     return own
 
 
