@@ -441,8 +441,9 @@ def _deal_continuous(
 ) -> int:
     """``quota`` coups of a continuous shuffler, each from a full shoe [M7.2]: a fresh
     uniform order of the first six cards each time. Returns the hands dealt."""
+    coup_cards = min(6, cards.shape[0])  # not a literal 6: one compiled shuffle serves all
     for _ in range(quota):
-        shuffle(state, cards, 6)
+        shuffle(state, cards, coup_cards)
         cell, _ = _coup_jit(cards, 0, tableau)
         tally[cell] += 1
     return quota
