@@ -11,7 +11,7 @@ With ``--strategy PROGRESSION`` it evaluates a betting system instead
 ``--max-bet``; amounts in the table's currency): its return and risk of ruin.
 
 A first run after install compiles the kernel and says so on standard error
-(``compiling the shoe loop (first run only)… 4.2 s``); the JSON reports it as
+(``compiling the shoe loop (first run only)… 3.8 s``); the JSON reports it as
 ``compile_seconds``.
 """
 
