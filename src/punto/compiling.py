@@ -2,8 +2,9 @@
 the shoe loop, and a caller may want to tell the user (``punto simulate`` does).
 
 Numba keeps compiled kernels on disk (``cache=True``: in a ``__pycache__`` folder beside
-each source file, or under ``NUMBA_CACHE_DIR`` when that is set or the package folder is
-read-only), so only the first run, or the first after an upgrade, compiles. Numba's
+each source file, in the user's cache when that folder is read-only, or under
+``NUMBA_CACHE_DIR`` when that is set), so only the first run, or the first after an
+upgrade, compiles. Numba's
 event API says when a compilation starts; a cache load starts none.
 
 >>> from numba import njit
