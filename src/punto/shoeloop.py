@@ -7,8 +7,9 @@ One loop serves the simulator (:mod:`punto.simulation`) and the betting systems
 until the last-hand rule ends the shoe (one more hand, or "minimum seven cards or void").
 A continuous shuffler deals every coup from a full shoe [M7.2].
 
-Cards are rank indices (0 = ace … 12 = king) in an ``int8`` array; random numbers come
-from xoshiro256** with Lemire's exact bounded integers. The kernels take their settings
+Cards are rank indices (0 = ace … 12 = king) in a ``uint8`` array; random numbers come
+from xoshiro256** with Lemire's exact bounded integers (the shuffle takes three 21-bit
+draws from each 64-bit output). The kernels take their settings
 grouped: a :class:`ShoeParams` (the shoe procedure as plain numbers) and a
 :class:`Tableau` (the drawing rules [M9] as lookup arrays, read off
 :class:`punto.coup.Coup` so no rule is restated here). A hand is reported as its cell
@@ -17,7 +18,7 @@ grouped: a :class:`ShoeParams` (the shoe procedure as plain numbers) and a
 >>> import numpy as np
 >>> from punto.rules import preset
 >>> params = ShoeParams.of(preset("macau"))
->>> cards = np.array([i % 13 for i in range(params.decks * 52)], dtype=np.int8)
+>>> cards = ordered_shoe(params.decks)
 >>> state = np.array([1, 2, 3, 4], dtype=np.uint64)
 >>> tally = np.zeros(2000, dtype=np.int64)
 >>> cut_index = new_shoe(state, cards, params)
@@ -28,7 +29,7 @@ grouped: a :class:`ShoeParams` (the shoe procedure as plain numbers) and a
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -49,9 +50,12 @@ __all__ = [
     "Tableau",
     "below",
     "deal_continuous",
+    "deal_shoes",
     "new_shoe",
     "next_random",
+    "ordered_shoe",
     "play_shoe",
+    "private",
     "shuffle",
     "tableau",
 ]
@@ -118,6 +122,12 @@ class Tableau(NamedTuple):
     :data:`PLAYER_DRAWS` or :data:`BANKER_DRAWS`."""
     banker_on_third: npt.NDArray[np.bool_]
     """``[Banker total, value of the Player's third card]``: whether the Banker draws."""
+    totals: npt.NDArray[np.int64]
+    """``[rank, rank]``: the total of a two-card hand of these ranks [M5]."""
+    outcome: npt.NDArray[np.int16]
+    """``[Player total, Banker total, value of the 5th card, value of the 6th card]``
+    (flat, in that order): ``4 * cell_of(final totals, cards, pair class 0)`` plus the
+    cards drawn after the first four — the whole coup as one lookup, no branch."""
 
 
 def _card(value: int) -> Card:
@@ -158,9 +168,27 @@ def tableau() -> Tableau:
             if drawing:
                 after = _next_position((drawing[0], banker, 0, 0, third))
                 on_third[banker, third] = after is Position.BANKER_3
-    for array in (values, opening, on_third):
+    totals = (values[:, None] + values[None, :]) % 10
+    outcome = np.zeros(10_000, dtype=np.int16)
+    for key in range(10_000):
+        player, banker, fifth, sixth = key // 1000, key // 100 % 10, key // 10 % 10, key % 10
+        pc = bc = 2
+        step = opening[player, banker]
+        if step == PLAYER_DRAWS:
+            pc = 3
+            if on_third[banker, fifth]:
+                bc = 3
+                banker = (banker + sixth) % 10
+            player = (player + fifth) % 10
+        elif step == BANKER_DRAWS:
+            bc = 3
+            banker = (banker + fifth) % 10
+        outcome[key] = 4 * cell_of(player, banker, pc, bc, 0) + (pc - 2) + (bc - 2)
+    for array in (values, opening, on_third, totals, outcome):
         array.flags.writeable = False
-    return Tableau(values=values, opening=opening, banker_on_third=on_third)
+    return Tableau(
+        values=values, opening=opening, banker_on_third=on_third, totals=totals, outcome=outcome
+    )
 
 
 TABLEAU = tableau()
@@ -211,62 +239,120 @@ below = njit(cache=True)(_below)
 """A uniform integer in ``[0, n)`` from the state ``s`` (Lemire's exact method)."""
 
 
-def _shuffle(s: npt.NDArray[np.uint64], cards: npt.NDArray[np.int8], first: int) -> None:
+_DRAW_BITS = 21
+"""Bits of a random number per shuffle draw: three draws from each 64-bit output
+(exact for a shoe of up to ``2**21`` cards, far above twelve decks)."""
+_DRAW_MASK = (1 << _DRAW_BITS) - 1
+
+
+def _swap_below(
+    s: npt.NDArray[np.uint64], cards: npt.NDArray[np.uint8], i: int, n: int, x: np.uint64
+) -> None:
+    """Swap ``cards[i]`` with a uniform one of ``cards[i:n]``, picked by the 21-bit
+    ``x`` (Lemire's exact method: a rare rejection draws afresh)."""
+    bound = np.uint64(n - i)
+    mask = np.uint64(_DRAW_MASK)
+    m = x * bound
+    low = m & mask
+    if low < bound:
+        threshold = (np.uint64(_DRAW_MASK + 1) - bound) % bound
+        while low < threshold:
+            m = (next_random(s) >> np.uint64(64 - _DRAW_BITS)) * bound
+            low = m & mask
+    j = i + int(m >> np.uint64(_DRAW_BITS))
+    tmp = cards[i]
+    cards[i] = cards[j]
+    cards[j] = tmp
+
+
+_swap_below_jit = njit(cache=True, inline="always")(_swap_below)
+
+
+def _shuffle(s: npt.NDArray[np.uint64], cards: npt.NDArray[np.uint8], first: int) -> None:
     """Fisher-Yates: a uniform order of ``cards`` (only the first ``first`` positions
     when ``first`` is smaller than the shoe: a continuous shuffler's next coup)."""
     n = cards.shape[0]
-    for i in range(min(first, n - 1)):
-        j = i + below(s, n - i)
-        tmp = cards[i]
-        cards[i] = cards[j]
-        cards[j] = tmp
+    last = min(first, n - 1)
+    mask = np.uint64(_DRAW_MASK)
+    i = 0
+    while i + 3 <= last:
+        r = next_random(s)
+        _swap_below_jit(s, cards, i, n, r & mask)
+        _swap_below_jit(s, cards, i + 1, n, (r >> np.uint64(_DRAW_BITS)) & mask)
+        _swap_below_jit(s, cards, i + 2, n, (r >> np.uint64(2 * _DRAW_BITS)) & mask)
+        i += 3
+    if i < last:
+        r = next_random(s)
+        while i < last:
+            _swap_below_jit(s, cards, i, n, r & mask)
+            r >>= np.uint64(_DRAW_BITS)
+            i += 1
 
 
 shuffle = njit(cache=True)(_shuffle)
 """Fisher-Yates over ``cards`` in place, its first ``first`` positions drawn."""
 
 
+_PAD = 128
+"""Bytes kept free around a thread's own arrays: two worker threads writing one cache
+line (false sharing) run no faster than one."""
+
+
+def _private(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """A copy of ``array`` alone on its cache lines, for one worker thread to write."""
+    n = array.shape[0]
+    pad = _PAD // array.itemsize
+    own = np.empty(n + 2 * pad, dtype=array.dtype)[pad : pad + n]
+    for i in range(n):  # a loop: slice assignment compiles a second of shape checks
+        own[i] = array[i]
+    return own
+
+
+private = njit(cache=True)(_private)
+"""A copy of a 1-D array that no other thread's data shares a cache line with."""
+
+
+def _ordered_shoe(decks: int) -> npt.NDArray[np.uint8]:
+    """A shoe of ``decks`` decks as rank indices, in order (ready to shuffle), alone on
+    its cache lines (:func:`private`)."""
+    n = decks * 52
+    cards = np.empty(n, dtype=np.uint8)
+    for i in range(n):
+        cards[i] = i % 13
+    return private(cards)
+
+
+ordered_shoe = njit(cache=True)(_ordered_shoe)
+"""The unshuffled shoe of ``decks`` decks (rank indices, ``uint8``)."""
+
+
 # -- one coup, one shoe ----------------------------------------------------------------
 
 
 _pair_class_jit = njit(cache=True, inline="always")(pair_class)
-_cell_of_jit = njit(cache=True, inline="always")(cell_of)
 
 
-def _coup(cards: npt.NDArray[np.int8], pos: int, tableau: Tableau) -> tuple[int, int]:
-    """Deal one coup from ``pos`` by the tableau [M7], [M9]: (cell, next position)."""
+def _coup(cards: npt.NDArray[np.uint8], pos: int, tableau: Tableau) -> tuple[int, int]:
+    """Deal one coup from ``pos`` by the tableau [M7], [M9]: (cell, next position).
+    Reads six cards whatever the coup needs (the loops keep six in the shoe), so the
+    whole tableau is one lookup of :attr:`Tableau.outcome`."""
     values = tableau.values
+    totals = tableau.totals
     r1 = cards[pos]
     r2 = cards[pos + 1]
     r3 = cards[pos + 2]
     r4 = cards[pos + 3]
-    pos += 4
-    pt = (values[r1] + values[r3]) % 10
-    bt = (values[r2] + values[r4]) % 10
-    pc = 2
-    bc = 2
-    step = tableau.opening[pt, bt]
-    if step == PLAYER_DRAWS:
-        third = values[cards[pos]]
-        pos += 1
-        pc = 3
-        if tableau.banker_on_third[bt, third]:
-            bt = (bt + values[cards[pos]]) % 10
-            pos += 1
-            bc = 3
-        pt = (pt + third) % 10
-    elif step == BANKER_DRAWS:
-        bt = (bt + values[cards[pos]]) % 10
-        pos += 1
-        bc = 3
-    return _cell_of_jit(pt, bt, pc, bc, _pair_class_jit(r1, r2, r3, r4)), pos
+    key = (totals[r1, r3] * 10 + totals[r2, r4]) * 100
+    key += values[cards[pos + 4]] * 10 + values[cards[pos + 5]]
+    found = np.int64(tableau.outcome[key])
+    return int(found >> 2) + _pair_class_jit(r1, r2, r3, r4), pos + 4 + int(found & 3)
 
 
 _coup_jit = njit(cache=True, inline="always")(_coup)
 
 
 def _play_shoe(
-    cards: npt.NDArray[np.int8],
+    cards: npt.NDArray[np.uint8],
     cut_index: int,
     shoe: ShoeParams,
     quota: int,
@@ -279,6 +365,7 @@ def _play_shoe(
     ``tally``; when ``record`` has room, hand ``i`` is written to ``record[i]`` (its cell,
     or ``-1 - cell`` for a void hand)."""
     n = cards.shape[0]
+    recorded = record.shape[0]
     pos = 0
     if shoe.burn == 1:
         pos = shoe.decks
@@ -289,10 +376,17 @@ def _play_shoe(
         if n - pos < 6:
             return 0, 0
         _, pos = _coup_jit(cards, pos, tableau)
+    hands = 0
+    # Six cards short of the cut card, no hand can reach it: nothing to decide [M3].
+    while hands < quota and pos + 6 <= cut_index:
+        cell, pos = _coup_jit(cards, pos, tableau)
+        tally[cell] += 1
+        if hands < recorded:
+            record[hands] = cell
+        hands += 1
     last_hand = shoe.last_hand
     void_min_cards = shoe.void_min_cards
     extra = 1 if last_hand == 1 else 0
-    hands = 0
     voids = 0
     cut_hand = -1
     last = 0
@@ -314,7 +408,7 @@ def _play_shoe(
             voids += 1
         else:
             tally[cell] += 1
-        if hands <= record.shape[0]:
+        if hands <= recorded:
             record[hands - 1] = -1 - cell if void else cell
         if is_last:
             break
@@ -325,7 +419,7 @@ play_shoe = njit(cache=True)(_play_shoe)
 """Deal one shoe of a given order and cut index: (hands dealt, void hands)."""
 
 
-def _new_shoe(state: npt.NDArray[np.uint64], cards: npt.NDArray[np.int8], shoe: ShoeParams) -> int:
+def _new_shoe(state: npt.NDArray[np.uint64], cards: npt.NDArray[np.uint8], shoe: ShoeParams) -> int:
     """Shuffle ``cards`` and place the cut card [M2]: the cut index, for
     :func:`play_shoe`."""
     n = cards.shape[0]
@@ -340,15 +434,16 @@ new_shoe = njit(cache=True)(_new_shoe)
 
 def _deal_continuous(
     state: npt.NDArray[np.uint64],
-    cards: npt.NDArray[np.int8],
+    cards: npt.NDArray[np.uint8],
     quota: int,
     tableau: Tableau,
     tally: npt.NDArray[np.int64],
 ) -> int:
     """``quota`` coups of a continuous shuffler, each from a full shoe [M7.2]: a fresh
     uniform order of the first six cards each time. Returns the hands dealt."""
+    coup_cards = min(6, cards.shape[0])  # not a literal 6: one compiled shuffle serves all
     for _ in range(quota):
-        shuffle(state, cards, 6)
+        shuffle(state, cards, coup_cards)
         cell, _ = _coup_jit(cards, 0, tableau)
         tally[cell] += 1
     return quota
@@ -356,3 +451,39 @@ def _deal_continuous(
 
 deal_continuous = njit(cache=True)(_deal_continuous)
 """Deal coups of a continuous shuffler: the hands dealt."""
+
+
+def _deal_shoes(
+    state: npt.NDArray[np.uint64],
+    quota: int,
+    shoe: ShoeParams,
+    tableau: Tableau,
+    tally: npt.NDArray[np.int64],
+) -> tuple[int, int, int]:
+    """Shoe after shoe (or a continuous shuffler's coups) until ``quota`` hands, each
+    resolved hand added to its cell of ``tally``: (hands, void hands, shoes)."""
+    cards = ordered_shoe(shoe.decks)
+    own = private(state)
+    counts = private(np.zeros(tally.shape[0], dtype=np.int64))
+    if shoe.continuous_shuffler:
+        deal_continuous(own, cards, quota, tableau, counts)
+        tally += counts
+        return quota, 0, 1
+    no_record = np.empty(0, dtype=np.int64)
+    hands = 0
+    voids = 0
+    shoes = 0
+    while hands < quota:
+        cut_index = new_shoe(own, cards, shoe)
+        dealt, void = play_shoe(cards, cut_index, shoe, quota - hands, tableau, counts, no_record)
+        hands += dealt
+        voids += void
+        shoes += 1
+        if dealt == 0:
+            break
+    tally += counts
+    return hands, voids, shoes
+
+
+deal_shoes = njit(cache=True)(_deal_shoes)
+"""Deal shoes until a quota of hands, tallied by cell: (hands, void hands, shoes)."""

@@ -39,10 +39,11 @@ from numba import njit, prange
 
 from punto.analysis import CELLS, Composition, analyze, bet_table, cell_facts
 from punto.bets import Bet
+from punto.compiling import CompileNotice, compile_notice
 from punto.errors import SimulationError
 from punto.outcome import Winner
 from punto.rules import Rules
-from punto.shoeloop import TABLEAU, ShoeParams, Tableau, deal_continuous, new_shoe, play_shoe
+from punto.shoeloop import TABLEAU, ShoeParams, Tableau, deal_shoes, play_shoe
 
 __all__ = [
     "STREAM_HANDS",
@@ -56,6 +57,7 @@ __all__ = [
     "simulate",
     "stream_plan",
     "stream_states",
+    "warm_up",
 ]
 
 STREAM_HANDS = 1 << 20
@@ -65,38 +67,6 @@ Z95 = 1.959963984540054
 
 
 # -- the streams kernel ---------------------------------------------------------------
-
-
-def _stream(
-    state: npt.NDArray[np.uint64],
-    quota: int,
-    shoe: ShoeParams,
-    tableau: Tableau,
-    tally: npt.NDArray[np.int64],
-) -> tuple[int, int, int]:
-    """Deal shoes until ``quota`` hands: (hands, void hands, shoes)."""
-    n = shoe.decks * 52
-    cards = np.empty(n, dtype=np.int8)
-    for i in range(n):
-        cards[i] = i % 13
-    if shoe.continuous_shuffler:
-        return deal_continuous(state, cards, quota, tableau, tally), 0, 1
-    no_record = np.empty(0, dtype=np.int64)
-    hands = 0
-    voids = 0
-    shoes = 0
-    while hands < quota:
-        cut_index = new_shoe(state, cards, shoe)
-        dealt, void = play_shoe(cards, cut_index, shoe, quota - hands, tableau, tally, no_record)
-        hands += dealt
-        voids += void
-        shoes += 1
-        if dealt == 0:
-            break
-    return hands, voids, shoes
-
-
-_stream_jit = njit(cache=True)(_stream)
 
 
 def _streams(
@@ -109,7 +79,7 @@ def _streams(
 ) -> None:
     """Independent streams, one per row, on numba's worker threads."""
     for k in prange(quotas.shape[0]):
-        hands, voids, shoes = _stream_jit(states[k], quotas[k], shoe, tableau, tallies[k])
+        hands, voids, shoes = deal_shoes(states[k], quotas[k], shoe, tableau, tallies[k])
         stats[k, 0] = hands
         stats[k, 1] = voids
         stats[k, 2] = shoes
@@ -193,14 +163,24 @@ def run_streams(
     return tallies.sum(axis=0), stats
 
 
-def deal_order(rules: Rules, ranks: npt.NDArray[np.int8], cut_index: int) -> list[int]:
+def warm_up(params: ShoeParams, *, notice: CompileNotice | None = None) -> float:
+    """Make the streams kernel ready for ``params`` before a run is timed: load it from
+    numba's cache, or compile it (a first run after install: ``notice`` is told, see
+    :func:`punto.compiling.compile_notice`). Returns the seconds spent compiling, 0.0
+    when nothing compiled."""
+    with compile_notice(notice) as compiled:
+        run_streams(params, stream_states(0, 0, 1), np.ones(1, dtype=np.int64))
+    return compiled.seconds
+
+
+def deal_order(rules: Rules, ranks: npt.NDArray[np.integer], cut_index: int) -> list[int]:
     """Deal one shoe of a given rank order (0 = ace … 12 = king) and cut position with the
     kernel, and return each hand's cell (``-1 - cell`` for a void hand): the entry point
     that tests compare with :class:`~punto.dealing.ShoeDealer` on the same order."""
     params = ShoeParams.of(rules)
     record = np.zeros(ranks.shape[0], dtype=np.int64)
     tally = np.zeros(CELLS, dtype=np.int64)
-    cards = np.ascontiguousarray(ranks, dtype=np.int8)
+    cards = np.ascontiguousarray(ranks, dtype=np.uint8)
     hands, _ = play_shoe(cards, cut_index, params, ranks.shape[0], TABLEAU, tally, record)
     return [int(cell) for cell in record[:hands]]
 
@@ -265,6 +245,9 @@ class SimulationResult:
     seconds: float
     cell_counts: tuple[int, ...]
     bets: Mapping[Bet, BetReturn]
+    compile_seconds: float = 0.0
+    """Seconds spent compiling the shoe loop before dealing (a first run after install;
+    0.0 when it came from numba's cache), not part of ``seconds``."""
 
     @property
     def hands_per_second(self) -> float:
@@ -291,6 +274,7 @@ class SimulationResult:
             "shoes": self.shoes,
             "seconds": self.seconds,
             "hands_per_second": self.hands_per_second,
+            "compile_seconds": self.compile_seconds,
             "outcomes": self.outcomes,
             "bets": {
                 bet.value: {
@@ -321,12 +305,15 @@ def simulate(
     progress: Progress | None = None,
     ray_address: str | None = None,
     stream_hands: int = STREAM_HANDS,
+    compiling: CompileNotice | None = None,
 ) -> SimulationResult:
     """Deal ``hands`` hands of real shoes under ``rules`` and price every offered bet.
 
     ``workers`` threads run the streams here; with ``ray_address`` they run as Ray tasks
     instead (``"auto"``, ``"ray://host:port"`` …; a Ray runtime already initialised in
     this process is used as it is). Same seed and hands: the same tallies either way.
+    The kernel is made ready before the clock starts (:func:`warm_up`; ``compiling`` is
+    told if that compiles), so ``seconds`` is dealing time.
     """
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise SimulationError(f"workers must be a positive whole number, not {workers}")
@@ -339,6 +326,7 @@ def simulate(
     quotas = stream_plan(hands, stream_hands=stream_hands)
     run_seed = resolve_seed(seed)
     params = ShoeParams.of(rules)
+    compile_seconds = 0.0 if ray_address is not None else warm_up(params, notice=compiling)
     started = time.perf_counter()
     if ray_address is not None:
         counts, stats = _run_on_ray(params, run_seed, quotas, ray_address, progress=progress)
@@ -371,6 +359,7 @@ def simulate(
         seconds=seconds,
         cell_counts=tuple(int(c) for c in counts.tolist()),
         bets=MappingProxyType(_bet_returns(rules, counts, resolved)),
+        compile_seconds=compile_seconds,
     )
 
 

@@ -37,10 +37,11 @@ from numba import njit, prange
 
 from punto.analysis import CELLS, Composition, analyze, bet_table, cell_facts
 from punto.bets import Bet
+from punto.compiling import CompileNotice, compile_notice
 from punto.errors import SimulationError
 from punto.outcome import Winner
 from punto.rules import Rules
-from punto.shoeloop import TABLEAU, ShoeParams, Tableau, new_shoe, play_shoe
+from punto.shoeloop import TABLEAU, ShoeParams, Tableau, new_shoe, ordered_shoe, play_shoe, private
 from punto.simulation import max_workers, resolve_seed, stream_states
 
 __all__ = [
@@ -138,6 +139,9 @@ class SystemResult:
     exact_returns: tuple[float, float]
     """Exact return per unit staked of a Banker and of a Player bet off the top: every
     system's return is a mix of the two, whatever its stakes."""
+    compile_seconds: float = 0.0
+    """Seconds spent compiling the sessions kernel before playing (a first run after
+    install; 0.0 when it came from numba's cache), not part of ``seconds``."""
 
     @property
     def return_per_staked(self) -> float:
@@ -178,6 +182,7 @@ class SystemResult:
             "risk_of_ruin": self.risk_of_ruin,
             "chance_ahead": self.chance_ahead,
             "seconds": self.seconds,
+            "compile_seconds": self.compile_seconds,
         }
 
 
@@ -223,12 +228,10 @@ def _sessions(
     winner_of_cell = payouts.winner_of_cell
     net_num = payouts.net_num
     net_den = payouts.net_den
-    n = shoe.decks * 52
-    cards = np.empty(n, dtype=np.int8)
-    for i in range(n):
-        cards[i] = i % 13
-    tally = np.zeros(winner_of_cell.shape[0], dtype=np.int64)
-    record = np.empty(n, dtype=np.int64)
+    cards = ordered_shoe(shoe.decks)
+    own = private(state)
+    tally = private(np.zeros(winner_of_cell.shape[0], dtype=np.int64))
+    record = private(np.zeros(cards.shape[0], dtype=np.int64))
     for session in range(out.shape[0]):
         money = play.bankroll
         staked = 0
@@ -238,7 +241,7 @@ def _sessions(
         streak = 0
         played = 0
         while played < session_hands and ruined == 0:
-            cut_index = new_shoe(state, cards, shoe)
+            cut_index = new_shoe(own, cards, shoe)
             dealt, _ = play_shoe(
                 cards, cut_index, shoe, session_hands - played, tableau, tally, record
             )
@@ -365,6 +368,25 @@ def _winner_codes() -> npt.NDArray[np.int64]:
     return np.array([codes[cell_facts(c).winner] for c in range(CELLS)], dtype=np.int64)
 
 
+def _warm_up(
+    params: ShoeParams, play: _Play, payouts: _Payouts, notice: CompileNotice | None
+) -> float:
+    """One session, to load or compile the kernel: the seconds spent compiling."""
+    one = np.ones(1, dtype=np.int64)
+    with compile_notice(notice) as compiled:
+        _all_sessions_jit(
+            stream_states(0, 0, 1, purpose=_PURPOSE),
+            one,
+            np.zeros(1, dtype=np.int64),
+            params,
+            TABLEAU,
+            play._replace(session_hands=1),
+            payouts,
+            np.zeros((1, 4), dtype=np.int64),
+        )
+    return compiled.seconds
+
+
 def evaluate(
     rules: Rules,
     system: BettingSystem,
@@ -372,10 +394,13 @@ def evaluate(
     sessions: int,
     seed: int | None = None,
     workers: int = 1,
+    compiling: CompileNotice | None = None,
 ) -> SystemResult:
     """Play ``sessions`` sessions of ``system`` on shoes dealt under ``rules``.
 
-    Reproducible for a seed (whatever the number of workers).
+    Reproducible for a seed (whatever the number of workers). The kernel is made ready
+    before the clock starts (``compiling`` is told if that compiles, see
+    :func:`punto.compiling.compile_notice`), so ``seconds`` is playing time.
     """
     if isinstance(sessions, bool) or not isinstance(sessions, int) or sessions < 1:
         raise SimulationError(f"sessions must be a positive whole number, not {sessions!r}")
@@ -406,6 +431,7 @@ def evaluate(
     offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
     states = stream_states(run_seed, 0, counts.shape[0], purpose=_PURPOSE)
     out = np.zeros((sessions, 4), dtype=np.int64)
+    compile_seconds = _warm_up(params, play, payouts, compiling)
     started = time.perf_counter()
     previous = numba.get_num_threads()
     numba.set_num_threads(workers)
@@ -430,4 +456,5 @@ def evaluate(
             float(-exact.bets[Bet.BANKER].house_edge),
             float(-exact.bets[Bet.PLAYER].house_edge),
         ),
+        compile_seconds=compile_seconds,
     )

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import pytest
 
 from punto.cli import edge, simulate
+from punto.cli.simulate import say_compiling
 from punto.errors import PuntoError
 
 
@@ -117,7 +118,9 @@ def test_decks_and_remaining_cannot_both_be_given() -> None:
 def test_simulate_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["simulate", "--json", "--rules", "macau", "--hands", "200000", "--seed", "42"]
     doc = _json(capsys, argv)
-    assert {"hands", "seconds", "hands_per_second", "outcomes", "bets"} <= set(doc)
+    assert {"hands", "seconds", "hands_per_second", "compile_seconds", "outcomes", "bets"} <= set(
+        doc
+    )
     outcomes = doc["outcomes"]
     assert isinstance(outcomes, dict)
     assert set(outcomes) == {"banker", "player", "tie"}
@@ -152,3 +155,13 @@ def test_simulate_a_betting_system(capsys: pytest.CaptureFixture[str]) -> None:
     assert doc["return"] < 0  # type: ignore[operator]
     assert _main([a for a in argv if a != "--json"]) == 0
     assert "risk of ruin" in capsys.readouterr().out
+
+
+def test_a_first_run_says_it_compiles_on_standard_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    say_compiling(None)
+    say_compiling(4.23)
+    captured = capsys.readouterr()
+    assert captured.err == "compiling the shoe loop (first run only)… 4.2 s\n"
+    assert captured.out == ""

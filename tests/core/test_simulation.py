@@ -7,9 +7,11 @@ import math
 
 import numpy as np
 import pytest
+from numba import njit
 
 from punto.analysis import cell_index
 from punto.bets import CoupFacts
+from punto.compiling import compile_notice
 from punto.dealing import HandDealt, ShoeDealer, ShoeEnded, ShoeStarted
 from punto.errors import SimulationError
 from punto.rules import PRESETS, LastHandRule, Rules, preset
@@ -22,6 +24,7 @@ from punto.simulation import (
     simulate,
     stream_plan,
     stream_states,
+    warm_up,
 )
 
 MASK = (1 << 64) - 1
@@ -178,3 +181,26 @@ def test_the_seed_drawn_for_a_run_is_reported_and_repeats_it() -> None:
     again = simulate(preset("macau"), hands=5000, seed=first.seed)
     assert first.seed >= 0
     assert again.cell_counts == first.cell_counts
+
+
+def test_a_compilation_is_said_once_with_its_time() -> None:
+    said: list[float | None] = []
+    kernel = njit(lambda x: x * 2)
+    with compile_notice(said.append) as first:
+        kernel(3)
+    with compile_notice(said.append) as second:
+        kernel(4)
+    assert said[0] is None
+    assert said[1] == first.seconds > 0
+    assert len(said) == 2
+    assert second.seconds == 0.0
+
+
+def test_compilation_is_kept_out_of_a_runs_seconds() -> None:
+    rules = preset("macau")
+    warm_up(ShoeParams.of(rules))  # loaded (or compiled) once in this process
+    said: list[float | None] = []
+    result = simulate(rules, hands=1000, seed=1, compiling=said.append)
+    assert said == []
+    assert result.compile_seconds == 0.0
+    assert result.as_dict()["compile_seconds"] == 0.0

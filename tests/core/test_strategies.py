@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from punto.analysis import cell_facts
@@ -11,7 +10,7 @@ from punto.errors import SimulationError
 from punto.outcome import Winner
 from punto.roads import RoadBoard, RoadResult
 from punto.rules import Rules, preset
-from punto.shoeloop import below, shuffle
+from punto.shoeloop import below, ordered_shoe, shuffle
 from punto.simulation import deal_order, max_workers, stream_states
 from punto.strategies import _PURPOSE, BettingSystem, Pattern, Progression, evaluate
 
@@ -146,7 +145,7 @@ def _reference(rules: Rules, system: BettingSystem, sessions: int, seed: int) ->
     :func:`classify` and the paytable."""
     state = stream_states(seed, 0, 1, purpose=_PURPOSE)[0].copy()
     n = rules.decks * 52
-    cards = np.array([i % 13 for i in range(n)], dtype=np.int8)
+    cards = ordered_shoe(rules.decks)
     spread = rules.cut_max_from_end - rules.cut_min_from_end + 1
     unit, cap = system.unit, system.max_bet
     totals = [0, 0, 0, 0, 0]

@@ -25,15 +25,10 @@ def pair_class(p1: int, b1: int, p2: int, b2: int) -> int:
     >>> [pair_class(*ranks) for ranks in ((1, 2, 1, 3), (1, 2, 3, 2), (1, 2, 1, 2), (5, 5, 5, 5))]
     [1, 2, 3, 4]
     """
-    player_pair = p1 == p2
-    banker_pair = b1 == b2
-    if player_pair and banker_pair:
-        return 4 if p1 == b1 else 3
-    if player_pair:
-        return 1
-    if banker_pair:
-        return 2
-    return 0
+    player_pair = int(p1 == p2)
+    banker_pair = int(b1 == b2)
+    # Arithmetic, not branches: the shoe loop calls it for every hand.
+    return player_pair + 2 * banker_pair + player_pair * banker_pair * int(p1 == b1)
 
 
 def cell_of(
