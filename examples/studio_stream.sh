@@ -3,8 +3,18 @@
 # burnt in and serves it as live HLS (H.264 in MPEG-TS segments, with EXT-X-PROGRAM-DATE-TIME
 # so the table page can measure the delay) on http://127.0.0.1:PORT/live.m3u8.
 #
-#   examples/studio_stream.sh [PORT] [RECORD_DIR]   # default port 8090; Ctrl-C stops it
-#   punto ... PATCH /api/admin/tables/live-1 {"stream_url": "http://127.0.0.1:8090/live.m3u8"}
+#   examples/studio_stream.sh [--webrtc] [PORT] [RECORD_DIR]   # default port 8090; Ctrl-C stops it
+#   punto ... PATCH /api/admin/tables/live-1 {"video": {"hls_url": "http://127.0.0.1:8090/live.m3u8"}}
+#
+# With --webrtc the same picture is also served over WebRTC: examples/whep_studio.py (aiortc)
+# takes it as MPEG-TS over UDP on PORT+2 and answers WHEP offers on
+# http://127.0.0.1:PORT+1/whep (and /whep/360p, /whep/180p: lower qualities):
+#   {"video": {"whep_url": "http://127.0.0.1:8091/whep", "hls_url": "http://127.0.0.1:8090/live.m3u8"}}
+#
+# The clock is burnt in twice: as text for people, and in the top-left corner as 24 blocks
+# (16×24 pixels each, black 0 / white 1, least significant first) holding the capture time
+# in milliseconds since the epoch modulo 2^24, which a page can read from the frames
+# (benchmarks/bench_video_latency.py does).
 #
 # With RECORD_DIR the studio also keeps a recording, as a real studio's media server does
 # (video by game number): 2-second HLS segments named by their wall-clock start and a
@@ -16,13 +26,17 @@
 # Needs ffmpeg (apt-get install ffmpeg) and python3. The web server sends
 # Access-Control-Allow-Origin: * so the table page (another origin) may read the playlist.
 set -euo pipefail
+WEBRTC=""
+if [ "${1:-}" = "--webrtc" ]; then WEBRTC=1; shift; fi
 PORT="${1:-8090}"
 RECORD="${2:-}"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+PYTHON="${PYTHON:-python3}"
 command -v ffmpeg >/dev/null || { echo "studio_stream: ffmpeg is missing (apt-get install ffmpeg)" >&2; exit 2; }
 DIR="$(mktemp -d "${TMPDIR:-/tmp}/punto-studio.XXXXXX")"
 cleanup() {
   trap - EXIT INT TERM
-  kill "${FFMPEG:-}" "${HTTP:-}" 2>/dev/null || true
+  kill "${FFMPEG:-}" "${HTTP:-}" "${WHEP:-}" 2>/dev/null || true
   wait 2>/dev/null || true  # ffmpeg finishes its files (the recording's playlist) first
   rm -rf "$DIR"
 }
@@ -34,10 +48,14 @@ if [ -n "$RECORD" ]; then
   case "$RECORD" in *[:\|\[\]]*) echo "studio_stream: RECORD_DIR may not contain : | [ ]" >&2; exit 2 ;; esac
   STAMP="$(date -u +%Y%m%dT%H%M%S)"
   # The recording's segments are named by their wall-clock start (unique across restarts).
-  OUTPUT=(-map 0:v -map 1:a -f tee
+  OUTPUT=(-map "[v]" -map 1:a -f tee
     "[f=hls:hls_time=1:hls_list_size=6:hls_flags=$LIVE_FLAGS]$DIR/live.m3u8|[f=hls:onfail=ignore:hls_time=2:hls_list_size=0:hls_flags=program_date_time+omit_endlist+temp_file:strftime=1:hls_segment_filename=$RECORD/$STAMP-%Y%m%dT%H%M%S.ts]$RECORD/rec-$STAMP.m3u8")
 else
-  OUTPUT=(-f hls -hls_time 1 -hls_list_size 6 -hls_flags "$LIVE_FLAGS" "$DIR/live.m3u8")
+  OUTPUT=(-map "[v]" -map 1:a -f tee "[f=hls:hls_time=1:hls_list_size=6:hls_flags=$LIVE_FLAGS]$DIR/live.m3u8")
+fi
+if [ -n "$WEBRTC" ]; then
+  # the WebRTC media server's feed: the same encoding as MPEG-TS over UDP on loopback
+  OUTPUT[${#OUTPUT[@]}-1]+="|[f=mpegts:onfail=ignore]udp://127.0.0.1:$((PORT + 2))?pkt_size=1316"
 fi
 FONT=/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf
 TEXT="drawtext=text='PUNTO STUDIO %{localtime\\:%H\\\\\\:%M\\\\\\:%S}':x=(w-tw)/2:y=h-th-40:fontsize=32:fontcolor=white:box=1:boxcolor=black@0.6"
@@ -45,10 +63,14 @@ TEXT="drawtext=text='PUNTO STUDIO %{localtime\\:%H\\\\\\:%M\\\\\\:%S}':x=(w-tw)/
 # ffmpeg runs in a session of its own: only cleanup() signals it, once, so that it ends
 # cleanly and writes the recording's last playlist (a second signal while it writes it may
 # leave it empty).
-setsid ffmpeg -hide_banner -loglevel error -re \
+# The capture time: each frame stamped with the wall clock (RTCTIME) as it leaves the
+# realtime filter, then the 24-block code of its milliseconds drawn from that stamp.
+BITS="16+219*mod(floor(mod(floor(T*1000)\,16777216)/pow(2\,floor(X/16)))\,2)"
+VIDEO="[0:v]realtime,settb=1/1000,setpts=RTCTIME/1000,split[a][b];[b]crop=384:24:0:0,geq=lum=$BITS:cb=128:cr=128[c];[a][c]overlay=0:0,settb=1/25,setpts=N,$TEXT[v]"
+setsid ffmpeg -hide_banner -loglevel error \
   -f lavfi -i "testsrc2=size=640x360:rate=25" \
-  -f lavfi -i "sine=frequency=440:sample_rate=44100" \
-  -vf "$TEXT" \
+  -re -f lavfi -i "sine=frequency=440:sample_rate=44100" \
+  -filter_complex "$VIDEO" \
   -c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p -g 25 -keyint_min 25 -sc_threshold 0 \
   -c:a aac -b:a 64k \
   "${OUTPUT[@]}" &
@@ -68,5 +90,9 @@ Handler.extensions_map[".ts"] = "video/mp2t"
 http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
 PY
 HTTP=$!
-echo "studio_stream: http://127.0.0.1:$PORT/live.m3u8 (segments in $DIR)${RECORD:+, recording in $RECORD}"
-wait -n "$FFMPEG" "$HTTP"
+if [ -n "$WEBRTC" ]; then
+  "$PYTHON" "$HERE/whep_studio.py" --port $((PORT + 1)) --source "udp://127.0.0.1:$((PORT + 2))" --qualities 360p,180p &
+  WHEP=$!
+fi
+echo "studio_stream: http://127.0.0.1:$PORT/live.m3u8 (segments in $DIR)${RECORD:+, recording in $RECORD}${WEBRTC:+, WHEP on http://127.0.0.1:$((PORT + 1))/whep}"
+wait -n "$FFMPEG" "$HTTP" ${WHEP:-}

@@ -126,37 +126,68 @@ async def test_lobby_tables_roads_history_and_shoes(backend: str, tmp_path: Path
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-async def test_a_tables_live_video_stream_url(backend: str, tmp_path: Path) -> None:
-    """An administrator sets, refuses and clears a table's stream URL; the table's
-    description (what the table page reads) carries it, and it survives in the store."""
+async def test_a_tables_live_video_whep_and_hls(backend: str, tmp_path: Path) -> None:
+    """An administrator sets a table's video (a WHEP endpoint, an HLS fallback, a lower
+    quality), changes one key, refuses bad ones and clears it; the older ``stream_url`` is
+    the HLS URL; the table's description (what the table page reads) carries it, and it
+    survives in the store."""
     async with server_on(backend, tmp_path) as server:
         http = server.http
         admin = await _headers(server, "admin")
-        url = "https://media.example/macau-1/live.m3u8"
-        assert (await http.get("/api/tables/macau-1")).json()["stream_url"] is None
+        whep = "https://media.example/macau-1/whep"
+        hls = "https://media.example/macau-1/live.m3u8"
+        low = {"name": "360p", "whep_url": whep + "/360p", "hls_url": None}
+        described = (await http.get("/api/tables/macau-1")).json()["video"]
+        assert described == {"whep_url": None, "hls_url": None, "qualities": []}
+        video = {"whep_url": whep, "hls_url": hls, "qualities": [low]}
         patched = await http.patch(
-            "/api/admin/tables/macau-1", json={"stream_url": url}, headers=admin
+            "/api/admin/tables/macau-1", json={"video": video}, headers=admin
         )
         assert patched.status_code == 200, patched.text
-        assert patched.json()["stream_url"] == url
-        assert (await http.get("/api/tables/macau-1")).json()["stream_url"] == url
-        assert (await server.node.store.table("macau-1")).stream_url == url
-        for bad in ("javascript:alert(1)", "ftp://x/y.m3u8", "http://a b", "x" * 501, 7):
-            answer = await http.patch(
-                "/api/admin/tables/macau-1", json={"stream_url": bad}, headers=admin
-            )
+        assert patched.json()["video"] == video
+        assert (await http.get("/api/tables/macau-1")).json()["video"] == video
+        stored = (await server.node.store.table("macau-1")).video
+        assert (stored.whep_url, stored.hls_url, stored.qualities[0].name) == (whep, hls, "360p")
+        older = await http.patch(
+            "/api/admin/tables/macau-1", json={"stream_url": hls + "?v=2"}, headers=admin
+        )
+        assert older.json()["video"] == {**video, "hls_url": hls + "?v=2"}
+        for bad in (
+            {"stream_url": "javascript:alert(1)"},
+            {"video": {"whep_url": "ftp://x/whep"}},
+            {"video": {"hls_url": "http://a b"}},
+            {"video": {"whep_url": "x" * 501}},
+            {"video": {"hls_url": 7}},
+            {"video": {"rtmp_url": hls}},
+            {"video": {"qualities": [{"name": "360p"}]}},
+            {"video": {"qualities": [low, low]}},
+            {"video": {"qualities": [{**low, "name": "<b>"}]}},
+        ):
+            answer = await http.patch("/api/admin/tables/macau-1", json=bad, headers=admin)
             assert answer.status_code in (400, 422), (bad, answer.text)
         player = await _headers(server, "ann")
         refused = await http.patch(
-            "/api/admin/tables/macau-1", json={"stream_url": ""}, headers=player
+            "/api/admin/tables/macau-1", json={"video": {"whep_url": ""}}, headers=player
         )
         assert refused.status_code == 403
-        assert (await http.get("/api/tables/macau-1")).json()["stream_url"] == url
-        cleared = await http.patch(
-            "/api/admin/tables/macau-1", json={"stream_url": ""}, headers=admin
+        one_off = await http.patch(
+            "/api/admin/tables/macau-1", json={"video": {"whep_url": ""}}, headers=admin
         )
-        assert cleared.json()["stream_url"] is None
-        assert (await http.get("/api/tables/macau-1")).json()["stream_url"] is None
+        assert one_off.json()["video"]["whep_url"] is None
+        assert one_off.json()["video"]["hls_url"] == hls + "?v=2"
+        cleared = await http.patch(
+            "/api/admin/tables/macau-1",
+            json={"video": {"hls_url": "", "qualities": []}},
+            headers=admin,
+        )
+        assert cleared.json()["video"] == {"whep_url": None, "hls_url": None, "qualities": []}
+        made = await http.post(
+            "/api/admin/tables",
+            json={"id": "live-9", "name": "Live 9", "rules": "macau", "stream_url": hls},
+            headers=admin,
+        )
+        assert made.status_code == 201, made.text
+        assert made.json()["video"]["hls_url"] == hls
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

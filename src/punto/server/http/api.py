@@ -124,6 +124,23 @@ class RulesBody(_Body):
     confirm_negative_edge: bool = False
 
 
+class VideoQualityBody(_Body):
+    """One more quality of a table's video."""
+
+    name: Annotated[str, Field(min_length=1, max_length=20)]
+    whep_url: Annotated[str | None, Field(max_length=500)] = None
+    hls_url: Annotated[str | None, Field(max_length=500)] = None
+
+
+class VideoBody(_Body):
+    """A table's live video: a WHEP endpoint (WebRTC), an HLS playlist (the fallback),
+    other qualities; in a PATCH, the keys sent replace theirs (``""`` takes one off)."""
+
+    whep_url: Annotated[str | None, Field(max_length=500)] = None
+    hls_url: Annotated[str | None, Field(max_length=500)] = None
+    qualities: Annotated[list[VideoQualityBody] | None, Field(max_length=6)] = None
+
+
 class TableBody(_Body):
     """A table configuration (``POST /api/admin/tables``): ``rules`` (or ``preset``) names
     the preset, ``overrides`` / ``document`` compose the rules as in :class:`RulesBody`."""
@@ -143,7 +160,9 @@ class TableBody(_Body):
     vip_min_balance: Annotated[StrictInt, Field(ge=0)] = 0
     limits: list[TierBody] | None = None
     enabled: StrictBool = True
+    video: VideoBody | None = None
     stream_url: Annotated[str | None, Field(max_length=500)] = None
+    """The HLS playlist of before: ``video.hls_url``."""
     names: dict[str, str] | None = None
     """The display name per language (``en``, ``zh``, ``zh-Hant``); ``name`` is the default."""
 
@@ -155,8 +174,10 @@ class TablePatch(_Body):
     limits: list[TierBody] | None = None
     betting_seconds: Annotated[StrictFloat | None, Field(gt=0, le=600)] = None
     enabled: StrictBool | None = None
+    video: VideoBody | None = None
+    """The live video's keys to change (:class:`VideoBody`)."""
     stream_url: Annotated[str | None, Field(max_length=500)] = None
-    """The live video's HLS playlist URL; an empty string takes the video off."""
+    """The HLS playlist of before: ``video.hls_url`` (an empty string takes it off)."""
     names: dict[str, str] | None = None
     """The display names per language, all of them (``{}`` takes them off)."""
 
@@ -544,6 +565,8 @@ async def admin_create_table(
     if body.rules and body.preset and body.rules != body.preset:
         raise ProtocolError("rules and preset name the same preset: send one")
     data = body.model_dump(exclude={"preset", "document", "confirm_negative_edge"})
+    if body.video is None:
+        del data["video"]  # the stream URL of before, if any, is the HLS one
     try:
         base, data["overrides"], _ = _composed(
             body.preset or body.rules, body.overrides, body.document
@@ -596,7 +619,7 @@ async def admin_update_table(
     table_id: str, body: TablePatch, actor: ActorDep, node: NodeDep
 ) -> dict[str, Any]:
     """Change limits [S14], the betting time, the name and the display names per language
-    or the live video's stream URL; close or reopen a table."""
+    or the live video (WHEP, HLS, qualities); close or reopen a table."""
     require_role(actor, Role.ADMIN, action="change tables")
     config = await node.store.table(table_id)
     changes: dict[str, object] = {}
@@ -610,9 +633,14 @@ async def admin_update_table(
         changes["betting_seconds"] = body.betting_seconds
     if body.enabled is not None:
         changes["enabled"] = body.enabled
+    video: dict[str, Any] = {}
     if body.stream_url is not None:
-        changes["stream_url"] = body.stream_url.strip() or None
+        video["hls_url"] = body.stream_url
+    if body.video is not None:
+        video.update(body.video.model_dump(exclude_unset=True))
     try:
+        if video:
+            changes["video"] = config.video.patched(video)
         config = config.replace(**changes)
     except PuntoError as exc:
         raise ProtocolError(str(exc)) from None

@@ -53,7 +53,7 @@ class Lobby:
                 out = table_json(config, config.settings(betting_seconds=None))
                 out["phase"] = "closed" if not config.enabled else "waiting"
         out["process"] = await self._routing.owner(table_id)
-        out["stream_url"] = (await self._store.table(table_id)).stream_url
+        out["video"] = (await self._store.table(table_id)).video.to_json()
         return out
 
     async def lobby(self) -> list[dict[str, Any]]:

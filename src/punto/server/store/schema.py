@@ -101,8 +101,12 @@ class TableRow(Base):
     """Rules document keys that differ from the preset (JSON)."""
     rules_version: Mapped[int] = mapped_column(Integer, server_default="1")
     last_shoe: Mapped[int] = mapped_column(Integer, server_default="0")
-    stream_url: Mapped[str | None] = mapped_column(String(500))
+    whep_url: Mapped[str | None] = mapped_column(String(500))
+    """The table's live video over WebRTC (a WHEP endpoint), or none."""
+    hls_url: Mapped[str | None] = mapped_column(String(500))
     """The table's live video playlist (HLS), or none."""
+    video_qualities: Mapped[str] = mapped_column(Text, server_default="[]")
+    """Other qualities of the video (JSON list of ``{name, whep_url, hls_url}``)."""
     names: Mapped[str] = mapped_column(Text, server_default="{}")
     """The display name per language (JSON object ``{"zh": "…"}``); ``name`` is the default."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

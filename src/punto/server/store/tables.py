@@ -35,7 +35,9 @@ def _table_values(config: TableConfig) -> dict[str, Any]:
         "enabled": config.enabled,
         "overrides": json.dumps(dict(config.overrides), sort_keys=True),
         "rules_version": config.rules_version,
-        "stream_url": config.stream_url,
+        "whep_url": config.video.whep_url,
+        "hls_url": config.video.hls_url,
+        "video_qualities": json.dumps(config.video.to_json()["qualities"], sort_keys=True),
         "names": json.dumps(dict(config.names), ensure_ascii=False, sort_keys=True),
     }
 

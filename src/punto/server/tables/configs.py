@@ -30,6 +30,7 @@ from punto.rules import Rules
 from punto.rules_document import compose, rules_to_document
 from punto.table.kinds import Dealing, TableKind, TableSettings
 from punto.table.squeeze import Reading
+from punto.server.tables.video import TableVideo
 
 __all__ = [
     "DEMO_TABLES",
@@ -42,7 +43,6 @@ __all__ = [
 ]
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
-_STREAM = re.compile(r"^https?://[^\s\"<>]{1,490}$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 NAME_LANGUAGES: tuple[str, ...] = ("en", "zh", "zh-Hant")
 """The languages a table may have a display name in (the web client's languages)."""
@@ -99,8 +99,8 @@ class TableConfig:
     rules_version: int = 1
     """Counts the changes of the rules (preset or overrides); a change applies from the
     next shoe."""
-    stream_url: str | None = None
-    """The table's live video (an ``http(s)`` HLS playlist, ``.m3u8``), or none."""
+    video: TableVideo = TableVideo()
+    """The table's live video (WHEP, HLS, other qualities), or none (:class:`TableVideo`)."""
     names: Mapping[str, str] = dataclasses.field(default_factory=dict)
     """The display name per language (``en``, ``zh``, ``zh-Hant``); ``name`` is the default
     (English) one, shown where a language has none."""
@@ -126,11 +126,6 @@ class TableConfig:
         object.__setattr__(self, "names", MappingProxyType(dict(sorted(self.names.items()))))
         if isinstance(self.rules_version, bool) or not isinstance(self.rules_version, int):
             raise ProtocolError(f"a rules version is a whole number, not {self.rules_version!r}")
-        if self.stream_url is not None and not _STREAM.match(self.stream_url):
-            raise ProtocolError(
-                f"a stream URL is an http(s) address of at most 500 characters, "
-                f"not {self.stream_url!r}"
-            )
         self.settings(betting_seconds=None)  # validates the rest (RulesError)
 
     def table_rules(self) -> Rules:
@@ -187,7 +182,7 @@ class TableConfig:
             enabled=bool(data.get("enabled", True)),
             overrides=overrides,
             rules_version=int(data.get("rules_version") or 1),
-            stream_url=data.get("stream_url") or None,
+            video=video_from_json(data),
             names=names_from_json(data.get("names")),
         )
 
@@ -207,10 +202,24 @@ class TableConfig:
             "enabled": self.enabled,
             "overrides": dict(self.overrides),
             "rules_version": self.rules_version,
-            "stream_url": self.stream_url,
+            "video": self.video.to_json(),
             "names": dict(self.names),
             "document": rules_to_document(self.table_rules()),
         }
+
+
+def video_from_json(data: Mapping[str, Any]) -> TableVideo:
+    """A table's video from an API body (``video``; the older ``stream_url`` is its HLS
+    URL) or a stored row (``whep_url``, ``hls_url``, ``video_qualities`` as JSON text)."""
+    if "video" in data:
+        return TableVideo.from_json(data["video"])
+    qualities = data.get("video_qualities") or []
+    if isinstance(qualities, str):
+        qualities = json.loads(qualities)
+    hls = data.get("hls_url") or data.get("stream_url")
+    return TableVideo.from_json(
+        {"whep_url": data.get("whep_url"), "hls_url": hls, "qualities": qualities}
+    )
 
 
 def tiers_to_json(tiers: Sequence[LimitTier] | None) -> str | None:
