@@ -7,7 +7,7 @@ elsewhere. Presets are found by name:
 >>> rules.decks, rules.burn, rules.last_hand
 (8, <BurnRule.FIRST_CARD_VALUE: 'first_card_value'>, <LastHandRule.ONE_MORE: 'one_more'>)
 >>> preset_names()  # doctest: +NORMALIZE_WHITESPACE
-['live_tiger', 'macau', 'no_commission', 'online_8deck', 'online_no_commission',
+['ez', 'live_tiger', 'macau', 'no_commission', 'online_8deck', 'online_no_commission',
  'super_punto_banco']
 """
 
@@ -324,6 +324,13 @@ _CLASSIC: dict[Bet, str] = {
     Bet.BANKER_PAIR: "banker_pair_11",
 }
 _NO_COMMISSION = {**_CLASSIC, Bet.BANKER: "banker_no_commission"}
+_EZ = {
+    Bet.PLAYER: "player",
+    Bet.BANKER: "banker_ez",
+    Bet.TIE: "tie_8",
+    Bet.DRAGON7: "dragon7_40",
+    Bet.PANDA8: "panda8_25",
+}
 _TIGER = {
     Bet.DRAGON_PLAYER: "dragon_l",
     Bet.DRAGON_BANKER: "dragon_l_banker",
@@ -425,6 +432,17 @@ _PRESET_LIST = (
         mid_shoe_burns=False,
         paytables=_paytables({**_NO_COMMISSION, **_ONLINE}),
         close_from_hand=_ONLINE_CLOSE_FROM_HAND,
+    ),
+    Rules(
+        name="ez",
+        description="EZ Baccarat [EZ]: no commission, a Banker win with a three-card 7 "
+        "pushes; Dragon 7 (40 to 1) and Panda 8 (25 to 1) offered.",
+        decks=8,
+        cut_min_from_end=14,
+        cut_max_from_end=16,
+        burn=BurnRule.FIRST_CARD_VALUE,
+        last_hand=LastHandRule.ONE_MORE,
+        paytables=_paytables(_EZ),
     ),
 )
 
