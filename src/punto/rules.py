@@ -8,7 +8,7 @@ elsewhere. Presets are found by name:
 (8, <BurnRule.FIRST_CARD_VALUE: 'first_card_value'>, <LastHandRule.ONE_MORE: 'one_more'>)
 >>> preset_names()  # doctest: +NORMALIZE_WHITESPACE
 ['ez', 'live_tiger', 'macau', 'no_commission', 'online_8deck', 'online_no_commission',
- 'super_punto_banco']
+ 'speed', 'super_punto_banco']
 """
 
 from __future__ import annotations
@@ -106,6 +106,13 @@ class Rules:
     """[L] Whether a player betting the main game may also bet the Tiger side bets."""
     tie_policy: TiePolicy = field(default_factory=lambda: TIE_POLICIES["return"])
     """[M12] What happens to Player/Banker bets standing in a tie."""
+    betting_seconds: float | None = None
+    """[L] The betting countdown of a table dealing these rules (``None``: the table's own)."""
+    card_seconds: float | None = None
+    """Seconds the house waits after each card it deals (0: the cards come out at once;
+    ``None``: the server's pace)."""
+    result_seconds: float | None = None
+    """Seconds a result shows before the next round opens (``None``: the server's pace)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -175,6 +182,14 @@ class Rules:
                 f"the imbalance limit must be positive, not {self.max_imbalance}",
                 field="max_imbalance",
             )
+        if self.betting_seconds is not None and self.betting_seconds <= 0:
+            raise RulesError(
+                f"the betting time must be positive, not {self.betting_seconds}",
+                field="betting_seconds",
+            )
+        for name in ("card_seconds", "result_seconds"):
+            if (getattr(self, name) or 0) < 0:
+                raise RulesError(f"{name} cannot be negative ({getattr(self, name)})", field=name)
         if self.cut_max_from_end >= self.cards:
             raise RulesError(
                 f"the cut card ({self.cut_max_from_end} from the end) must be inside a shoe "
@@ -208,6 +223,14 @@ class Rules:
         _check_whole("currency_digits", self.currency_digits)
         if self.max_imbalance is not None:
             _check_whole("max_imbalance", self.max_imbalance)
+        for name in ("betting_seconds", "card_seconds", "result_seconds"):
+            seconds = getattr(self, name)
+            if seconds is not None and (
+                isinstance(seconds, bool) or not isinstance(seconds, int | float)
+            ):
+                raise RulesError(
+                    f"rules setting {name} must be a number of seconds, not {seconds!r}", field=name
+                )
         for key in (*self.paytables, *self.close_from_hand):
             if not isinstance(key, Bet):
                 raise RulesError(f"rules settings name bets by Bet, not {key!r}")
@@ -432,6 +455,21 @@ _PRESET_LIST = (
         mid_shoe_burns=False,
         paytables=_paytables({**_NO_COMMISSION, **_ONLINE}),
         close_from_hand=_ONLINE_CLOSE_FROM_HAND,
+    ),
+    Rules(
+        name="speed",
+        description="Speed baccarat [L]: a round of about 27 seconds, with 10 seconds to bet, "
+        "the cards turned at once and 2 seconds to see the result.",
+        decks=8,
+        cut_min_from_end=14,
+        cut_max_from_end=16,
+        burn=BurnRule.DECKS,
+        last_hand=LastHandRule.LAST_HAND,
+        mid_shoe_burns=False,
+        paytables=_paytables(_CLASSIC),
+        betting_seconds=10.0,
+        card_seconds=0.0,
+        result_seconds=2.0,
     ),
     Rules(
         name="ez",

@@ -141,7 +141,8 @@ class TableConfig:
         return rules
 
     def settings(self, *, betting_seconds: float | None) -> TableSettings:
-        """The pure table's settings (``betting_seconds`` overrides the table's own)."""
+        """The pure table's settings (``betting_seconds`` overrides the table's own and the
+        rules'; the rules' betting time, a speed preset's, overrides the table's own)."""
         rules = self.table_rules()
         return TableSettings(
             table_id=self.id,
@@ -150,7 +151,8 @@ class TableConfig:
             dealing=self.dealing,
             reading=self.reading,
             seats=self.seats,
-            betting_seconds=betting_seconds or self.betting_seconds,
+            # a server's override (tests, load runs), else the rules' pace, else the table's
+            betting_seconds=betting_seconds or rules.betting_seconds or self.betting_seconds,
             vip_min_balance=self.vip_min_balance,
             rules_version=self.rules_version,
         )
