@@ -545,7 +545,7 @@ export default {
   "paytable.dragon_o": "Dragon Bonus 30/10/5/3/2/1",
   "paytable.dragon_l_banker": "Dragon Bonus 30/10/6/4/2/1",
   "paytable.dragon_o_banker": "Dragon Bonus 30/10/5/3/2/1",
-  "paytable.banker_ez": "1 to 1, pushes on a three-card 7",
+  "paytable.banker_ez": "1 to 1, three-card 7 pushes",
   "paytable.dragon7_40": "Dragon 7, 40 to 1",
   "paytable.panda8_25": "Panda 8, 25 to 1",
   "amend.notice_correction": "Hand {game} was corrected: the roads and records show the correction.",

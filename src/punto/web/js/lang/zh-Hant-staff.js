@@ -236,7 +236,7 @@ export default {
   "rules.f.betting_seconds": "下注時間（秒）",
   "rules.f.card_seconds": "每張牌後的停頓（秒；0：一次全開）",
   "rules.f.result_seconds": "結果顯示時間（秒）",
-  "rules.pace_default": "按賭桌預設",
+  "rules.pace_default": "預設",
   "rules.f.overrides": "更改的設定",
   "rules.f.document": "規則文件",
   "rules.burn.none": "不銷牌",
