@@ -458,8 +458,8 @@ _PRESET_LIST = (
     ),
     Rules(
         name="speed",
-        description="Speed baccarat [L]: a round of about 27 seconds, with 10 seconds to bet, "
-        "the cards turned at once and 2 seconds to see the result.",
+        description="Speed baccarat [L]: a short round (about 27 seconds with a live dealer): "
+        "10 seconds to bet, the cards turned at once, 2 seconds to see the result.",
         decks=8,
         cut_min_from_end=14,
         cut_max_from_end=16,

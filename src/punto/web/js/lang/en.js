@@ -494,7 +494,7 @@ export default {
   "preset.ez": "EZ Baccarat",
   "preset.speed": "Speed Baccarat",
   "preset.ez.about": "EZ Baccarat: no commission; a Banker win with a three-card 7 pushes. Dragon 7 pays 40 to 1, Panda 8 25 to 1.",
-  "preset.speed.about": "Speed baccarat: a round of about 27 seconds — a short betting time, the cards turned at once, a short look at the result.",
+  "preset.speed.about": "Speed baccarat: a short round (about 27 seconds with a live dealer): 10 seconds to bet, the cards turned at once, 2 seconds to see the result.",
   "reason.burn_start": "at the start of the shoe",
   "reason.burn_mid_shoe": "during the shoe",
   "reason.blank_hand": "blank hand",

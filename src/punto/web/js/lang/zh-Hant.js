@@ -496,7 +496,7 @@ export default {
   "preset.ez": "EZ 百家樂",
   "preset.speed": "極速百家樂",
   "preset.ez.about": "EZ 百家樂：免佣；莊以三張牌 7 點勝出時，莊的投注退回。龍 7 賠 40，熊貓 8 賠 25。",
-  "preset.speed.about": "極速百家樂：每局約 27 秒——下注時間短，牌一次全開，結果只顯示片刻。",
+  "preset.speed.about": "極速百家樂：每局很短（真人荷官約 27 秒）：下注 10 秒，牌一次全開，結果顯示 2 秒。",
   "reason.burn_start": "開靴時",
   "reason.burn_mid_shoe": "牌靴中途",
   "reason.blank_hand": "空局",

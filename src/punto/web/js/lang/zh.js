@@ -494,7 +494,7 @@ export default {
   "preset.ez": "EZ 百家乐",
   "preset.speed": "极速百家乐",
   "preset.ez.about": "EZ 百家乐：免佣；庄以三张牌 7 点赢时，庄的投注退回。龙 7 赔 40，熊猫 8 赔 25。",
-  "preset.speed.about": "极速百家乐：每局约 27 秒——下注时间短，牌一次全开，结果只显示片刻。",
+  "preset.speed.about": "极速百家乐：每局很短（真人荷官约 27 秒）：下注 10 秒，牌一次全开，结果显示 2 秒。",
   "reason.burn_start": "开靴时",
   "reason.burn_mid_shoe": "牌靴中途",
   "reason.blank_hand": "空白局",
