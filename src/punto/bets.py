@@ -1,4 +1,4 @@
-"""Every bet of the rules ([M13], [M17], [M18], [L], [O]) and the rule that decides it.
+"""Every bet of the rules ([M13], [M17], [M18], [L], [O], [EZ]) and the rule that decides it.
 
 A bet's rule maps the facts of a finished coup to a *payout class* (``"win"``,
 ``"push"``, ``"lose"``, ``"win_by_9"``, ``"three_card"`` …). How much each class
@@ -21,6 +21,8 @@ from punto.errors import UnknownBetError
 from punto.outcome import Outcome, Winner
 
 __all__ = [
+    "BANKER_THREE_CARD_7",
+    "EZ_BETS",
     "LOSE",
     "MAIN_BETS",
     "PUSH",
@@ -65,6 +67,8 @@ class Bet(enum.Enum):
     SUPER_TIE_7 = "super_tie_7"
     SUPER_TIE_8 = "super_tie_8"
     SUPER_TIE_9 = "super_tie_9"
+    DRAGON7 = "dragon7"
+    PANDA8 = "panda8"
 
     # Members are singletons, equal only to themselves: the identity hash (in C) agrees
     # with that, and spares the Python call of Enum's own hash in every dict of bets (a
@@ -74,8 +78,10 @@ class Bet(enum.Enum):
     @property
     def label(self) -> str:
         """A display name: ``Super Tie 7``, ``Player Pair``."""
-        return self.value.replace("_", " ").title().replace("Lucky6", "Lucky 6")
+        return _LABELS.get(self) or self.value.replace("_", " ").title()
 
+
+_LABELS = {Bet.LUCKY6: "Lucky 6", Bet.DRAGON7: "Dragon 7", Bet.PANDA8: "Panda 8"}
 
 MAIN_BETS = frozenset({Bet.PLAYER, Bet.BANKER})
 """The two sides of the main game."""
@@ -83,6 +89,11 @@ TIGER_BETS = frozenset({Bet.LUCKY6, Bet.BIG_TIGER, Bet.SMALL_TIGER, Bet.TIGER_TI
 """The Tiger side bets [L]."""
 SUPER_TIE_BETS = tuple(Bet(f"super_tie_{k}") for k in range(10))
 """Super Tie 0-9 [O], indexed by total."""
+EZ_BETS = frozenset({Bet.DRAGON7, Bet.PANDA8})
+"""The EZ Baccarat side bets [EZ]: Dragon 7 and Panda 8."""
+BANKER_THREE_CARD_7 = "win_three_card_7"
+"""Payout class of a Banker win with a three-card 7: EZ Baccarat pushes it [EZ], every
+other Banker paytable pays it as a win."""
 
 
 def parse_bet(name: str) -> Bet:
@@ -179,13 +190,16 @@ def classify(bet: Bet, facts: CoupFacts) -> str:
     is written."""
     winner = facts.winner
     banker_six = winner is Winner.BANKER and facts.banker_total == 6
+    banker_three_card_7 = facts.banker_cards == 3 and facts.banker_total == 7
     if bet is Bet.PLAYER:
         return {Winner.PLAYER: "win", Winner.TIE: PUSH}.get(winner, LOSE)
     if bet is Bet.BANKER:
         if winner is Winner.TIE:
             return PUSH
         if winner is Winner.BANKER:
-            return "win_on_6" if banker_six else "win"
+            if banker_six:
+                return "win_on_6"
+            return BANKER_THREE_CARD_7 if banker_three_card_7 else "win"
         return LOSE
     if bet is Bet.TIE:
         return "win" if winner is Winner.TIE else LOSE
@@ -211,6 +225,11 @@ def classify(bet: Bet, facts: CoupFacts) -> str:
         if facts.player_pair and facts.banker_pair:
             return "same_rank_pairs" if facts.same_rank_pairs else "both_pairs"
         return "one_pair" if facts.player_pair or facts.banker_pair else LOSE
+    if bet is Bet.DRAGON7:
+        return "win" if winner is Winner.BANKER and banker_three_card_7 else LOSE
+    if bet is Bet.PANDA8:
+        player_three_card_8 = facts.player_cards == 3 and facts.player_total == 8
+        return "win" if winner is Winner.PLAYER and player_three_card_8 else LOSE
     if bet is Bet.BIG:
         return "win" if facts.cards >= 5 else LOSE
     if bet is Bet.SMALL:

@@ -1,4 +1,4 @@
-"""Paytables as named data: what each payout class of a bet pays, to 1 [M17] [L] [O].
+"""Paytables as named data: what each payout class of a bet pays, to 1 [M17] [L] [O] [EZ].
 
 A table's rules choose one paytable per offered bet by name. Odds are exact
 fractions; ``push`` pays 0 (the stake is returned) and ``lose`` costs the stake.
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
 
-from punto.bets import LOSE, PUSH, SUPER_TIE_BETS, Bet
+from punto.bets import BANKER_THREE_CARD_7, LOSE, PUSH, SUPER_TIE_BETS, Bet
 from punto.errors import PaytableError
 
 __all__ = ["PAYTABLES", "Paytable", "paytable", "paytables_for"]
@@ -69,6 +69,7 @@ _LIST: list[Paytable] = [
         "[M17], [M18] 1 to 1 less 5% commission",
         win=Fraction(19, 20),
         win_on_6=Fraction(19, 20),
+        win_three_card_7=Fraction(19, 20),
     ),
     _table(
         "banker_no_commission",
@@ -76,6 +77,7 @@ _LIST: list[Paytable] = [
         "[L], [O] 1 to 1, half when Banker wins with 6",
         win=1,
         win_on_6=Fraction(1, 2),
+        win_three_card_7=1,
     ),
     _table(
         "banker_even_money",
@@ -83,6 +85,14 @@ _LIST: list[Paytable] = [
         "promotion: Banker 1 to 1 with no commission at all (the player is favoured)",
         win=1,
         win_on_6=1,
+        win_three_card_7=1,
+    ),
+    Paytable(
+        name="banker_ez",
+        bet=Bet.BANKER,
+        pays=MappingProxyType({"win": Fraction(1), "win_on_6": Fraction(1)}),
+        source="[EZ] EZ Baccarat: 1 to 1 with no commission, a win with a three-card 7 pushes",
+        pushes=frozenset({PUSH, BANKER_THREE_CARD_7}),
     ),
     _table("tie_8", Bet.TIE, "[M17] 8 to 1", win=8),
     _table("tie_9", Bet.TIE, "tie 9 to 1 (common variant)", win=9),
@@ -108,6 +118,8 @@ _LIST: list[Paytable] = [
         both_pairs=20,
         same_rank_pairs=100,
     ),
+    _table("dragon7_40", Bet.DRAGON7, "[EZ] Dragon 7: Banker wins with a three-card 7", win=40),
+    _table("panda8_25", Bet.PANDA8, "[EZ] Panda 8: Player wins with a three-card 8", win=25),
     _table("big_0.5", Bet.BIG, "[O] Big 0.5", win=Fraction(1, 2)),
     _table("small_1.5", Bet.SMALL, "[O] Small 1.5", win=Fraction(3, 2)),
     *(

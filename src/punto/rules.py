@@ -7,8 +7,8 @@ elsewhere. Presets are found by name:
 >>> rules.decks, rules.burn, rules.last_hand
 (8, <BurnRule.FIRST_CARD_VALUE: 'first_card_value'>, <LastHandRule.ONE_MORE: 'one_more'>)
 >>> preset_names()  # doctest: +NORMALIZE_WHITESPACE
-['live_tiger', 'macau', 'no_commission', 'online_8deck', 'online_no_commission',
- 'super_punto_banco']
+['ez', 'live_tiger', 'macau', 'no_commission', 'online_8deck', 'online_no_commission',
+ 'speed', 'super_punto_banco']
 """
 
 from __future__ import annotations
@@ -106,6 +106,13 @@ class Rules:
     """[L] Whether a player betting the main game may also bet the Tiger side bets."""
     tie_policy: TiePolicy = field(default_factory=lambda: TIE_POLICIES["return"])
     """[M12] What happens to Player/Banker bets standing in a tie."""
+    betting_seconds: float | None = None
+    """[L] The betting countdown of a table dealing these rules (``None``: the table's own)."""
+    card_seconds: float | None = None
+    """Seconds the house waits after each card it deals (0: the cards come out at once;
+    ``None``: the server's pace)."""
+    result_seconds: float | None = None
+    """Seconds a result shows before the next round opens (``None``: the server's pace)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -175,6 +182,14 @@ class Rules:
                 f"the imbalance limit must be positive, not {self.max_imbalance}",
                 field="max_imbalance",
             )
+        if self.betting_seconds is not None and self.betting_seconds <= 0:
+            raise RulesError(
+                f"the betting time must be positive, not {self.betting_seconds}",
+                field="betting_seconds",
+            )
+        for name in ("card_seconds", "result_seconds"):
+            if (getattr(self, name) or 0) < 0:
+                raise RulesError(f"{name} cannot be negative ({getattr(self, name)})", field=name)
         if self.cut_max_from_end >= self.cards:
             raise RulesError(
                 f"the cut card ({self.cut_max_from_end} from the end) must be inside a shoe "
@@ -208,6 +223,14 @@ class Rules:
         _check_whole("currency_digits", self.currency_digits)
         if self.max_imbalance is not None:
             _check_whole("max_imbalance", self.max_imbalance)
+        for name in ("betting_seconds", "card_seconds", "result_seconds"):
+            seconds = getattr(self, name)
+            if seconds is not None and (
+                isinstance(seconds, bool) or not isinstance(seconds, int | float)
+            ):
+                raise RulesError(
+                    f"rules setting {name} must be a number of seconds, not {seconds!r}", field=name
+                )
         for key in (*self.paytables, *self.close_from_hand):
             if not isinstance(key, Bet):
                 raise RulesError(f"rules settings name bets by Bet, not {key!r}")
@@ -324,6 +347,13 @@ _CLASSIC: dict[Bet, str] = {
     Bet.BANKER_PAIR: "banker_pair_11",
 }
 _NO_COMMISSION = {**_CLASSIC, Bet.BANKER: "banker_no_commission"}
+_EZ = {
+    Bet.PLAYER: "player",
+    Bet.BANKER: "banker_ez",
+    Bet.TIE: "tie_8",
+    Bet.DRAGON7: "dragon7_40",
+    Bet.PANDA8: "panda8_25",
+}
 _TIGER = {
     Bet.DRAGON_PLAYER: "dragon_l",
     Bet.DRAGON_BANKER: "dragon_l_banker",
@@ -425,6 +455,32 @@ _PRESET_LIST = (
         mid_shoe_burns=False,
         paytables=_paytables({**_NO_COMMISSION, **_ONLINE}),
         close_from_hand=_ONLINE_CLOSE_FROM_HAND,
+    ),
+    Rules(
+        name="speed",
+        description="Speed baccarat [L]: a short round (about 27 seconds with a live dealer): "
+        "10 seconds to bet, the cards turned at once, 2 seconds to see the result.",
+        decks=8,
+        cut_min_from_end=14,
+        cut_max_from_end=16,
+        burn=BurnRule.DECKS,
+        last_hand=LastHandRule.LAST_HAND,
+        mid_shoe_burns=False,
+        paytables=_paytables(_CLASSIC),
+        betting_seconds=10.0,
+        card_seconds=0.0,
+        result_seconds=2.0,
+    ),
+    Rules(
+        name="ez",
+        description="EZ Baccarat [EZ]: no commission, a Banker win with a three-card 7 "
+        "pushes; Dragon 7 (40 to 1) and Panda 8 (25 to 1) offered.",
+        decks=8,
+        cut_min_from_end=14,
+        cut_max_from_end=16,
+        burn=BurnRule.FIRST_CARD_VALUE,
+        last_hand=LastHandRule.ONE_MORE,
+        paytables=_paytables(_EZ),
     ),
 )
 

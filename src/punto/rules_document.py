@@ -166,6 +166,14 @@ def _optional_whole(field: str, value: object) -> int | None:
     return None if value is None else _whole(field, value)
 
 
+def _optional_seconds(field: str, value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _fail(field, f"must be a number of seconds or null, not {value!r}")
+    return float(value)
+
+
 _READERS: Mapping[str, Callable[[str, object], object]] = MappingProxyType(
     {
         "name": _text,
@@ -188,6 +196,9 @@ _READERS: Mapping[str, Callable[[str, object], object]] = MappingProxyType(
         "close_from_hand": _close_from_hand,
         "tiger_with_main": _flag,
         "tie_policy": _tie_policy,
+        "betting_seconds": _optional_seconds,
+        "card_seconds": _optional_seconds,
+        "result_seconds": _optional_seconds,
     }
 )
 assert set(_READERS) == set(DOCUMENT_FIELDS), "a rules field without a document reader"

@@ -31,6 +31,7 @@ DATA_FILES = (
     "wizard_of_odds_baccarat.json",
     "advanced_advantage_play_baccarat.json",
     "multiplayerbaccarat_odds.json",
+    "wizard_of_odds_ez_baccarat.json",
 )
 UNPUBLISHED = frozenset(
     {

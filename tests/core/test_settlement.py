@@ -45,6 +45,8 @@ def expected_odds(rules: Rules, bet: Bet, out: Outcome) -> Fraction:
             return Fraction(-1)
         if table == "banker_commission":
             return Fraction(95, 100)
+        if table == "banker_ez":  # [EZ] no commission; a three-card 7 win pushes
+            return Fraction(0) if b == 7 and len(out.banker) == 3 else Fraction(1)
         return Fraction(1, 2) if b == 6 else Fraction(1)
     if bet is Bet.TIE:
         return Fraction(int(table.split("_")[1])) if tie else Fraction(-1)
@@ -78,6 +80,10 @@ def expected_odds(rules: Rules, bet: Bet, out: Outcome) -> Fraction:
         if all(pairs):
             return Fraction(100 if out.player[0].rank == out.banker[0].rank else 20)
         return Fraction(4 if any(pairs) else -1)
+    if bet is Bet.DRAGON7:  # [EZ] Banker wins with a three-card 7
+        return Fraction(40 if b > p and b == 7 and len(out.banker) == 3 else -1)
+    if bet is Bet.PANDA8:  # [EZ] Player wins with a three-card 8
+        return Fraction(25 if p > b and p == 8 and len(out.player) == 3 else -1)
     if bet is Bet.BIG:
         return Fraction(1, 2) if out.cards_used >= 5 else Fraction(-1)
     if bet is Bet.SMALL:

@@ -102,7 +102,7 @@ def test_min_seven_or_void_voids_hands_in_the_kernel_too() -> None:
     assert voids > 0
 
 
-@pytest.mark.parametrize("name", ["macau", "live_tiger", "online_8deck"])
+@pytest.mark.parametrize("name", ["macau", "live_tiger", "online_8deck", "ez"])
 def test_observed_returns_agree_with_the_exact_values(name: str) -> None:
     result = simulate(preset(name), hands=3_000_000, seed=20240607)
     for bet, r in result.bets.items():

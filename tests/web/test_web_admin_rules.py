@@ -3,11 +3,12 @@ edge change before opening it; the table opens with those rules."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import httpx
 
-from web.pages import log_in, new_page
+from web.pages import log_in, new_page, save
 from web.web_support import Server
 
 if TYPE_CHECKING:
@@ -64,4 +65,35 @@ def test_compose_a_table_from_a_preset_and_an_override(server: Server, browser: 
     expect(table_editor.get_by_test_id("edge-banker")).to_have_text("-1.2351%")
     table_editor.get_by_test_id("save-rules").click()  # the dialog is accepted
     expect(page.locator(".toast-ok", has_text="version 2")).to_be_visible()
+    assert not errors, errors
+
+
+def test_the_ez_preset_shows_its_bets_and_edges_in_every_language(
+    server: Server, browser: Browser, tmp_path: Path
+) -> None:
+    """[EZ] Dragon 7, Panda 8 and the EZ Banker are named in the language, never by code,
+    in the paytable rows and the edge preview (Wizard of Odds' 8-deck edges)."""
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page = new_page(browser, errors, height=1400)
+    open_rules_editor(page, server)
+    editor = page.get_by_test_id("rules-editor").first
+    editor.get_by_test_id("rules-preset").select_option("ez")
+    expect(editor.get_by_test_id("edge-dragon7")).to_have_text("7.6113%")
+    expect(editor.get_by_test_id("edge-panda8")).to_have_text("10.1876%")
+    expect(editor.get_by_test_id("edge-banker")).to_have_text("1.0183%")
+    names = {"en": ("Dragon 7", "Panda 8"), "zh": ("龙 7", "熊猫 8"), "zh-Hant": ("龍 7", "熊貓 8")}
+    for code, (dragon, panda) in names.items():
+        page.locator(f'[data-lang="{code}"]').click()
+        editor = page.get_by_test_id("rules-editor").first
+        editor.get_by_test_id("rules-preset").select_option("ez")
+        preview = editor.get_by_test_id("edge-preview")
+        expect(preview.locator('tr[data-bet="dragon7"] th')).to_have_text(dragon)
+        expect(preview.locator('tr[data-bet="panda8"] th')).to_have_text(panda)
+        text = editor.inner_text()
+        for code_name in ("dragon7", "panda8", "banker_ez", "dragon7_40", "panda8_25"):
+            assert code_name not in text, (code, code_name)
+        editor.locator("table.rules-paytables").scroll_into_view_if_needed()
+        save(page, tmp_path, f"rules-editor-ez-{code}")
     assert not errors, errors

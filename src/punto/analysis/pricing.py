@@ -68,7 +68,7 @@ def bet_table(bet: Bet, paytable: Paytable) -> BetTable:
 
     >>> from punto.paytables import paytable
     >>> bet_table(Bet.BANKER, paytable("banker_commission")).classes
-    ('win', 'win_on_6', 'push', 'lose')
+    ('win', 'win_on_6', 'win_three_card_7', 'push', 'lose')
     """
     key = (bet, paytable.name, tuple(sorted(paytable.pays.items())), paytable.pushes)
     return _cached_table(key, paytable)

@@ -20,6 +20,7 @@ import enum
 from dataclasses import dataclass
 
 from punto.errors import RulesError
+from punto.rules import Rules
 
 __all__ = ["LIVE_AUTOMATIONS", "RNG_AUTOMATIONS", "Automation", "Pace"]
 
@@ -66,6 +67,22 @@ class Pace:
     def __post_init__(self) -> None:
         if min(self.card_seconds, self.squeeze_seconds, self.result_seconds) < 0:
             raise RulesError(f"a table's pace cannot be negative: {self}")
+
+    def for_rules(self, rules: Rules) -> Pace:
+        """This pace with the timings ``rules`` set in place of its own (a speed preset's
+        cards at once and short result).
+
+        >>> from punto.rules import preset
+        >>> Pace().for_rules(preset("speed"))
+        Pace(card_seconds=0.0, squeeze_seconds=10.0, result_seconds=2.0)
+        """
+        return Pace(
+            card_seconds=self.card_seconds if rules.card_seconds is None else rules.card_seconds,
+            squeeze_seconds=self.squeeze_seconds,
+            result_seconds=(
+                self.result_seconds if rules.result_seconds is None else rules.result_seconds
+            ),
+        )
 
     def after(self, automation: Automation) -> float:
         """How long the house waits after taking ``automation``."""

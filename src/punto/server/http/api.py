@@ -630,6 +630,12 @@ async def admin_update_table(
     if body.limits is not None:
         changes["limits"] = _tiers(body.limits)
     if body.betting_seconds is not None:
+        ruled = config.table_rules().betting_seconds
+        if ruled is not None and body.betting_seconds != ruled:
+            raise ProtocolError(
+                f"the {config.rules} rules set the betting time ({ruled:g} s): change "
+                "betting_seconds in the table's rules"
+            )
         changes["betting_seconds"] = body.betting_seconds
     if body.enabled is not None:
         changes["enabled"] = body.enabled

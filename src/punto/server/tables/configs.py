@@ -135,8 +135,18 @@ class TableConfig:
             rules = rules.replace(limit_tiers=self.limits)
         return rules
 
+    def betting_time(self, override: float | None = None) -> float:
+        """The table's betting time: a server's ``override`` (tests, load runs), else its
+        rules' (a speed preset's), else its own.
+
+        >>> TableConfig(id="s1", name="S", rules="speed").betting_time()
+        10.0
+        """
+        return override or self.table_rules().betting_seconds or self.betting_seconds
+
     def settings(self, *, betting_seconds: float | None) -> TableSettings:
-        """The pure table's settings (``betting_seconds`` overrides the table's own)."""
+        """The pure table's settings (``betting_seconds``: a server's override of
+        :meth:`betting_time`)."""
         rules = self.table_rules()
         return TableSettings(
             table_id=self.id,
@@ -145,7 +155,7 @@ class TableConfig:
             dealing=self.dealing,
             reading=self.reading,
             seats=self.seats,
-            betting_seconds=betting_seconds or self.betting_seconds,
+            betting_seconds=self.betting_time(betting_seconds),
             vip_min_balance=self.vip_min_balance,
             rules_version=self.rules_version,
         )
@@ -196,7 +206,7 @@ class TableConfig:
             "dealing": self.dealing.value,
             "reading": None if self.reading is None else self.reading.value,
             "seats": self.seats,
-            "betting_seconds": self.betting_seconds,
+            "betting_seconds": self.betting_time(),
             "vip_min_balance": self.vip_min_balance,
             "limits": None if self.limits is None else [tier_json(t) for t in self.limits],
             "enabled": self.enabled,

@@ -35,8 +35,9 @@ def live_table(
 ) -> Table:
     """The table of ``config`` as this server runs it, on ``clock``, its shoes numbered
     from ``first_shoe`` on (game numbers stay unique across restarts)."""
-    settings = config.settings(betting_seconds=services.settings.betting_seconds).replace(
-        pace=services.settings.pace,
+    settings = config.settings(betting_seconds=services.settings.betting_seconds)
+    settings = settings.replace(
+        pace=services.settings.pace.for_rules(settings.rules),
         # the operator's debits of standing bets are made without the table [M12]
         standing_awaits_stake=services.bank.seamless,
     )

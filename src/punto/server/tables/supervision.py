@@ -53,7 +53,7 @@ def reconfigure(table: Table, config: TableConfig, *, betting_seconds: float | N
     limits = config.limits or config.settings(betting_seconds=None).rules.limit_tiers
     if tuple(limits) != tuple(table.rules.limit_tiers):
         table.change_limits(limits)
-    seconds = betting_seconds or config.betting_seconds
+    seconds = config.betting_time(betting_seconds)
     if seconds != table.settings.betting_seconds:
         table.change_betting_time(seconds)
     return True

@@ -13,6 +13,7 @@ const CHOICES = {
   rounding: ["floor", "half_up", "half_even"],
 };
 const NUMBERS = { decks: [1, 12], cut_min_from_end: [0, 600], cut_max_from_end: [0, 600], demo_hands: [0, 3], currency_digits: [0, 6] };
+const PACE = ["betting_seconds", "card_seconds", "result_seconds"];
 const FLAGS = ["continuous_shuffler", "mid_shoe_burns", "banker_multiple_of_min", "one_side_only", "tiger_with_main"];
 
 function pct(value) {
@@ -122,6 +123,14 @@ export function rulesEditor(initial = null) {
         set("max_imbalance", text === "" ? null : amount === null ? text : amount);
       } });
     inputs.max_imbalance = imbalance;
+    // A pace setting in seconds; blank: the table's (betting) or the server's own pace.
+    const seconds = (key) => {
+      const el = h("input", { type: "number", min: 0, step: "any", value: doc[key] ?? "", name: key, class: "narrow", "data-field": key,
+        placeholder: t("rules.pace_default"),
+        oninput: () => set(key, el.value === "" ? null : Number.isNaN(Number(el.value)) ? el.value : Number(el.value)) });
+      inputs[key] = el;
+      return h("label", { class: "field" }, h("span", { class: "field-label" }, fieldName(key)), el);
+    };
 
     const bets = Object.keys(state.catalogue.paytables);
     const paytableRows = bets.map((bet) => {
@@ -162,6 +171,7 @@ export function rulesEditor(initial = null) {
         number("demo_hands"), choice("last_hand", CHOICES.last_hand), choice("tie_policy", state.catalogue.tie_policies),
         choice("rounding", CHOICES.rounding), number("currency_digits"),
         h("label", { class: "field" }, h("span", { class: "field-label" }, fieldName("max_imbalance")), imbalance),
+        PACE.map(seconds),
         FLAGS.map(flag)),
       h("div", { class: "rules-columns" },
         h("table", { class: "data rules-paytables" },
