@@ -8,6 +8,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,19 +40,31 @@ def _segments(url: str, folder: Path | None) -> int:
     return 0
 
 
+def _answers(url: str) -> bool:
+    with contextlib.suppress(httpx.HTTPError):
+        return httpx.options(url, timeout=2).status_code == 204
+    return False
+
+
 @contextlib.contextmanager
-def studio(record: Path | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """Run the studio (recording into ``record`` if given) until it has two segments;
-    yield its live playlist's URL and its process; stop it after."""
-    port = free_port()
-    args = ["bash", str(SCRIPT), str(port)] + ([str(record)] if record is not None else [])
+def studio(
+    record: Path | None = None, *, webrtc: bool = False
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Run the studio (recording into ``record`` if given; with ``webrtc``, its WHEP media
+    server too, on the playlist's port + 1) until it has two segments; yield its live
+    playlist's URL and its process; stop it after."""
+    port = free_port(span=3) if webrtc else free_port()
+    args = ["bash", str(SCRIPT), *(["--webrtc"] if webrtc else []), str(port)]
+    args += [str(record)] if record is not None else []
+    env = {**os.environ, "PYTHON": sys.executable}
     process = subprocess.Popen(
-        args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=env
     )
     url = f"http://127.0.0.1:{port}/live.m3u8"
+    whep = f"http://127.0.0.1:{port + 1}/whep"
     try:
         deadline = time.monotonic() + 60
-        while _segments(url, record) < 2:
+        while _segments(url, record) < 2 or (webrtc and not _answers(whep)):
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("the studio did not start")
             time.sleep(0.2)  # polls: no event says a segment is written

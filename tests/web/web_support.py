@@ -77,12 +77,25 @@ def money(minor: int) -> str:
     return f"{sign}{whole:,}.{cents:02d}"
 
 
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+def free_port(span: int = 1) -> int:
+    """A TCP port free on 127.0.0.1 now (with ``span``, the ``span - 1`` after it too, for
+    TCP and UDP)."""
+    while True:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.bind(("127.0.0.1", 0))
+            port: int = s.getsockname()[1]
+        if port + span <= 65536 and all(_free(p) for p in range(port + 1, port + span)):
+            return port
+
+
+def _free(port: int) -> bool:
+    for kind in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
+        with socket.socket(socket.AF_INET, kind) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                return False
+    return True
 
 
 class Server:

@@ -60,18 +60,21 @@ function limitsEditor(tableId, onSaved) {
 /** Send rules (create a table or change one); a bet favouring the player is asked about
  * once and sent again with the explicit confirmation. */
 function videoEditor(tb, onSaved) {
-  const input = h("input", { type: "url", name: "stream_url", value: tb.stream_url || "", placeholder: "https://media.example/table/live.m3u8", size: 48, "data-testid": "stream-url" });
+  const video = tb.video || {};
+  const whep = h("input", { type: "url", name: "whep_url", value: video.whep_url || "", placeholder: "https://media.example/table/whep", size: 48, "data-testid": "whep-url" });
+  const hls = h("input", { type: "url", name: "hls_url", value: video.hls_url || "", placeholder: "https://media.example/table/live.m3u8", size: 48, "data-testid": "stream-url" });
   return h("form", { class: "panel", "data-testid": `video-${tb.id}`, onsubmit: async (e) => {
     e.preventDefault();
     try {
-      await api.updateTable(tb.id, { stream_url: input.value.trim() });
+      await api.updateTable(tb.id, { video: { whep_url: whep.value.trim(), hls_url: hls.value.trim() } });
       toast(t("admin.video_saved"), "ok");
       onSaved();
     } catch (err) { fail(err); }
   } },
   h("h4", {}, t("admin.video_of", { table: tb.id })),
   h("p", { class: "hint" }, t("admin.video_hint")),
-  field(t("admin.stream_url"), input),
+  field(t("admin.whep_url"), whep),
+  field(t("admin.stream_url"), hls),
   h("button", { type: "submit", class: "btn btn-confirm" }, t("admin.save")));
 }
 

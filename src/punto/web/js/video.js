@@ -1,7 +1,11 @@
-// The table's live video (docs/web.md "Live video"): the stream URL the administrator set
-// (an HLS playlist, played natively by the <video> element), muted by default with a clear
-// unmute button, its delay measured from the playlist's EXT-X-PROGRAM-DATE-TIME against the
-// wall clock, and a "video unavailable" state (with a retry) when it fails, stalls or stops.
+// The table's live video (docs/web.md "Live video", docs/studio.md): WebRTC over WHEP when
+// the table offers it (the browser's own RTCPeerConnection: POST an SDP offer, the answer,
+// ICE), HLS (the <video> element's own player) when WebRTC fails, is blocked or is not
+// offered; a dropped WebRTC connection is made again by itself. Muted by default with a
+// clear unmute button, its delay measured (WebRTC: the receiver's jitter buffer, decoding
+// and half the round trip; HLS: EXT-X-PROGRAM-DATE-TIME against the wall clock), a quality
+// choice where the studio offers several, and "video unavailable" (with a retry) when it
+// fails, stalls or stops.
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./api.js";
@@ -43,15 +47,118 @@ export function liveEdge(segments) {
   return last && last.start !== null ? last.start + last.duration * 1000 : null;
 }
 
-/** The live-video panel of table `tableId`: `{ element }` (empty when the table has no video). */
+/** Whether this browser can play WebRTC (a page may also be denied it by its host). */
+export function webrtcAvailable() {
+  return typeof window.RTCPeerConnection === "function";
+}
+
+/** The sources to try, in order, for a quality choice ("" = the table's own). */
+export function sources(video, choice = "") {
+  const picked = (video.qualities || []).find((q) => q.name === choice) || video;
+  const out = [];
+  if (picked.whep_url && webrtcAvailable()) out.push({ kind: "webrtc", url: picked.whep_url });
+  if (picked.hls_url) out.push({ kind: "hls", url: picked.hls_url });
+  if (!out.length && picked !== video) return sources(video, "");
+  return out;
+}
+
+const ICE_MS = 2000; // the offer goes with the candidates gathered by then
+const CONNECT_MS = 10000; // a WebRTC connection not up by then has failed
+const DROP_MS = 3000; // "disconnected" this long: the connection is made again
+
+/** A WHEP viewer (RFC 9725) of `url` into `video`; `onDrop` when the connection is lost
+ * after it played. Resolves once the connection is up; rejects when it cannot be made. */
+async function whep(url, video, onDrop) {
+  const pc = new RTCPeerConnection();
+  pc.addTransceiver("video", { direction: "recvonly" });
+  pc.addTransceiver("audio", { direction: "recvonly" });
+  const stream = new MediaStream();
+  pc.ontrack = (e) => {
+    stream.addTrack(e.track);
+    if (video.srcObject !== stream) video.srcObject = stream;
+  };
+  let location = null;
+  let dropTimer = null;
+  let up = false;
+  const session = {
+    pc,
+    close() {
+      window.clearTimeout(dropTimer);
+      pc.onconnectionstatechange = null;
+      pc.close();
+      if (location) fetch(location, { method: "DELETE" }).catch(() => {});
+    },
+  };
+  try {
+    await pc.setLocalDescription(await pc.createOffer());
+    await new Promise((resolve) => {
+      if (pc.iceGatheringState === "complete") resolve();
+      pc.onicegatheringstatechange = () => { if (pc.iceGatheringState === "complete") resolve(); };
+      window.setTimeout(resolve, ICE_MS);
+    });
+    const answer = await fetch(url, { method: "POST", headers: { "Content-Type": "application/sdp" }, body: pc.localDescription.sdp });
+    if (answer.status !== 201 && answer.status !== 200) throw new Error(`WHEP ${answer.status}`);
+    const where = answer.headers.get("Location");
+    if (where) location = new URL(where, url).href;
+    await pc.setRemoteDescription({ type: "answer", sdp: await answer.text() });
+    await new Promise((resolve, reject) => {
+      const timer = window.setTimeout(() => reject(new Error("WHEP: no connection")), CONNECT_MS);
+      pc.onconnectionstatechange = () => {
+        const st = pc.connectionState;
+        if (st === "connected") {
+          up = true;
+          window.clearTimeout(dropTimer);
+          window.clearTimeout(timer);
+          resolve();
+        } else if (st === "failed" || st === "closed") {
+          window.clearTimeout(timer);
+          if (up) onDrop(); else reject(new Error(`WHEP: ${st}`));
+        } else if (st === "disconnected" && up) {
+          window.clearTimeout(dropTimer);
+          dropTimer = window.setTimeout(onDrop, DROP_MS);
+        }
+      };
+    });
+    return session;
+  } catch (err) {
+    session.close();
+    throw err;
+  }
+}
+
+/** The picture's delay behind the studio over WebRTC (s): the jitter buffer, decoding and
+ * half the round trip, from the connection's own statistics; null while unknown. */
+async function webrtcDelay(pc) {
+  const stats = await pc.getStats();
+  let buffer = null;
+  let decode = 0;
+  let rtt = 0;
+  stats.forEach((s) => {
+    if (s.type === "inbound-rtp" && s.kind === "video" && s.jitterBufferEmittedCount) {
+      buffer = s.jitterBufferDelay / s.jitterBufferEmittedCount;
+      if (s.framesDecoded) decode = (s.totalDecodeTime || 0) / s.framesDecoded;
+    }
+    if (s.type === "candidate-pair" && s.nominated && s.currentRoundTripTime) rtt = s.currentRoundTripTime;
+  });
+  return buffer === null ? null : buffer + decode + rtt / 2;
+}
+
+/** The live-video panel of table `tableId`: `{ element, delay() }` (empty when the table
+ * has no video; `delay()` is the picture's delay in seconds, null while unknown). */
 export function videoPanel(tableId) {
   const element = h("section", { class: "panel video-panel", hidden: true, "aria-label": t("video.title") });
-  let url = null;
-  let state = "loading"; // loading | playing | unavailable
+  let config = null;
+  let choice = "";
+  let tried = []; // the sources left to try this round
+  let source = null; // the source playing or being tried
+  let session = null; // the WebRTC session, if any
+  let state = "loading"; // loading | playing | reconnecting | unavailable
   let lastTime = -1;
   let lastMove = Date.now();
   let delay = null;
   let timers = [];
+  let attempt = 0;
+  let retryTimer = null;
 
   const video = h("video", { class: "video", muted: true, autoplay: true, playsinline: true, "data-testid": "table-video" });
   video.muted = true;
@@ -63,33 +170,98 @@ export function videoPanel(tableId) {
   } });
   const delayLine = h("span", { class: "video-delay", "data-testid": "video-delay" });
   const veil = h("div", { class: "video-veil", role: "status", "aria-live": "polite", "data-testid": "video-state" });
-  const retry = h("button", { type: "button", class: "btn btn-small", onclick: () => start() }, t("video.retry"));
+  const retry = h("button", { type: "button", class: "btn btn-small", onclick: () => begin() }, t("video.retry"));
+  const quality = h("select", { class: "video-quality", "data-testid": "video-quality", "aria-label": t("video.quality"), hidden: true, onchange: () => {
+    choice = quality.value;
+    try { localStorage.setItem("punto.video.quality", choice); } catch { /* private mode */ }
+    begin();
+  } });
 
   function paint() {
     element.dataset.state = state;
+    element.dataset.transport = state === "playing" && source ? source.kind : "";
     sound.textContent = video.muted ? t("video.unmute") : t("video.mute");
     sound.setAttribute("aria-pressed", String(!video.muted));
     sound.hidden = state !== "playing";
     delayLine.textContent = state === "playing" && delay !== null ? t("video.delay", { s: delay.toFixed(1) }) : "";
     if (state === "unavailable") fill(veil, h("p", {}, t("video.unavailable")), retry);
+    else if (state === "reconnecting") fill(veil, h("p", {}, t("video.reconnecting")));
     else if (state === "loading") fill(veil, h("p", {}, t("video.loading")));
     else fill(veil);
     veil.hidden = state === "playing";
   }
 
-  function unavailable() {
-    if (state === "unavailable") return;
-    state = "unavailable";
-    delay = null;
+  function detach() {
+    if (session) session.close();
+    session = null;
+    video.srcObject = null;
     video.removeAttribute("src");
     video.load();
+  }
+
+  // This source failed: the next one, else the whole list again later.
+  function next() {
+    detach();
+    delay = null;
+    if (tried.length) return play(tried.shift());
+    state = "unavailable";
     paint();
   }
 
+  async function play(src) {
+    source = src;
+    lastTime = -1;
+    lastMove = Date.now();
+    if (src.kind === "webrtc") {
+      try {
+        const mine = await whep(src.url, video, () => { if (session === mine) dropped(); });
+        session = mine;
+        attempt = 0;
+        video.play().catch(() => {});
+      } catch {
+        next();
+      }
+    } else {
+      video.src = src.url;
+      video.play().catch(() => {});
+    }
+    paint();
+  }
+
+  // The WebRTC connection was lost after it played: made again, sooner the first times.
+  function dropped() {
+    detach();
+    state = "reconnecting";
+    delay = null;
+    paint();
+    window.clearTimeout(retryTimer);
+    retryTimer = window.setTimeout(begin, Math.min(RETRY_MS, 500 * 2 ** attempt++));
+  }
+
+  function begin() {
+    if (!config) return;
+    window.clearTimeout(retryTimer);
+    detach();
+    tried = sources(config, choice);
+    if (state !== "reconnecting") state = "loading";
+    paint();
+    if (!tried.length) {
+      state = "unavailable";
+      paint();
+      return;
+    }
+    play(tried.shift());
+  }
+
   async function measure() {
-    if (state !== "playing" || !url) return;
+    if (state !== "playing" || !source) return;
     try {
-      let target = url;
+      if (source.kind === "webrtc") {
+        if (session) delay = await webrtcDelay(session.pc);
+        paint();
+        return;
+      }
+      let target = source.url;
       let parsed = parsePlaylist(await (await fetch(target, { cache: "no-store" })).text());
       if (parsed.variant) {
         target = new URL(parsed.variant, target).href;
@@ -108,57 +280,59 @@ export function videoPanel(tableId) {
   }
 
   function watch() {
-    if (state === "unavailable") return;
+    if (state === "unavailable" || !source) return;
     if (video.currentTime !== lastTime) {
       lastTime = video.currentTime;
       lastMove = Date.now();
-      if (state === "loading" && lastTime > 0) {
+      if ((state === "loading" || state === "reconnecting") && lastTime > 0) {
         state = "playing";
         paint();
         measure();
       }
-    } else if (Date.now() - lastMove > STALL_MS) {
-      unavailable();
+    } else if (Date.now() - lastMove > STALL_MS && state !== "reconnecting") {
+      if (source.kind === "webrtc" && state === "playing") dropped();
+      else next();
     }
   }
 
-  function start() {
-    if (!url) return;
-    state = "loading";
-    lastTime = -1;
-    lastMove = Date.now();
-    paint();
-    video.src = url;
-    video.play().catch(() => {});
-  }
-
-  video.addEventListener("error", unavailable);
-  video.addEventListener("ended", unavailable);
+  video.addEventListener("error", () => { if (source && source.kind === "hls") next(); });
+  video.addEventListener("ended", () => { if (source && source.kind === "hls") next(); });
 
   element.append(
-    h("div", { class: "row row-between" }, h("h2", {}, t("video.title")), delayLine),
+    h("div", { class: "row row-between" }, h("h2", {}, t("video.title")), h("span", { class: "video-tools" }, quality, delayLine)),
     h("div", { class: "video-frame" }, video, veil, sound),
   );
   paint();
 
   api.table(tableId).then((desc) => {
-    url = desc.stream_url || null;
-    if (!url) return;
+    const v = desc.video || {};
+    if (!v.whep_url && !v.hls_url) return;
+    config = v;
+    const names = (v.qualities || []).map((q) => q.name);
+    if (names.length) {
+      try { choice = localStorage.getItem("punto.video.quality") || ""; } catch { choice = ""; }
+      if (!names.includes(choice)) choice = "";
+      fill(quality, h("option", { value: "" }, t("video.quality_auto")), ...names.map((n) => h("option", { value: n }, n)));
+      quality.value = choice;
+      quality.hidden = false;
+    }
     element.hidden = false;
-    start();
+    begin();
     timers = [
       window.setInterval(watch, 500),
       window.setInterval(measure, MEASURE_MS),
-      window.setInterval(() => { if (state === "unavailable") start(); }, RETRY_MS),
+      window.setInterval(() => { if (state === "unavailable") begin(); }, RETRY_MS),
     ];
   }).catch(() => {});
 
   return {
     element,
+    delay: () => (state === "playing" ? delay : null),
     stop() {
       timers.forEach((id) => window.clearInterval(id));
-      video.removeAttribute("src");
-      video.load();
+      window.clearTimeout(retryTimer);
+      config = null;
+      detach();
     },
   };
 }
