@@ -29,12 +29,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.http11 import Request
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
 
 from punto.server.fanout.frames import EXTENSION
 
-__all__ = ["READ_AHEAD", "DirectProtocol"]
+__all__ = ["READ_AHEAD", "DirectProtocol", "compressed"]
+
+_ANSWERED = (Request("/", Headers()), Response(101, "Switching Protocols", Headers()))
+"""What stands for a connection's handshake once answered (one for all connections)."""
 
 
 class _SocketSink:
@@ -65,6 +70,19 @@ class _SocketSink:
         return True
 
 
+def compressed(path: str) -> bool:
+    """Whether a connection to ``path`` (with its query) may negotiate compression: only
+    one that logs in (``token=``). Each compressed connection holds its own compressor
+    and decompressor (about 46 KB), and its every message is compressed for it alone;
+    an anonymous watcher gets the frames made once for all.
+
+    >>> compressed("/ws/tables/macau-1"), compressed("/ws/tables/macau-1?token=abc")
+    (False, True)
+    """
+    _, _, query = path.partition("?")
+    return any(part.startswith("token=") for part in query.split("&"))
+
+
 READ_AHEAD = 8
 """Messages a connection may have received and not yet read before its socket stops
 being read (TCP then holds the client back): uvicorn's pause and resume of reading after
@@ -91,12 +109,22 @@ class DirectProtocol(WebSocketsSansIOProtocol):
             self.transport.pause_reading()
 
     def handle_connect(self, event: Request) -> None:
-        """The handshake as uvicorn does it; then the sink in the scope."""
+        """The handshake as uvicorn does it, without compression for an anonymous
+        watcher (:func:`compressed`); then the sink in the scope."""
+        if not compressed(event.path):
+            self.conn.available_extensions = []
         super().handle_connect(event)
         scope = getattr(self, "scope", None)
         if scope is not None:  # accepted (not refused)
             self._sink = _SocketSink(self)
             scope["extensions"][EXTENSION] = {"sink": self._sink}
+
+    async def send(self, message: ASGISendEvent) -> None:
+        """uvicorn's; once the handshake is answered, its request and response go (a
+        connection keeps no headers it will not read again)."""
+        await super().send(message)
+        if message["type"] == "websocket.accept" and self.handshake_complete:
+            self.request, self.response = _ANSWERED
 
     def resume_writing(self) -> None:
         """The transport takes data again: the hub writes what waited."""
