@@ -21,7 +21,8 @@ hold), ``last_client_p50_ms`` and ``last_client_max_ms``. ``--servers 1``: one p
 holds every client (no Redis fan-out between processes).
 
 Run: ``python benchmarks/bench_scaleout.py [--clients 10000] [--workers 4] [--events 60]
-[--servers 2] [--json]`` (``--quick``: 1,000 clients). It needs PostgreSQL at ``$PUNTO_TEST_POSTGRES_URL``
+[--servers 2] [--json]`` (``--quick``: 1,000 clients). It needs PostgreSQL at
+``$PUNTO_TEST_POSTGRES_URL``
 (default ``postgresql://postgres@127.0.0.1:5432/test``) and Redis at
 ``$PUNTO_TEST_REDIS_URL`` (default ``redis://127.0.0.1:6379/0``), and open files: each
 server holds one per client (plus ~50), each client process one per client it opens; the
