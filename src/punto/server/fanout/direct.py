@@ -27,14 +27,19 @@ protocol when the installed one lacks what this module uses
 
 from __future__ import annotations
 
+import random
+import struct
+import weakref
 from collections.abc import Callable, Sequence
 
 from uvicorn._types import ASGISendEvent
+from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from punto.server.fanout.frames import EXTENSION
+from punto.server.fanout.keepalive import Keepalive
 
 __all__ = ["READ_AHEAD", "DirectProtocol", "compressed"]
 
@@ -68,6 +73,10 @@ class _SocketSink:
         else:
             protocol.transport.write(b"".join(map(frame, texts)))
         return True
+
+
+_KEEPALIVES: weakref.WeakKeyDictionary[Config, Keepalive] = weakref.WeakKeyDictionary()
+"""Each server's keepalive, by its uvicorn configuration (gone with it)."""
 
 
 def compressed(path: str) -> bool:
@@ -120,11 +129,49 @@ class DirectProtocol(WebSocketsSansIOProtocol):
             scope["extensions"][EXTENSION] = {"sink": self._sink}
 
     async def send(self, message: ASGISendEvent) -> None:
-        """uvicorn's; once the handshake is answered, its request and response go (a
-        connection keeps no headers it will not read again)."""
+        """uvicorn's; once the handshake is answered, its request and response go, and
+        the scope's headers (a connection keeps no headers it will not read again: the
+        endpoint reads them before it accepts)."""
         await super().send(message)
         if message["type"] == "websocket.accept" and self.handshake_complete:
+            self.request.headers.clear()  # the request lives on in the parser's frame
+            headers = self.scope["headers"]
+            if isinstance(headers, list):
+                headers.clear()
             self.request, self.response = _ANSWERED
+
+    def start_keepalive(self) -> None:
+        """Pinged by the server's one :class:`~punto.server.fanout.keepalive.Keepalive`
+        rather than by timers of its own."""
+        keepalive = self._keepalive()
+        if keepalive is not None:
+            keepalive.add(self)
+
+    def stop_keepalive(self) -> None:
+        """No more pings (uvicorn's own timers, if any, stopped too)."""
+        super().stop_keepalive()
+        keepalive = _KEEPALIVES.get(self.config)
+        if keepalive is not None:
+            keepalive.discard(self)
+
+    def ping(self, now: float) -> None:
+        """A keepalive ping, as uvicorn sends it (its pong handled by uvicorn)."""
+        if self.close_sent or self.transport.is_closing():
+            return
+        self.pending_ping_payload = struct.pack("!I", random.getrandbits(32))
+        self.ping_sent_at = now
+        self.conn.send_ping(self.pending_ping_payload)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+
+    def _keepalive(self) -> Keepalive | None:
+        interval = self.ping_interval
+        if interval is None or interval <= 0:
+            return None
+        keepalive = _KEEPALIVES.get(self.config)
+        if keepalive is None or not keepalive.on(self.loop):
+            keepalive = Keepalive(self.loop, interval=interval, timeout=self.ping_timeout)
+            _KEEPALIVES[self.config] = keepalive
+        return keepalive
 
     def resume_writing(self) -> None:
         """The transport takes data again: the hub writes what waited."""
