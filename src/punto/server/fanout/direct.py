@@ -27,21 +27,24 @@ protocol when the installed one lacks what this module uses
 
 from __future__ import annotations
 
+import asyncio
 import random
 import struct
 import weakref
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from uvicorn._types import ASGISendEvent
+from uvicorn._types import ASGIReceiveEvent, ASGISendEvent
 from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from uvicorn.server import ServerState
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from punto.server.fanout.frames import EXTENSION
 from punto.server.fanout.keepalive import Keepalive
 
-__all__ = ["READ_AHEAD", "DirectProtocol", "compressed"]
+__all__ = ["READ_AHEAD", "DirectProtocol", "Inbox", "compressed"]
 
 _ANSWERED = (Request("/", Headers()), Response(101, "Switching Protocols", Headers()))
 """What stands for a connection's handshake once answered (one for all connections)."""
@@ -98,11 +101,74 @@ being read (TCP then holds the client back): uvicorn's pause and resume of readi
 every message costs two system calls a message."""
 
 
+class Inbox:
+    """A connection's received ASGI events for its handler: what uvicorn uses of an
+    :class:`asyncio.Queue` (``put_nowait``, ``get``, ``empty``, ``qsize``) over a list.
+    A queue starts with three 64-slot blocks, 2 KB, for a watcher that may never send a
+    message; one reader (the handler) takes them in order.
+
+    >>> import asyncio
+    >>> async def demo() -> list[str]:
+    ...     inbox = Inbox()
+    ...     getting = asyncio.ensure_future(inbox.get())
+    ...     await asyncio.sleep(0)
+    ...     inbox.put_nowait({"type": "websocket.connect"})
+    ...     inbox.put_nowait({"type": "websocket.disconnect", "code": 1000})
+    ...     return [(await getting)["type"], (await inbox.get())["type"]]
+    >>> asyncio.run(demo())
+    ['websocket.connect', 'websocket.disconnect']
+    """
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: list[ASGIReceiveEvent] = []
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: ASGIReceiveEvent) -> None:
+        """Add an event; wake the handler waiting for one."""
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def get(self) -> ASGIReceiveEvent:
+        """The next event, once there is one."""
+        while not self._items:
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiter = waiter
+            try:
+                await waiter
+            finally:
+                if self._waiter is waiter:
+                    self._waiter = None
+        return self._items.pop(0)  # a few at most: reading pauses at READ_AHEAD
+
+    def empty(self) -> bool:
+        """Whether no event waits."""
+        return not self._items
+
+    def qsize(self) -> int:
+        """How many events wait."""
+        return len(self._items)
+
+
 class DirectProtocol(WebSocketsSansIOProtocol):
     """uvicorn's ``websockets-sansio`` protocol plus the ``punto.frames`` extension, and
     reading paused only once :data:`READ_AHEAD` messages wait unread."""
 
     _sink: _SocketSink | None = None
+
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        """uvicorn's, with an :class:`Inbox` for its queue of received events."""
+        super().__init__(config, server_state, app_state, _loop)
+        self.queue = Inbox()  # type: ignore[assignment]  # what uvicorn uses of a Queue
 
     def send_receive_event_to_app(self) -> None:
         """uvicorn's, without its pause after each message: paused at
