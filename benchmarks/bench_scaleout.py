@@ -1,5 +1,6 @@
 """Scale-out: two ``punto serve`` processes on PostgreSQL and Redis hold 10,000 WebSocket
-clients at one table between them, and every client gets every event.
+clients at one table between them (or one process holds them all), and every client gets
+every event.
 
 The benchmark starts two real ``punto serve`` processes on a fresh PostgreSQL database of
 its own (dropped afterwards) and one Redis under a key prefix of its own; process *a* owns
@@ -13,11 +14,15 @@ until the last client has it.
 It prints: clients connected (and how long that took), events delivered and missed,
 clients that missed anything or were dropped, the time to the last client (median over
 events, and the worst), and each server's resident memory before and after the clients
-connected: megabytes per 1,000 connections. ``--json`` ends with the figures as one JSON
-object on a line of its own.
+connected: megabytes per 1,000 connections. ``--json`` prints only one JSON object (the
+running account goes to stderr), with at least ``clients``, ``missed_events``,
+``mb_per_1000_connections`` (the servers' resident memory grown over the connections they
+hold), ``last_client_p50_ms`` and ``last_client_max_ms``. ``--servers 1``: one process
+holds every client (no Redis fan-out between processes).
 
 Run: ``python benchmarks/bench_scaleout.py [--clients 10000] [--workers 4] [--events 60]
-[--json]`` (``--quick``: 1,000 clients). It needs PostgreSQL at ``$PUNTO_TEST_POSTGRES_URL``
+[--servers 2] [--json]`` (``--quick``: 1,000 clients). It needs PostgreSQL at
+``$PUNTO_TEST_POSTGRES_URL``
 (default ``postgresql://postgres@127.0.0.1:5432/test``) and Redis at
 ``$PUNTO_TEST_REDIS_URL`` (default ``redis://127.0.0.1:6379/0``), and open files: each
 server holds one per client (plus ~50), each client process one per client it opens; the
@@ -73,19 +78,19 @@ def _read(path: str) -> str:
         return "?"
 
 
-def limits_report(clients: int, workers: int) -> tuple[str, bool]:
+def limits_report(clients: int, workers: int, servers: int = 2) -> tuple[str, bool]:
     """What the run needs of the open-file limits and the kernel, and whether it has it."""
     soft, hard = raise_fd_limit()
-    per_server = clients // 2 + 100
+    per_server = clients // servers + 100
     per_worker = -(-clients // workers) + 50
     low, high = (int(x) for x in _read("/proc/sys/net/ipv4/ip_local_port_range").split("-"))
-    ok = hard >= max(per_server, per_worker) and high - low >= clients // 2
+    ok = hard >= max(per_server, per_worker) and high - low >= clients // servers
     lines = (
         f"open files: soft {soft}, hard {hard} (ulimit -n; each server needs ~{per_server:,}, "
         f"each client process ~{per_worker:,}); fs.file-max {_read('/proc/sys/fs/file-max')}, "
         f"fs.nr_open {_read('/proc/sys/fs/nr_open')}, net.core.somaxconn "
         f"{_read('/proc/sys/net/core/somaxconn')}, local ports {low}-{high} "
-        f"({high - low + 1:,} per server address; {clients // 2:,} needed)"
+        f"({high - low + 1:,} per server address; {clients // servers:,} needed)"
     )
     return lines, ok
 
@@ -428,7 +433,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         # machine; a lease shorter than that moves the table to the other process mid-run.
         "PUNTO_LEASE_SECONDS": str(args.lease_seconds),
     }
-    out: dict[str, Any] = {"clients": clients, "servers": 2, "workers": args.workers}
+    out: dict[str, Any] = {"clients": clients, "servers": args.servers, "workers": args.workers}
     async with database("postgresql") as url, contextlib.AsyncExitStack() as stack:
         folder = Path(args.logs or stack.enter_context(tempfile.TemporaryDirectory()))
         folder.mkdir(parents=True, exist_ok=True)
@@ -437,34 +442,39 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         a = Server("bench-a", env, folder)
         stack.callback(a.stop)
         owned = (await a.ready(http))["tables_owned"]
-        b = Server("bench-b", env, folder)
-        stack.callback(b.stop)
-        await b.ready(http)
-        print(f"servers: a on :{a.port} owns {owned} tables, b on :{b.port} (Redis fan-out)")
+        servers = [a]
+        if args.servers == 2:
+            b = Server("bench-b", env, folder)
+            stack.callback(b.stop)
+            await b.ready(http)
+            servers.append(b)
+            print(f"servers: a on :{a.port} owns {owned} tables, b on :{b.port} (Redis fan-out)")
+        else:
+            print(f"server: a on :{a.port} owns {owned} tables")
 
         stop_bets = asyncio.Event()
         tokens = []
         for n in range(args.bettors):
             answer = await http.post(
-                f"{(a, b)[n % 2].base}/api/auth/register",
+                f"{servers[n % len(servers)].base}/api/auth/register",
                 json={"username": f"bettor{n}-{secrets.token_hex(3)}", "password": "pw-123456"},
             )
             answer.raise_for_status()
             tokens.append(str(answer.json()["token"]))
         bettors = [
-            asyncio.create_task(_bettor((a, b)[n % 2].ws, t, stop_bets))
+            asyncio.create_task(_bettor(servers[n % len(servers)].ws, t, stop_bets))
             for n, t in enumerate(tokens)
         ]
         monitor = Monitor(a.ws)
         stack.push_async_callback(monitor.close)
         await monitor.next_events(5, timeout=120)  # the table is dealing; code paths warm
-        before = {s.name: s.rss_mb() for s in (a, b)}
+        before = {s.name: s.rss_mb() for s in servers}
 
         started = time.monotonic()
         share = [
             clients // args.workers + (i < clients % args.workers) for i in range(args.workers)
         ]
-        workers = [Worker([a.ws, b.ws], n, per_worker_batch) for n in share]
+        workers = [Worker([s.ws for s in servers], n, per_worker_batch) for n in share]
         for w in workers:
             stack.callback(w.stop)
         hellos = [await w.line() for w in workers]
@@ -472,12 +482,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         connected = sum(int(h["ready"]) for h in hellos)
         refused = sum(int(h["failed"]) for h in hellos)
         await asyncio.sleep(2)  # what the connections left behind settles (buffers, GC)
-        after = {s.name: s.rss_mb() for s in (a, b)}
+        after = {s.name: s.rss_mb() for s in servers}
         print(
             f"clients connected: {connected:,} of {clients:,} ({refused} failed) from "
             f"{args.workers} client processes in {connect_seconds:.1f} s"
         )
-        for server in (a, b):
+        for server in servers:
             print(
                 f"{server.name}: RSS {before[server.name]:.1f} MB before, "
                 f"{after[server.name]:.1f} MB with its clients"
@@ -495,7 +505,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 break
             await asyncio.sleep(0.5)
         reports = [await w.ask({"op": "report", "seqs": seqs}) for w in workers]
-        peak = {s.name: s.rss_mb() for s in (a, b)}
+        peak = {s.name: s.rss_mb() for s in servers}
         stop_bets.set()
         outcomes = await asyncio.gather(*bettors, return_exceptions=True)
         bets = sum(n for n in outcomes if isinstance(n, int))
@@ -516,8 +526,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         ats = [r["at"][q] for r in reports if q in r["at"]]
         if lasts and ats:
             lag.append((max(lasts) - ats[0]) * 1000)
-    per_server = clients / 2 / 1000
+    per_server = clients / len(before) / 1000
     mb = {name: (after[name] - before[name]) / per_server for name in before}
+    grown = sum(after[name] - before[name] for name in before)
     out.update(
         connected=connected,
         connect_seconds=round(connect_seconds, 1),
@@ -525,6 +536,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         bets_confirmed=bets,
         delivered=delivered,
         missed=sum(missing),
+        missed_events=sum(missing),
         clients_missing_any=sum(1 for m in missing if m),
         closed_early=codes,
         last_client_p50_ms=round(statistics.median(lag), 1) if lag else None,
@@ -532,7 +544,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         rss_before_mb={k: round(v, 1) for k, v in before.items()},
         rss_connected_mb={k: round(v, 1) for k, v in after.items()},
         rss_after_events_mb={k: round(v, 1) for k, v in peak.items()},
-        mb_per_1000_connections={k: round(v, 2) for k, v in mb.items()},
+        mb_per_1000_connections=round(grown / max(connected, 1) * 1000, 2),
+        mb_per_1000_by_server={k: round(v, 2) for k, v in mb.items()},
     )
     print(
         f"events: {len(seqs)} (with {bets} bets confirmed by {args.bettors} players); "
@@ -547,7 +560,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     for name in before:
         print(
             f"{name}: RSS {before[name]:.1f} MB before, {after[name]:.1f} MB with "
-            f"{clients // 2:,} clients, {peak[name]:.1f} MB after the events: "
+            f"{clients // len(before):,} clients, {peak[name]:.1f} MB after the events: "
             f"{mb[name]:.2f} MB per 1,000 connections"
         )
     return out
@@ -558,6 +571,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="two servers, 10,000 clients, one table")
     parser.add_argument("--clients", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=4, help="client processes")
+    parser.add_argument(
+        "--servers", type=int, choices=(1, 2), default=2, help="punto serve processes"
+    )
     parser.add_argument("--events", type=int, default=60, help="table events to count")
     parser.add_argument("--bettors", type=int, default=20, help="players betting each hand")
     parser.add_argument("--batch", type=int, default=250, help="connections opened at once")
@@ -567,7 +583,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--lease-seconds", type=float, default=30.0)
     parser.add_argument("--logs", help="keep the servers' logs in this folder")
     parser.add_argument("--quick", action="store_true", help="1,000 clients, 30 events")
-    parser.add_argument("--json", action="store_true", help="end with the figures as JSON")
+    parser.add_argument(
+        "--json", action="store_true", help="print only the figures, as one JSON object"
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--url", action="append", default=[], help=argparse.SUPPRESS)
@@ -577,18 +595,26 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     if args.quick:
         args.clients, args.events = 1_000, 30
-    report, ok = limits_report(args.clients, args.workers)
+    out = sys.stdout
+    # with --json the running account goes to stderr: stdout holds the one JSON object
+    with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
+        figures = _measure(args)
+    if args.json:
+        out.write(json.dumps(figures) + "\n")
+
+
+def _measure(args: argparse.Namespace) -> dict[str, Any]:
+    """The figures of a run, or why it was skipped (``skipped``)."""
+    report, ok = limits_report(args.clients, args.workers, args.servers)
     print(report)
     if not ok:
         print("skipped: not enough open files or local ports for this many clients (see above)")
-        return
+        return {"clients": args.clients, "skipped": "open files or local ports"}
     for name, where, port in (("PostgreSQL", POSTGRES, 5432), ("Redis", REDIS, 6379)):
         if not _answers(where, port):
             print(f"skipped: no {name} answers at {urlsplit(where).netloc}")
-            return
-    figures = asyncio.run(run(args))
-    if args.json:
-        print(json.dumps(figures))
+            return {"clients": args.clients, "skipped": f"no {name}"}
+    return asyncio.run(run(args))
 
 
 if __name__ == "__main__":

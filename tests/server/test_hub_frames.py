@@ -144,13 +144,18 @@ async def test_a_client_whose_queue_fills_is_dropped_and_the_others_are_not() ->
     assert len(stuck.texts()) == 1
 
 
-async def test_closing_writes_what_waited_then_wakes_the_writer_to_close() -> None:
+async def test_closing_writes_what_waited_then_has_the_close_frame_sent_once() -> None:
     hub = Hub(queue_size=10)
     conn, socket = connect(hub)
+    closed: list[Connection] = []
+    conn.on_closed = closed.append
     conn.send('{"type":"last"}')
     conn.close()  # before the loop's turn: written now, ahead of the close frame
     assert socket.texts() == ['{"type":"snapshot"}', '{"type":"last"}']
-    assert conn.queue.get_nowait() is None  # the writer task's signal to close
+    assert closed == [conn]  # no writer task waits: the WebSocket layer sends the close
+    conn.close()
+    assert closed == [conn]
+    assert conn.queue.empty()
     conn.send('{"type":"after"}')
     await turn()
     assert len(socket.texts()) == 2

@@ -43,25 +43,34 @@ async def server(tmp_path: Path, way: str, **changes: object) -> AsyncIterator[R
 
 @pytest.mark.parametrize("way", list(WAYS))
 async def test_every_message_arrives_whole_and_in_order(tmp_path: Path, way: str) -> None:
-    async with (
-        server(tmp_path, way) as running,
-        TableClient.connect(running, "macau-1") as one,
-        TableClient.connect(running, "macau-1") as two,
-    ):
-        conns = running.node.hub.connections("macau-1")
-        assert len(conns) == 2
-        assert all(conn.direct is WAYS[way][2] for conn in conns)
-        assert (one.ws.protocol.extensions != []) is WAYS[way][1]
-        for n in range(200):  # pipelined: the answers come back in the order asked
-            await one.ws.send(json.dumps({"type": "ping", "request_id": f"p{n}"}))
-        pongs = [(await one.next_of("pong"))["request_id"] for _ in range(200)]
-        assert pongs == [f"p{n}" for n in range(200)]
-        await one.ws.send(json.dumps({"type": "roads", "format": "svg", "request_id": "r"}))
-        roads = await one.next_of("roads", lambda m: m.get("request_id") == "r")
-        assert len(json.dumps(roads)) > 125  # a frame with a longer length field
-        for client in (one, two):  # the table's events reach both, whole
-            settled = await client.next_of("hand_settled", timeout=60)
-            assert settled["event"]["game"]
+    async with server(tmp_path, way) as running:
+        token = await running.token("ann")  # compression is for those who log in
+        async with (
+            TableClient.connect(running, "macau-1", token) as one,
+            TableClient.connect(running, "macau-1") as two,
+        ):
+            await _every_message_arrives_whole_and_in_order(running, way, one, two)
+
+
+async def _every_message_arrives_whole_and_in_order(
+    running: RunningServer, way: str, one: TableClient, two: TableClient
+) -> None:
+    """``one`` a player, ``two`` an anonymous watcher."""
+    conns = running.node.hub.connections("macau-1")
+    assert len(conns) == 2
+    assert all(conn.direct is WAYS[way][2] for conn in conns)
+    assert (one.ws.protocol.extensions != []) is WAYS[way][1]
+    assert two.ws.protocol.extensions == []  # an anonymous watcher: frames made once
+    for n in range(200):  # pipelined: the answers come back in the order asked
+        await one.ws.send(json.dumps({"type": "ping", "request_id": f"p{n}"}))
+    pongs = [(await one.next_of("pong"))["request_id"] for _ in range(200)]
+    assert pongs == [f"p{n}" for n in range(200)]
+    await one.ws.send(json.dumps({"type": "roads", "format": "svg", "request_id": "r"}))
+    roads = await one.next_of("roads", lambda m: m.get("request_id") == "r")
+    assert len(json.dumps(roads)) > 125  # a frame with a longer length field
+    for client in (one, two):  # the table's events reach both, whole
+        settled = await client.next_of("hand_settled", timeout=60)
+        assert settled["event"]["game"]
 
 
 def _small_socket(port: int) -> socket.socket:

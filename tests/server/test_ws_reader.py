@@ -1,11 +1,13 @@
-"""Each connection's messages are read in a task of its own (``punto-ws-reader``), which
-the connection's handler awaits: it ends with the connection, and a handler cancelled (a
-forced shutdown) cancels it — no reader outlives its connection, none keeps reading a
-socket nobody answers."""
+"""Each logged-in connection's messages are read in a task of its own
+(``punto-ws-reader``), which the connection's handler awaits (an anonymous watcher's
+handler reads for itself: one task fewer for the crowd): it ends with the connection, and
+a handler cancelled (a forced shutdown) cancels it — no reader outlives its connection,
+none keeps reading a socket nobody answers."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from pathlib import Path
@@ -31,14 +33,16 @@ async def test_one_reader_a_connection_answers_and_ends_with_it(tmp_path: Path) 
     async with server_on("sqlite", tmp_path) as server:
         assert _readers() == []
         async with (
-            TableClient.connect(server, "macau-1") as one,
-            TableClient.connect(server, "macau-1") as two,
+            TableClient.connect(server, "macau-1", await server.token("ann")) as one,
+            TableClient.connect(server, "macau-1", await server.token("bob")) as two,
+            TableClient.connect(server, "macau-1") as watcher,
         ):
             await _ping(one, "a")
             await _ping(two, "b")
+            await _ping(watcher, "w")
             readers = _readers()
-            assert len(readers) == 2
-            assert server.node.hub.count("macau-1") == 2
+            assert len(readers) == 2  # an anonymous watcher's handler reads for itself
+            assert server.node.hub.count("macau-1") == 3
         await until(lambda: all(task.done() for task in readers), "the readers ended", timeout=60)
         assert not any(task.cancelled() for task in readers)  # ended: the client left
         assert all(task.exception() is None for task in readers)
@@ -50,10 +54,9 @@ async def test_one_reader_a_connection_answers_and_ends_with_it(tmp_path: Path) 
 async def test_a_cancelled_handler_cancels_its_reader(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    async with (
-        server_on("sqlite", tmp_path) as server,
-        TableClient.connect(server, "macau-1") as client,
-    ):
+    async with server_on("sqlite", tmp_path) as server, contextlib.AsyncExitStack() as stack:
+        token = await server.token("ann")
+        client = await stack.enter_async_context(TableClient.connect(server, "macau-1", token))
         await _ping(client, "p")
         (reader,) = _readers()
         handler = _awaiting(reader)

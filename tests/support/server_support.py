@@ -241,9 +241,11 @@ async def running_server(
     wallet: Wallet | None = None,
     clock: ServerClock | None = None,
     ws: str | type[asyncio.Protocol] | None = None,
+    ping: tuple[float, float] | None = None,
 ) -> AsyncIterator[RunningServer]:
     """Start a server with ``settings`` (and a wallet and a clock of the test's) and stop
-    it afterwards; ``ws``: uvicorn's WebSocket protocol (``punto serve``'s by default)."""
+    it afterwards; ``ws``: uvicorn's WebSocket protocol (``punto serve``'s by default);
+    ``ping``: the keepalive's interval and timeout (uvicorn's 20 s and 20 s otherwise)."""
     if ws is None:
         ws = server_ws_protocol()
     node = Node(settings, wallet=wallet, clock=clock)
@@ -258,6 +260,8 @@ async def running_server(
         ws=ws,
         ws_max_size=MAX_MESSAGE,
         ws_per_message_deflate=settings.ws_deflate,
+        ws_ping_interval=20.0 if ping is None else ping[0],
+        ws_ping_timeout=20.0 if ping is None else ping[1],
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

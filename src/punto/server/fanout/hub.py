@@ -102,8 +102,10 @@ class Connection:
         self.actor = actor
         self.view_key = _view_key(actor.viewer)
         """Which view of an event this client gets (``self`` is chosen per event)."""
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
-        """The writer task's texts; with a sink only its ``None``, the signal to close."""
+        self._queue: asyncio.Queue[str | None] | None = None
+        self.on_closed: Callable[[Connection], None] | None = None
+        """With a sink: called once when the hub closes the connection (no writer task
+        waits for a ``None``: the WebSocket layer sends the close frame)."""
         self.slow = False
         self.closed = False
         self._started = False
@@ -119,6 +121,16 @@ class Connection:
         the loop has many messages for it)."""
         if sink is not None and outbox is not None:
             sink.on_writable = self._writable
+        else:
+            self._queue = asyncio.Queue(maxsize=queue_size)
+
+    @property
+    def queue(self) -> asyncio.Queue[str | None]:
+        """The writer task's texts, ending with ``None``, the signal to close (made on
+        first use for a connection with a sink, which needs no writer task)."""
+        if self._queue is None:
+            self._queue = asyncio.Queue(maxsize=self._limit)
+        return self._queue
 
     @property
     def direct(self) -> bool:
@@ -200,11 +212,17 @@ class Connection:
 
     def close(self) -> None:
         """Stop the writer (a ``None`` wakes it); with a sink, what waits is written first
-        when the socket takes it (the close frame comes after)."""
-        if self._outbox is not None and not self.slow:
-            self._outbox.count(self.write(text_frame))
-        self._waiting = []
+        when the socket takes it, then :attr:`on_closed` has the close frame sent."""
+        if self.closed:
+            return
         self.closed = True
+        if self._outbox is not None:
+            if not self.slow:
+                self._outbox.count(self.write(text_frame))
+            self._waiting = []
+            if self.on_closed is not None:
+                self.on_closed(self)
+            return
         while True:
             try:
                 self.queue.put_nowait(None)
@@ -285,6 +303,7 @@ class Hub:
         """Each table's connections by kind of viewer (an event seen by the dealer alone
         costs one look-up, not a walk over every spectator)."""
         self._players: dict[tuple[str, str], set[Connection]] = {}
+        self._versions: dict[str, int] = {}
         self.delivered = 0
         self.dropped = 0
 
@@ -318,6 +337,7 @@ class Hub:
         may have been lost on the way to this process (its Redis subscription was
         down)."""
         for table_id, conns in list(self._tables.items()):
+            self._versions[table_id] = self._versions.get(table_id, 0) + 1
             text = dumps({"type": "resync", "table": table_id})
             for conn in list(conns):
                 conn.send(text)
@@ -332,9 +352,16 @@ class Hub:
             return len(self._tables.get(table_id, ()))
         return sum(len(c) for c in self._tables.values())
 
+    def version(self, table_id: str) -> int:
+        """How many envelopes this process has delivered to the table's clients: a
+        snapshot made while it holds serves any client that joins before it moves on
+        (:class:`punto.server.fanout.shared.SharedSnapshots`)."""
+        return self._versions.get(table_id, 0)
+
     def deliver(self, envelope: Envelope) -> None:
         """Send an envelope to the table's clients, each the view it may see."""
         table_id = envelope["table"]
+        self._versions[table_id] = self._versions.get(table_id, 0) + 1
         if "texts" in envelope:
             self._deliver_event(table_id, envelope)
             return

@@ -33,6 +33,7 @@ from punto.errors import (
 from punto.server.auth import ANONYMOUS, Actor, Role
 from punto.server.fanout.frames import EXTENSION, Sink
 from punto.server.fanout.hub import Connection
+from punto.server.fanout.joins import Made, with_request_id
 from punto.server.fanout.protocol import (
     Ping,
     Resync,
@@ -83,6 +84,11 @@ async def _writer(websocket: WebSocket, conn: Connection, node: Node) -> None:
             sent.inc()
     except (WebSocketDisconnect, RuntimeError, OSError):
         return
+    await _close(websocket, conn, node)
+
+
+async def _close(websocket: WebSocket, conn: Connection, node: Node) -> None:
+    """Close with the code that says why the hub closed the connection."""
     code, reason = CLOSE_GOING_AWAY, "server shutting down"
     if conn.slow:
         code, reason = CLOSE_SLOW, "too slow: reconnect"
@@ -161,20 +167,31 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         slow.close()
 
     conn.on_slow = too_slow
-    writer = asyncio.create_task(_writer(websocket, conn, node), name="punto-ws-writer")
+    closer: list[asyncio.Task[None]] = []
+    writer = None
+    if conn.direct:  # the hub writes its frames; a task only to send the close frame
+        conn.on_closed = lambda closed: closer.append(
+            asyncio.create_task(_close(websocket, closed, node), name="punto-ws-close")
+        )
+    else:
+        writer = asyncio.create_task(_writer(websocket, conn, node), name="punto-ws-writer")
     player = actor.user_id if actor.role is Role.PLAYER else None
     node.metrics.ws_connections.inc()
     try:
         await _send_snapshot(node, conn, table_id, actor)
         with contextlib.suppress(PuntoError):
-            conn.send(_dumps(await node.chat.history(table_id, actor)))
+            conn.send(await _chat_history(node, table_id, actor))
         if player is not None:
             await node.connected(table_id, player, connected=True)
-        # the reader in a task of its own resumes through its own few frames, not through
-        # uvicorn's, the middleware's and the router's; cancelling this handler cancels it
-        await asyncio.create_task(
-            _read(websocket, node, conn, table_id, actor), name="punto-ws-reader"
-        )
+        if _watcher(actor):  # a watcher only reads: its reader is this handler
+            await _read(websocket, node, conn, table_id, actor)
+        else:
+            # the reader in a task of its own resumes through its own few frames, not
+            # through uvicorn's, the middleware's and the router's; cancelling this
+            # handler cancels it
+            await asyncio.create_task(
+                _read(websocket, node, conn, table_id, actor), name="punto-ws-reader"
+            )
     finally:
         node.metrics.ws_connections.dec()
         node.hub.disconnect(conn)
@@ -186,26 +203,61 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         if player is not None:
             with contextlib.suppress(Exception):
                 await node.connected(table_id, player, connected=False)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer, 2.0)
-        if not writer.done():
-            writer.cancel()
+        last = writer if writer is not None else (closer[0] if closer else None)
+        if last is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(last, 2.0)
+            if not last.done():
+                last.cancel()
         node.ended.discard(conn)
+
+
+def _watcher(actor: Actor) -> bool:
+    """An anonymous watcher: every one sees the same snapshot and chat."""
+    return actor.user_id is None and actor.role is None
 
 
 async def _send_snapshot(
     node: Node, conn: Connection, table_id: str, actor: Actor, request_id: str | None = None
 ) -> None:
-    """A new snapshot (the answer to ``resync``: it carries the request's id)."""
+    """A new snapshot (the answer to ``resync``: it carries the request's id); anonymous
+    watchers share one text (:class:`punto.server.fanout.joins.Joins`)."""
     conn.restart()
     try:
-        snapshot = await node.snapshot(table_id, actor)
+        if _watcher(actor):
+            text, seq = await node.joins.shared(table_id, lambda: _snapshot(node, table_id, actor))
+            if request_id is not None:
+                text = with_request_id(text, request_id, _dumps_str)
+            conn.start(text, seq=seq)
+            return
+        async with node.joins.turn():
+            snapshot = await node.snapshot(table_id, actor)
     except PuntoError as exc:
         conn.start(_dumps(error_message(exc, request_id)), seq=-1)
         return
     if request_id is not None:
         snapshot["request_id"] = request_id
     conn.start(_dumps(snapshot), seq=snapshot["seq"])
+
+
+async def _snapshot(node: Node, table_id: str, actor: Actor) -> Made:
+    snapshot = await node.snapshot(table_id, actor)
+    return _dumps(snapshot), snapshot["seq"]
+
+
+async def _chat_history(node: Node, table_id: str, actor: Actor) -> str:
+    """The ``chat_history`` message's text (one for every anonymous watcher)."""
+    if not _watcher(actor):
+        return _dumps(await node.chat.history(table_id, actor))
+
+    async def make() -> Made:
+        return _dumps(await node.chat.history(table_id, actor)), -1
+
+    return (await node.joins.shared(table_id, make, part="chat_history"))[0]
+
+
+def _dumps_str(value: str) -> str:
+    return orjson.dumps(value).decode()
 
 
 async def _read(

@@ -25,7 +25,15 @@ PUBLIC = "websockets-sansio"
 PRIVATE = "uvicorn.protocols.websockets.websockets_sansio_impl"
 """The uvicorn module whose ``WebSocketsSansIOProtocol`` the hook subclasses."""
 
-_METHODS = ("send_receive_event_to_app", "handle_connect", "resume_writing")
+_METHODS = (
+    "send_receive_event_to_app",
+    "handle_connect",
+    "resume_writing",
+    "send",
+    "start_keepalive",
+    "stop_keepalive",
+    "keepalive_timeout",
+)
 """The methods the hook overrides and calls."""
 _FIELDS = (
     "read_paused",
@@ -36,6 +44,14 @@ _FIELDS = (
     "disconnected",
     "writable",
     "scope",
+    "request",
+    "response",
+    "config",
+    "loop",
+    "ping_interval",
+    "ping_timeout",
+    "pending_ping_payload",
+    "ping_sent_at",
 )
 """The fields of uvicorn's protocol the hook reads or sets."""
 

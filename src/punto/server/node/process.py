@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
 from punto.errors import ServerError
@@ -18,6 +19,7 @@ from punto.server.clock import ServerClock, server_clock
 from punto.server.config import Settings
 from punto.server.fanout.bus import Bus, LocalBus, RedisBus
 from punto.server.fanout.hub import Connection, Hub
+from punto.server.fanout.joins import Joins
 from punto.server.fanout.protocol import Command
 from punto.server.features.chat import ChatRoom
 from punto.server.features.recordings import Recordings
@@ -122,6 +124,8 @@ class Node:
         self.hub = Hub(
             queue_size=settings.ws_queue, sent=self.metrics.ws_messages.labels("out").inc
         )
+        self.joins = Joins(version=self.hub.version, monotonic=time.monotonic)
+        """Joining clients' snapshots: shared by anonymous watchers, in turns for others."""
         self.bus: Bus = (
             RedisBus(
                 settings.redis_url,
