@@ -55,7 +55,7 @@ else
 fi
 if [ -n "$WEBRTC" ]; then
   # the WebRTC media server's feed: the same encoding as MPEG-TS over UDP on loopback
-  OUTPUT[${#OUTPUT[@]}-1]+="|[f=mpegts:onfail=ignore]udp://127.0.0.1:$((PORT + 2))?pkt_size=1316"
+  OUTPUT[${#OUTPUT[@]}-1]+="|[f=mpegts:onfail=ignore:select=v:max_delay=0]udp://127.0.0.1:$((PORT + 2))?pkt_size=1316"
 fi
 FONT=/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf
 TEXT="drawtext=text='PUNTO STUDIO %{localtime\\:%H\\\\\\:%M\\\\\\:%S}':x=(w-tw)/2:y=h-th-40:fontsize=32:fontcolor=white:box=1:boxcolor=black@0.6"
@@ -63,6 +63,11 @@ TEXT="drawtext=text='PUNTO STUDIO %{localtime\\:%H\\\\\\:%M\\\\\\:%S}':x=(w-tw)/
 # ffmpeg runs in a session of its own: only cleanup() signals it, once, so that it ends
 # cleanly and writes the recording's last playlist (a second signal while it writes it may
 # leave it empty).
+if [ -n "$WEBRTC" ]; then
+  # started first: its UDP port listens before ffmpeg sends to it
+  "$PYTHON" "$HERE/whep_studio.py" --port $((PORT + 1)) --source "udp://127.0.0.1:$((PORT + 2))" --qualities 360p,180p &
+  WHEP=$!
+fi
 # The capture time: each frame stamped with the wall clock (RTCTIME) as it leaves the
 # realtime filter, then the 24-block code of its milliseconds drawn from that stamp.
 BITS="16+219*mod(floor(mod(floor(T*1000)\,16777216)/pow(2\,floor(X/16)))\,2)"
@@ -90,9 +95,5 @@ Handler.extensions_map[".ts"] = "video/mp2t"
 http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
 PY
 HTTP=$!
-if [ -n "$WEBRTC" ]; then
-  "$PYTHON" "$HERE/whep_studio.py" --port $((PORT + 1)) --source "udp://127.0.0.1:$((PORT + 2))" --qualities 360p,180p &
-  WHEP=$!
-fi
 echo "studio_stream: http://127.0.0.1:$PORT/live.m3u8 (segments in $DIR)${RECORD:+, recording in $RECORD}${WEBRTC:+, WHEP on http://127.0.0.1:$((PORT + 1))/whep}"
 wait -n "$FFMPEG" "$HTTP" ${WHEP:-}

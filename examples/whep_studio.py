@@ -18,6 +18,7 @@ Janus, OvenMediaEngine, a cloud service): docs/studio.md. This one needs aiortc
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import fractions
 import logging
@@ -28,7 +29,8 @@ from typing import Any
 import uvicorn
 from aiortc import MediaStreamTrack, RTCPeerConnection, RTCSessionDescription
 from aiortc.contrib.media import MediaPlayer, MediaRelay
-from av import VideoFrame
+from av import Packet, VideoFrame
+from av.frame import Frame
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -44,7 +46,7 @@ HEIGHTS = {"720p": 720, "360p": 360, "180p": 180}
 """The lower sizes ``--qualities`` offers, by name."""
 
 
-class Scaled(MediaStreamTrack):  # type: ignore[misc]
+class Scaled(MediaStreamTrack):
     """The source picture at a lower height (same frame rate and timestamps)."""
 
     kind = "video"
@@ -54,9 +56,10 @@ class Scaled(MediaStreamTrack):  # type: ignore[misc]
         self.source = source
         self.height = height
 
-    async def recv(self) -> VideoFrame:
-        frame: VideoFrame = await self.source.recv()
-        if frame.height <= self.height:
+    async def recv(self) -> Frame | Packet[Any]:
+        """The next source frame, scaled."""
+        frame = await self.source.recv()
+        if not isinstance(frame, VideoFrame) or frame.height <= self.height:
             return frame
         width = round(frame.width * self.height / frame.height / 2) * 2
         out = frame.reformat(width=width, height=self.height)
@@ -75,6 +78,7 @@ class Studio:
         self.peers: dict[str, RTCPeerConnection] = {}
 
     def open(self) -> MediaPlayer:
+        """The source, opened once."""
         if self.player is None:
             options = {"fflags": "nobuffer", "flags": "low_delay", "probesize": "32768"}
             if self.source.startswith("udp:"):
@@ -84,12 +88,13 @@ class Studio:
         return self.player
 
     async def answer(self, offer: str, quality: str | None) -> tuple[str, str]:
+        """A new viewer's session and the SDP answer to its offer."""
         player = self.open()
         pc = RTCPeerConnection()
         session = uuid.uuid4().hex
         self.peers[session] = pc
 
-        @pc.on("connectionstatechange")  # type: ignore[misc]
+        @pc.on("connectionstatechange")
         async def closed() -> None:
             if pc.connectionState in {"failed", "closed"}:
                 await self.end(session)
@@ -106,6 +111,7 @@ class Studio:
         return session, pc.localDescription.sdp
 
     async def end(self, session: str) -> bool:
+        """Close one viewer's connection (False: no such session)."""
         pc = self.peers.pop(session, None)
         if pc is None:
             return False
@@ -113,6 +119,7 @@ class Studio:
         return True
 
     async def drop(self) -> int:
+        """Close every viewer's connection; how many there were."""
         sessions = list(self.peers)
         for session in sessions:
             await self.end(session)
@@ -120,6 +127,8 @@ class Studio:
 
 
 def app(studio: Studio) -> Starlette:
+    """The WHEP endpoints of ``studio``."""
+
     async def whep(request: Request) -> Response:
         if request.method == "OPTIONS":
             return Response(status_code=204, headers=CORS)
@@ -146,6 +155,8 @@ def app(studio: Studio) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        # the source is opened (its UDP port bound, its streams found) before any viewer
+        await asyncio.to_thread(studio.open)
         yield
         await studio.drop()
         if studio.player is not None:
@@ -165,6 +176,7 @@ def app(studio: Studio) -> Starlette:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Serve WHEP until stopped."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8091)

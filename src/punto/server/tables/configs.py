@@ -28,9 +28,9 @@ from punto.errors import ProtocolError
 from punto.limits import LimitTier
 from punto.rules import Rules
 from punto.rules_document import compose, rules_to_document
+from punto.server.tables.video import TableVideo
 from punto.table.kinds import Dealing, TableKind, TableSettings
 from punto.table.squeeze import Reading
-from punto.server.tables.video import TableVideo
 
 __all__ = [
     "DEMO_TABLES",
@@ -99,7 +99,7 @@ class TableConfig:
     rules_version: int = 1
     """Counts the changes of the rules (preset or overrides); a change applies from the
     next shoe."""
-    video: TableVideo = TableVideo()
+    video: TableVideo = dataclasses.field(default_factory=TableVideo)
     """The table's live video (WHEP, HLS, other qualities), or none (:class:`TableVideo`)."""
     names: Mapping[str, str] = dataclasses.field(default_factory=dict)
     """The display name per language (``en``, ``zh``, ``zh-Hant``); ``name`` is the default

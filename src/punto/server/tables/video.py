@@ -50,7 +50,9 @@ class VideoQuality:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.match(self.name):
-            raise ProtocolError(f"a video quality's name is 1–20 letters or digits, not {self.name!r}")
+            raise ProtocolError(
+                f"a video quality's name is 1–20 letters or digits, not {self.name!r}"
+            )
         if self.whep_url is None and self.hls_url is None:
             raise ProtocolError(f"video quality {self.name!r} needs a whep_url or an hls_url")
 

@@ -72,9 +72,12 @@ async function whep(url, video, onDrop) {
   const pc = new RTCPeerConnection();
   pc.addTransceiver("video", { direction: "recvonly" });
   pc.addTransceiver("audio", { direction: "recvonly" });
-  const stream = new MediaStream();
+  let stream = null;
   pc.ontrack = (e) => {
-    stream.addTrack(e.track);
+    // one stream of both tracks (the answer's); a track of its own joins ours
+    const given = e.streams[0];
+    if (!stream) stream = given || new MediaStream();
+    if (!stream.getTracks().includes(e.track)) stream.addTrack(e.track);
     if (video.srcObject !== stream) video.srcObject = stream;
   };
   let location = null;
