@@ -7,7 +7,7 @@
 #   punto ... PATCH /api/admin/tables/live-1 {"video": {"hls_url": "http://127.0.0.1:8090/live.m3u8"}}
 #
 # With --webrtc the same picture is also served over WebRTC: examples/whep_studio.py (aiortc)
-# takes it as MPEG-TS over UDP on PORT+2 and answers WHEP offers on
+# takes it raw through a named pipe and answers WHEP offers on
 # http://127.0.0.1:PORT+1/whep (and /whep/360p, /whep/180p: lower qualities):
 #   {"video": {"whep_url": "http://127.0.0.1:8091/whep", "hls_url": "http://127.0.0.1:8090/live.m3u8"}}
 #
@@ -53,26 +53,27 @@ if [ -n "$RECORD" ]; then
 else
   OUTPUT=(-map "[v]" -map 1:a -f tee "[f=hls:hls_time=1:hls_list_size=6:hls_flags=$LIVE_FLAGS]$DIR/live.m3u8")
 fi
-if [ -n "$WEBRTC" ]; then
-  # the WebRTC media server's feed: the same encoding as MPEG-TS over UDP on loopback
-  OUTPUT[${#OUTPUT[@]}-1]+="|[f=mpegts:onfail=ignore:select=v:max_delay=0]udp://127.0.0.1:$((PORT + 2))?pkt_size=1316"
-fi
 FONT=/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf
 TEXT="drawtext=text='PUNTO STUDIO %{localtime\\:%H\\\\\\:%M\\\\\\:%S}':x=(w-tw)/2:y=h-th-40:fontsize=32:fontcolor=white:box=1:boxcolor=black@0.6"
 [ -f "$FONT" ] && TEXT="$TEXT:fontfile=$FONT"
 # ffmpeg runs in a session of its own: only cleanup() signals it, once, so that it ends
 # cleanly and writes the recording's last playlist (a second signal while it writes it may
 # leave it empty).
+SPLIT=""
 if [ -n "$WEBRTC" ]; then
-  # started first: its UDP port listens before ffmpeg sends to it
-  "$PYTHON" "$HERE/whep_studio.py" --port $((PORT + 1)) --source "udp://127.0.0.1:$((PORT + 2))" --qualities 360p,180p &
+  # the WebRTC media server's feed: the picture itself (raw frames through a named pipe),
+  # so that no second encoder stands between the studio and its viewers
+  mkfifo "$DIR/picture.yuv"
+  "$PYTHON" "$HERE/whep_studio.py" --port $((PORT + 1)) --source "$DIR/picture.yuv" --size 640x360 --qualities 360p,180p &
   WHEP=$!
+  SPLIT=",split[v][r]"
+  OUTPUT+=(-map "[r]" -f rawvideo -pix_fmt yuv420p -flush_packets 1 "$DIR/picture.yuv")
 fi
 # The capture time: each frame stamped with the wall clock (RTCTIME) as it leaves the
 # realtime filter, then the 24-block code of its milliseconds drawn from that stamp.
 BITS="16+219*mod(floor(mod(floor(T*1000)\,16777216)/pow(2\,floor(X/16)))\,2)"
-VIDEO="[0:v]realtime,settb=1/1000,setpts=RTCTIME/1000,split[a][b];[b]crop=384:24:0:0,geq=lum=$BITS:cb=128:cr=128[c];[a][c]overlay=0:0,settb=1/25,setpts=N,$TEXT[v]"
-setsid ffmpeg -hide_banner -loglevel error \
+VIDEO="[0:v]realtime,settb=1/1000,setpts=RTCTIME/1000,split[a][b];[b]crop=384:24:0:0,geq=lum=$BITS:cb=128:cr=128[c];[a][c]overlay=0:0,settb=1/25,setpts=N,$TEXT${SPLIT:-[v]}"
+setsid ffmpeg -hide_banner -loglevel error -y \
   -f lavfi -i "testsrc2=size=640x360:rate=25" \
   -re -f lavfi -i "sine=frequency=440:sample_rate=44100" \
   -filter_complex "$VIDEO" \

@@ -1,12 +1,14 @@
 """A WebRTC media server for the development studio: WHEP out (RFC 9725's egress
-protocol) of a live MPEG-TS stream in (what ``examples/studio_stream.sh --webrtc`` feeds it).
+protocol) of the raw picture ``examples/studio_stream.sh --webrtc`` renders.
 
-    python examples/whep_studio.py --port 8091 --source udp://127.0.0.1:8092
+    python examples/whep_studio.py --port 8091 --source /tmp/studio.yuv --size 640x360
 
-A viewer POSTs an SDP offer (``Content-Type: application/sdp``) to ``/whep``; the answer
-comes back ``201 Created`` with the session's ``Location``, which a ``DELETE`` ends. Every
-viewer gets the one decoded picture, encoded for its own connection (aiortc: VP8 or H.264
-video, Opus audio); with ``--qualities`` the picture is also offered at lower sizes
+The source is a stream of raw ``yuv420p`` frames of ``--size`` (a named pipe, a file, or
+``-`` for standard input): uncompressed, so the picture reaches the viewers without a
+second encoder's delay. A viewer POSTs an SDP offer (``Content-Type: application/sdp``)
+to ``/whep``; the answer comes back ``201 Created`` with the session's ``Location``, which
+a ``DELETE`` ends. Every viewer gets the newest frame, encoded for its own connection
+(aiortc: VP8 or H.264); with ``--qualities`` the picture is also offered at lower sizes
 (``/whep/360p``, …) for a player who chooses one. ``POST /drop`` closes every viewer's
 connection, as a media server restart would, so a player's page can be seen to recover.
 
@@ -22,15 +24,17 @@ import asyncio
 import contextlib
 import fractions
 import logging
+import sys
+import threading
+import time
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, BinaryIO
 
+import numpy as np
 import uvicorn
 from aiortc import MediaStreamTrack, RTCPeerConnection, RTCSessionDescription
-from aiortc.contrib.media import MediaPlayer, MediaRelay
-from av import Packet, VideoFrame
-from av.frame import Frame
+from av import VideoFrame
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -44,52 +48,100 @@ CORS = {
 }
 HEIGHTS = {"720p": 720, "360p": 360, "180p": 180}
 """The lower sizes ``--qualities`` offers, by name."""
+TIME_BASE = fractions.Fraction(1, 90000)
 
 
-class Scaled(MediaStreamTrack):
-    """The source picture at a lower height (same frame rate and timestamps)."""
+class Source:
+    """The newest frame of the raw picture, read by a thread of its own."""
+
+    def __init__(self, path: str, width: int, height: int) -> None:
+        self.path = path
+        self.width = width
+        self.height = height
+        self.frame: VideoFrame | None = None
+        self.ended = False
+        self._waiters: list[asyncio.Future[VideoFrame]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._start = time.monotonic()
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start reading (frames are handed to viewers on ``loop``)."""
+        self._loop = loop
+        threading.Thread(target=self._read, name="source", daemon=True).start()
+
+    def _read(self) -> None:
+        size = self.width * self.height * 3 // 2
+        stream: BinaryIO = sys.stdin.buffer if self.path == "-" else open(self.path, "rb")  # noqa: SIM115
+        with stream:
+            while True:
+                data = stream.read(size)
+                if len(data) < size:
+                    break
+                planes = np.frombuffer(data, np.uint8).reshape(self.height * 3 // 2, self.width)
+                frame = VideoFrame.from_ndarray(planes, format="yuv420p")
+                frame.pts = round((time.monotonic() - self._start) / TIME_BASE)
+                frame.time_base = TIME_BASE
+                assert self._loop is not None
+                self._loop.call_soon_threadsafe(self._publish, frame)
+        self._loop.call_soon_threadsafe(self._end)  # type: ignore[union-attr]
+
+    def _publish(self, frame: VideoFrame) -> None:
+        self.frame = frame
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(frame)
+
+    def _end(self) -> None:
+        self.ended = True
+        for waiter in self._waiters:
+            if not waiter.done():
+                waiter.cancel()
+
+    async def next(self) -> VideoFrame:
+        """The next frame to arrive."""
+        if self.ended:
+            raise ConnectionError("the studio's picture ended")
+        waiter: asyncio.Future[VideoFrame] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        return await waiter
+
+
+class Picture(MediaStreamTrack):
+    """One viewer's video: each new frame of the source, at ``height`` when given."""
 
     kind = "video"
 
-    def __init__(self, source: MediaStreamTrack, height: int) -> None:
+    def __init__(self, source: Source, height: int | None = None) -> None:
         super().__init__()
         self.source = source
         self.height = height
 
-    async def recv(self) -> Frame | Packet[Any]:
-        """The next source frame, scaled."""
-        frame = await self.source.recv()
-        if not isinstance(frame, VideoFrame) or frame.height <= self.height:
+    async def recv(self) -> VideoFrame:
+        """The next frame (a viewer that falls behind skips to the newest)."""
+        try:
+            frame = await self.source.next()
+        except (ConnectionError, asyncio.CancelledError):
+            self.stop()
+            raise
+        if self.height is None or frame.height <= self.height:
             return frame
         width = round(frame.width * self.height / frame.height / 2) * 2
         out = frame.reformat(width=width, height=self.height)
-        out.pts, out.time_base = frame.pts, frame.time_base or fractions.Fraction(1, 90000)
+        out.pts, out.time_base = frame.pts, frame.time_base
         return out
 
 
 class Studio:
     """The source and its viewers' connections."""
 
-    def __init__(self, source: str, qualities: list[str]) -> None:
+    def __init__(self, source: Source, qualities: list[str]) -> None:
         self.source = source
         self.qualities = qualities
-        self.player: MediaPlayer | None = None
-        self.relay = MediaRelay()
         self.peers: dict[str, RTCPeerConnection] = {}
-
-    def open(self) -> MediaPlayer:
-        """The source, opened once."""
-        if self.player is None:
-            options = {"fflags": "nobuffer", "flags": "low_delay", "probesize": "32768"}
-            if self.source.startswith("udp:"):
-                options["fifo_size"] = "1000000"
-                options["overrun_nonfatal"] = "1"
-            self.player = MediaPlayer(self.source, format="mpegts", options=options)
-        return self.player
 
     async def answer(self, offer: str, quality: str | None) -> tuple[str, str]:
         """A new viewer's session and the SDP answer to its offer."""
-        player = self.open()
         pc = RTCPeerConnection()
         session = uuid.uuid4().hex
         self.peers[session] = pc
@@ -100,13 +152,8 @@ class Studio:
                 await self.end(session)
 
         await pc.setRemoteDescription(RTCSessionDescription(sdp=offer, type="offer"))
-        if player.video is not None:
-            video = self.relay.subscribe(player.video, buffered=False)
-            if quality is not None:
-                video = Scaled(video, HEIGHTS[quality])
-            pc.addTrack(video)
-        if player.audio is not None:
-            pc.addTrack(self.relay.subscribe(player.audio, buffered=False))
+        height = HEIGHTS[quality] if quality is not None else None
+        pc.addTrack(Picture(self.source, height))
         await pc.setLocalDescription(await pc.createAnswer())
         return session, pc.localDescription.sdp
 
@@ -137,6 +184,8 @@ def app(studio: Studio) -> Starlette:
             return Response("no such quality", status_code=404, headers=CORS)
         if request.headers.get("content-type", "").split(";")[0] != "application/sdp":
             return Response("an SDP offer, please", status_code=415, headers=CORS)
+        if studio.source.ended:
+            return Response("the studio's picture ended", status_code=503, headers=CORS)
         session, sdp = await studio.answer((await request.body()).decode(), quality)
         location = f"/whep/session/{session}"
         headers = {**CORS, "Location": location}
@@ -155,14 +204,9 @@ def app(studio: Studio) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
-        # the source is opened (its UDP port bound, its streams found) before any viewer
-        await asyncio.to_thread(studio.open)
+        studio.source.start(asyncio.get_running_loop())
         yield
         await studio.drop()
-        if studio.player is not None:
-            for track in (studio.player.video, studio.player.audio):
-                if track is not None:
-                    track.stop()
 
     return Starlette(
         routes=[
@@ -180,7 +224,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8091)
-    parser.add_argument("--source", required=True, help="the live MPEG-TS stream (udp://…)")
+    parser.add_argument("--source", required=True, help="raw yuv420p frames: a pipe, a file or -")
+    parser.add_argument("--size", default="640x360", help="the frames' WIDTHxHEIGHT")
     parser.add_argument(
         "--qualities", default="", help="lower sizes also offered, e.g. 360p,180p (default: none)"
     )
@@ -189,9 +234,16 @@ def main(argv: list[str] | None = None) -> None:
     unknown = set(qualities) - set(HEIGHTS)
     if unknown:
         parser.error(f"unknown qualities {sorted(unknown)}; known: {', '.join(HEIGHTS)}")
+    try:
+        width, height = (int(n) for n in args.size.split("x"))
+    except ValueError:
+        parser.error(f"--size is WIDTHxHEIGHT, not {args.size!r}")
+    if width <= 0 or height <= 0 or width % 2 or height % 2:
+        parser.error(f"--size needs even positive sides, not {args.size!r}")
     logging.getLogger("aioice").setLevel(logging.WARNING)
     config: dict[str, Any] = {"log_level": "warning", "lifespan": "on"}
-    uvicorn.run(app(Studio(args.source, qualities)), host=args.host, port=args.port, **config)
+    studio = Studio(Source(args.source, width, height), qualities)
+    uvicorn.run(app(studio), host=args.host, port=args.port, **config)
 
 
 if __name__ == "__main__":

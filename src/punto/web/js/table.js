@@ -26,6 +26,11 @@ import { chatPanel, chatStore } from "./chat.js";
 import { api } from "./api.js";
 import { featureOff, refused } from "./playsession.js";
 
+const HOLD_MAX_MS = 3000; // a card or result never waits longer than this for the picture
+const HELD_KINDS = new Set(["card_placed", "cards_revealed", "hand_result", "hand_settled", "bets_refunded", "hand_voided"]);
+const SLOW_RTT_MS = 400; // a round trip this long, or …
+const SLOW_VIDEO_S = HOLD_MAX_MS / 1000; // … a picture further behind: too slow to bet safely
+
 /** What to do about a refused or incomplete chip, in the player's language and money. */
 function advice(why, digits) {
   const key = `advice.${why.limit}`;
@@ -200,26 +205,70 @@ export function mount(root, { id, compact = false }) {
     }).catch(() => {});
   }
 
+  // Cards and results wait for the picture (docs/web.md "In step with the video"): a card, a result or a settlement is shown
+  // once the video has reached it (its measured delay, at most HOLD_MAX_MS; no video or a
+  // member of staff: at once), and what comes after it waits its turn behind it.
+  const held = []; // { at, msg }, in arrival order
+  let holdTimer = null;
+
+  function holdMs() {
+    const staff = role() && role() !== "player";
+    const behind = video && !compact && !staff ? video.delay() : null;
+    return behind === null ? 0 : Math.min(HOLD_MAX_MS, Math.round(behind * 1000));
+  }
+
+  function receive(msg) {
+    if (msg.type === "snapshot" || msg.type === "error") {
+      if (msg.type === "snapshot") held.length = 0; // the snapshot is the table as it is now
+      handle(msg);
+      showHold();
+      return;
+    }
+    const gated = msg.type === "event" && HELD_KINDS.has(msg.event.kind);
+    const last = held.length ? held[held.length - 1].at : 0;
+    const wait = gated ? holdMs() : 0;
+    if (!held.length && !wait) return handle(msg);
+    held.push({ at: Math.max(last, Date.now() + wait), msg });
+    release();
+  }
+
+  function release() {
+    window.clearTimeout(holdTimer);
+    while (held.length && held[0].at <= Date.now()) handle(held.shift().msg);
+    if (held.length) holdTimer = window.setTimeout(release, held[0].at - Date.now());
+    showHold();
+  }
+
+  function showHold() {
+    if (!skeleton) return;
+    skeleton.dataset.holdMs = String(holdMs());
+    skeleton.dataset.held = String(held.length);
+  }
+
+  function handle(msg) {
+    if (msg.type === "snapshot") {
+      state = fromSnapshot(msg);
+      setCurrency(state.table.currency || (current() && current().currency));
+      memo.clear();
+      if (state.you.viewer === "player" && (state.you.wallet_balance === null || state.you.wallet_balance === undefined)) walletFromAccount();
+    } else if (msg.type === "error") {
+      if (refused({ code: msg.error, params: msg.params })) return;
+      toast(errorText({ code: msg.error, message: msg.message, params: msg.params }, state ? state.table.currency_digits : 2), "error");
+      return;
+    } else if (state) {
+      const before = state.phase;
+      const effect = applyMessage(state, msg);
+      if (effect.resync) socket.send("resync").catch(() => {});
+      if (msg.type === "event") onEvent(msg.event, before);
+      if (msg.type === "records") onAmended(msg);
+    }
+    schedule();
+  }
+
   const socket = new TableSocket(id, {
     onMessage: (msg) => {
       if (chat && chat.receive(msg)) return;
-      if (msg.type === "snapshot") {
-        state = fromSnapshot(msg);
-        setCurrency(state.table.currency || (current() && current().currency));
-        memo.clear();
-        if (state.you.viewer === "player" && (state.you.wallet_balance === null || state.you.wallet_balance === undefined)) walletFromAccount();
-      } else if (msg.type === "error") {
-        if (refused({ code: msg.error, params: msg.params })) return;
-        toast(errorText({ code: msg.error, message: msg.message, params: msg.params }, state ? state.table.currency_digits : 2), "error");
-        return;
-      } else if (state) {
-        const before = state.phase;
-        const effect = applyMessage(state, msg);
-        if (effect.resync) socket.send("resync").catch(() => {});
-        if (msg.type === "event") onEvent(msg.event, before);
-        if (msg.type === "records") onAmended(msg);
-      }
-      schedule();
+      receive(msg);
     },
     onHealth: (ms) => {
       rtt = ms;
@@ -250,6 +299,7 @@ export function mount(root, { id, compact = false }) {
     }
     const mineEv = isMine(ev.player);
     if (ev.kind === "betting_opened") {
+      if (win) endWin(); // a result never outlives its hand
       announce(t("table.betting_open"));
       call("call.place_bets");
     }
@@ -282,18 +332,21 @@ export function mount(root, { id, compact = false }) {
     return Boolean(player && you.viewer === "player" && player === you.user_id);
   }
 
-  // The win display [item 3 of the table's life]: up for WIN_DISPLAY_MS, then gone; the
-  // winning areas glow on the felt meanwhile.
+  // The win display [item 3 of the table's life]: over the bet spots (never the cards) for
+  // WIN_DISPLAY_MS or until the next round opens; the winning areas glow meanwhile.
   function showWin(summary) {
     window.clearTimeout(winTimer);
     win = summary && summary.kind ? summary : null;
     if (win && win.kind === "win") effect("win");
-    winTimer = window.setTimeout(() => {
-      win = null;
-      memo.delete("win");
-      memo.delete("bets");
-      schedule();
-    }, WIN_DISPLAY_MS);
+    winTimer = window.setTimeout(endWin, WIN_DISPLAY_MS);
+  }
+
+  function endWin() {
+    window.clearTimeout(winTimer);
+    win = null;
+    memo.delete("win");
+    memo.delete("bets");
+    schedule();
   }
 
   function renderWin() {
@@ -302,7 +355,8 @@ export function mount(root, { id, compact = false }) {
     return [winDisplay(win, digits), h("span", { class: "sr-only" }, winSentence(win, digits))];
   }
 
-  // The connection's health: the ping's round trip (socket.js), or the socket's state.
+  // The latency meter: the ping's round trip (socket.js) or the socket's state, and the
+  // picture's delay behind the table; "too slow to bet safely" when either is too high.
   function showNet() {
     if (!net) return;
     let level;
@@ -310,16 +364,26 @@ export function mount(root, { id, compact = false }) {
     else if (status !== "open") level = "offline";
     else if (rtt === null) level = "poor";
     else if (rtt === undefined) level = "checking";
-    else level = rtt < 150 ? "good" : rtt < 400 ? "fair" : "poor";
+    else level = rtt < 150 ? "good" : rtt < SLOW_RTT_MS ? "fair" : "poor";
+    const behind = video && !compact ? video.delay() : null;
+    const slow = status === "open" && (rtt === null || rtt >= SLOW_RTT_MS || (behind !== null && behind > SLOW_VIDEO_S));
     const label = t(`net.${level}`);
     const ms = typeof rtt === "number" && status === "open" ? t("net.ms", { ms: rtt }) : "";
+    const pictured = behind !== null ? t("net.video", { s: behind.toFixed(1) }) : "";
+    const parts = [label, ms, pictured, slow ? t("net.slow") : ""].filter(Boolean);
     net.dataset.quality = level;
-    net.title = ms ? `${label} · ${ms}` : label;
+    net.dataset.slow = String(slow);
+    net.title = parts.join(" · ");
     const said = net.querySelector(".net-level");
-    if (said.textContent !== label) said.textContent = label;
+    const spoken = slow ? `${label} · ${t("net.slow")}` : label;
+    if (said.textContent !== spoken) said.textContent = spoken;
     const shown = net.querySelector(".net-ms");
     const text = ms || (level === "reconnecting" || level === "offline" ? label : "");
     if (shown.textContent !== text) shown.textContent = text;
+    const late = net.querySelector(".net-video");
+    if (late.textContent !== pictured) late.textContent = pictured;
+    const warn = net.querySelector(".net-warn");
+    warn.hidden = !slow;
   }
 
   function showSound() {
@@ -496,6 +560,8 @@ export function mount(root, { id, compact = false }) {
   }
 
   function tick() {
+    showNet();
+    showHold();
     if (!state) return;
     const squeezeTimer = el && el.squeeze.querySelector(".squeeze-timer");
     if (squeezeTimer) {
@@ -589,7 +655,9 @@ export function mount(root, { id, compact = false }) {
     net = h("span", { class: "net", "data-testid": "net-indicator" },
       h("span", { class: "net-bars", "aria-hidden": "true" }, h("i", {}), h("i", {}), h("i", {})),
       h("span", { class: "net-level sr-only", role: "status" }, ""),
-      h("span", { class: "net-ms", "aria-hidden": "true" }, ""));
+      h("span", { class: "net-ms", "aria-hidden": "true" }, ""),
+      h("span", { class: "net-video", "data-testid": "net-video", "aria-hidden": "true" }, ""),
+      h("span", { class: "net-warn", "data-testid": "net-warn", "aria-hidden": "true", hidden: true }, t("net.slow")));
     soundButton = h("button", { type: "button", class: "btn btn-small btn-ghost sound-toggle", "data-testid": "sound-toggle", onclick: () => setSound(!soundOn()) },
       h("svg:svg", { viewBox: "0 0 24 24", width: "18", height: "18", "aria-hidden": "true", class: "sound-icon" },
         h("svg:path", { d: "M4 9h4l5-4v14l-5-4H4z", fill: "currentColor" }),
@@ -611,9 +679,9 @@ export function mount(root, { id, compact = false }) {
       el.head,
       h("div", { class: "table-main" },
         h("section", { class: "felt", "aria-label": t("table.felt") },
-          h("div", { class: "felt-top" }, el.hands, el.result, el.win),
+          h("div", { class: "felt-top" }, el.hands, el.result),
           el.squeeze,
-          el.bets,
+          h("div", { class: "bets-stage" }, el.bets, el.win),
           el.message,
           h("div", { class: "felt-bottom" }, el.chips, el.actions),
           el.tie,
@@ -652,6 +720,7 @@ export function mount(root, { id, compact = false }) {
     unmount() {
       window.clearInterval(timer);
       window.clearTimeout(winTimer);
+      window.clearTimeout(holdTimer);
       offSound();
       video.stop();
       if (frame) window.cancelAnimationFrame(frame);

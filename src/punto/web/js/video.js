@@ -2,8 +2,9 @@
 // the table offers it (the browser's own RTCPeerConnection: POST an SDP offer, the answer,
 // ICE), HLS (the <video> element's own player) when WebRTC fails, is blocked or is not
 // offered; a dropped WebRTC connection is made again by itself. Muted by default with a
-// clear unmute button, its delay measured (WebRTC: the receiver's jitter buffer, decoding
-// and half the round trip; HLS: EXT-X-PROGRAM-DATE-TIME against the wall clock), a quality
+// clear unmute button, its delay measured (the studio's burnt-in clock where the picture
+// carries one; else WebRTC: the receiver's jitter buffer, decoding and half the round trip;
+// HLS: EXT-X-PROGRAM-DATE-TIME against the wall clock), a quality
 // choice where the studio offers several, and "video unavailable" (with a retry) when it
 // fails, stalls or stops.
 import { h, fill } from "./dom.js";
@@ -11,7 +12,9 @@ import { t } from "./i18n.js";
 import { api } from "./api.js";
 
 const STALL_MS = 8000; // the picture has not moved for this long: the stream stopped
-const MEASURE_MS = 4000; // how often the playlist is read for the delay
+const MEASURE_MS = 1000; // how often the delay is measured
+const PLAYLIST_EVERY = 4; // … and the playlist read for it, every this many measures
+const READINGS = 5; // the delay shown is the median of this many measures
 const RETRY_MS = 10000; // a failed stream is tried again this often
 
 /** Parse a media playlist: its segments' wall-clock starts (ms) and durations (s), and the
@@ -45,6 +48,46 @@ export function parsePlaylist(text) {
 export function liveEdge(segments) {
   const last = segments[segments.length - 1];
   return last && last.start !== null ? last.start + last.duration * 1000 : null;
+}
+
+const CLOCK_BLOCKS = 24; // the studio's clock: 24 blocks of 16×24 px (at 640 wide) …
+const CLOCK_MOD = 2 ** 24; // … holding the capture time in ms modulo 2^24, least bit first
+let clockCanvas = null;
+
+/** The picture's delay (s) read from the studio's burnt-in clock (docs/studio.md "The
+ * studio's clock"), or null when the picture carries none or cannot be read (another
+ * origin's HLS). `now` is the wall clock in ms. */
+export function clockDelay(video, now = Date.now()) {
+  if (!video.videoWidth || video.readyState < 2) return null;
+  if (!clockCanvas) {
+    clockCanvas = document.createElement("canvas");
+    clockCanvas.width = CLOCK_BLOCKS * 16;
+    clockCanvas.height = 24;
+  }
+  const g = clockCanvas.getContext("2d", { willReadFrequently: true });
+  const scale = video.videoWidth / 640;
+  let px;
+  try {
+    g.drawImage(video, 0, 0, CLOCK_BLOCKS * 16 * scale, 24 * scale, 0, 0, CLOCK_BLOCKS * 16, 24);
+    px = g.getImageData(0, 0, CLOCK_BLOCKS * 16, 24).data;
+  } catch {
+    return null; // a picture of another origin cannot be read
+  }
+  let value = 0;
+  for (let i = 0; i < CLOCK_BLOCKS; i++) {
+    const level = px[(12 * CLOCK_BLOCKS * 16 + i * 16 + 8) * 4];
+    if (level > 70 && level < 180) return null; // not a block of the clock
+    if (level >= 180) value += 2 ** i;
+  }
+  const ms = (((Math.floor(now) - value) % CLOCK_MOD) + CLOCK_MOD) % CLOCK_MOD;
+  return ms < 30000 ? ms / 1000 : null; // else: no clock, or the studio's clock is off
+}
+
+/** The median of `values`. */
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** Whether this browser can play WebRTC (a page may also be denied it by its host). */
@@ -159,6 +202,8 @@ export function videoPanel(tableId) {
   let lastTime = -1;
   let lastMove = Date.now();
   let delay = null;
+  let readings = []; // the last measures of the delay (s)
+  let measures = 0;
   let timers = [];
   let attempt = 0;
   let retryTimer = null;
@@ -205,7 +250,7 @@ export function videoPanel(tableId) {
   // This source failed: the next one, else the whole list again later.
   function next() {
     detach();
-    delay = null;
+    forget();
     if (tried.length) return play(tried.shift());
     state = "unavailable";
     paint();
@@ -235,7 +280,7 @@ export function videoPanel(tableId) {
   function dropped() {
     detach();
     state = "reconnecting";
-    delay = null;
+    forget();
     paint();
     window.clearTimeout(retryTimer);
     retryTimer = window.setTimeout(begin, Math.min(RETRY_MS, 500 * 2 ** attempt++));
@@ -245,6 +290,7 @@ export function videoPanel(tableId) {
     if (!config) return;
     window.clearTimeout(retryTimer);
     detach();
+    forget();
     tried = sources(config, choice);
     if (state !== "reconnecting") state = "loading";
     paint();
@@ -256,14 +302,29 @@ export function videoPanel(tableId) {
     play(tried.shift());
   }
 
+  function forget() {
+    delay = null;
+    readings = [];
+    measures = 0;
+  }
+
+  function reading(seconds) {
+    if (seconds === null) return;
+    readings = [...readings.slice(1 - READINGS), seconds];
+    delay = median(readings);
+    paint();
+  }
+
   async function measure() {
     if (state !== "playing" || !source) return;
+    const clock = clockDelay(video);
+    if (clock !== null) return reading(clock);
     try {
       if (source.kind === "webrtc") {
-        if (session) delay = await webrtcDelay(session.pc);
-        paint();
+        if (session) reading(await webrtcDelay(session.pc));
         return;
       }
+      if (measures++ % PLAYLIST_EVERY) return;
       let target = source.url;
       let parsed = parsePlaylist(await (await fetch(target, { cache: "no-store" })).text());
       if (parsed.variant) {
@@ -274,8 +335,7 @@ export function videoPanel(tableId) {
       if (edge === null) return;
       const seekable = video.seekable.length ? video.seekable.end(video.seekable.length - 1) : video.currentTime;
       const behindEdge = Math.max(0, seekable - video.currentTime);
-      delay = Math.max(0, (Date.now() - edge) / 1000 + behindEdge);
-      paint();
+      reading(Math.max(0, (Date.now() - edge) / 1000 + behindEdge));
     } catch {
       // The playlist cannot be read (no CORS, network): the delay stays unknown; the
       // stall watch decides whether the video is still there.
@@ -331,6 +391,8 @@ export function videoPanel(tableId) {
   return {
     element,
     delay: () => (state === "playing" ? delay : null),
+    /** Whether the table has video at all (a table without shows its cards at once). */
+    offered: () => config !== null,
     stop() {
       timers.forEach((id) => window.clearInterval(id));
       window.clearTimeout(retryTimer);

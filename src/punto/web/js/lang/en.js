@@ -206,6 +206,8 @@ export default {
   "net.reconnecting": "Reconnecting",
   "net.offline": "Disconnected",
   "net.ms": "{ms} ms",
+  "net.video": "Video {s} s",
+  "net.slow": "Too slow to bet safely",
   "action.open_cards_asked": "Asked to open",
   "open.only_seated": "Only seated players may ask to open the cards.",
   "open.when": "You can ask to open the cards while betting is open or during the squeeze.",

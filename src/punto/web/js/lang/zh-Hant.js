@@ -208,6 +208,8 @@ export default {
   "net.reconnecting": "正在重新連線",
   "net.offline": "已中斷",
   "net.ms": "{ms} 毫秒",
+  "net.video": "視訊 {s} 秒",
+  "net.slow": "網路過慢，不宜下注",
   "action.open_cards_asked": "已要求開牌",
   "open.only_seated": "只有入座的玩家可以要求開牌。",
   "open.when": "下注時間內或咪牌時可以要求開牌。",

@@ -206,6 +206,8 @@ export default {
   "net.reconnecting": "正在重连",
   "net.offline": "已断开",
   "net.ms": "{ms} 毫秒",
+  "net.video": "视频 {s} 秒",
+  "net.slow": "网络过慢，不宜下注",
   "action.open_cards_asked": "已请求开牌",
   "open.only_seated": "只有入座的玩家可以请求开牌。",
   "open.when": "下注时间内或咪牌时可以请求开牌。",
