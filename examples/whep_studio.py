@@ -139,6 +139,8 @@ class Studio:
         self.source = source
         self.qualities = qualities
         self.peers: dict[str, RTCPeerConnection] = {}
+        self.ended: set[str] = set()
+        """Sessions already over (a viewer's DELETE after a drop is still answered 200)."""
 
     async def answer(self, offer: str, quality: str | None) -> tuple[str, str]:
         """A new viewer's session and the SDP answer to its offer."""
@@ -161,7 +163,8 @@ class Studio:
         """Close one viewer's connection (False: no such session)."""
         pc = self.peers.pop(session, None)
         if pc is None:
-            return False
+            return session in self.ended
+        self.ended.add(session)
         await pc.close()
         return True
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
@@ -35,6 +35,13 @@ def _set_video(server: Server, video: dict[str, object]) -> None:
         headers={"Authorization": f"Bearer {server.token('admin')}"},
     )
     assert answer.status_code == 200, answer.text
+
+
+def _page(browser: Browser, errors: list[str], **options: Any) -> Page:
+    """A new page whose script errors and console errors both go to ``errors``."""
+    page = new_page(browser, errors, **options)
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return page
 
 
 def _media_server(hls: str) -> str:
@@ -67,24 +74,26 @@ def _playing(page: Page, transport: str) -> None:
     expect(page.get_by_test_id("net-video")).not_to_be_empty(timeout=30_000)
 
 
+_WIN_AND_CARDS = """() => {
+  const win = document.querySelector(".win-display");
+  if (!win || !win.getClientRects().length) return null;
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  return { win: box(win), cards: [...document.querySelectorAll(".felt-top .card")].map(box) };
+}"""
+"""The win display's box and the hand's cards' boxes, read at one moment."""
+
+
 def _win_beside_the_cards(page: Page) -> None:
     """The next result's win display is up, and no card of the hand is under it."""
-    win = page.locator(".win-display")
-    win.wait_for(state="visible", timeout=60_000)
-    box = win.bounding_box()
-    assert box is not None
-    cards = page.locator(".felt-top .card")
-    assert cards.count() >= 4
-    for n in range(cards.count()):
-        card = cards.nth(n).bounding_box()
-        assert card is not None
-        apart = (
-            card["x"] + card["width"] <= box["x"]
-            or box["x"] + box["width"] <= card["x"]
-            or card["y"] + card["height"] <= box["y"]
-            or box["y"] + box["height"] <= card["y"]
-        )
-        assert apart, f"the win display {box} covers a card {card}"
+    seen = page.wait_for_function(_WIN_AND_CARDS, timeout=60_000).json_value()
+    left, top, right, bottom = seen["win"]
+    assert len(seen["cards"]) >= 4, seen
+    for x0, y0, x1, y1 in seen["cards"]:
+        apart = x1 <= left or right <= x0 or y1 <= top or bottom <= y0
+        assert apart, f"the win display {seen['win']} covers a card {(x0, y0, x1, y1)}"
 
 
 def _hold(page: Page) -> int:
@@ -101,7 +110,7 @@ def test_webrtc_plays_over_whep_recovers_from_a_drop_and_holds_cards_for_the_pic
     with studio(webrtc=True) as (hls, _):
         _set_video(own_server, _whep(hls))
         try:
-            page = new_page(browser, errors, width=1366, height=768)
+            page = _page(browser, errors, width=1366, height=768)
             log_in(page, own_server, "ann")
             page.goto(own_server.url(f"/app/#/table/{TABLE}"))
             _playing(page, "webrtc")
@@ -126,7 +135,7 @@ def test_webrtc_plays_over_whep_recovers_from_a_drop_and_holds_cards_for_the_pic
             page.context.close()
             for lang, locale in LANGUAGES:
                 for width, height in SIZES:
-                    shot = new_page(browser, errors, width=width, height=height, locale=locale)
+                    shot = _page(browser, errors, width=width, height=height, locale=locale)
                     log_in(shot, own_server, "bob")
                     shot.goto(own_server.url(f"/app/#/table/{TABLE}"))
                     _playing(shot, "webrtc")
@@ -145,7 +154,7 @@ def test_a_browser_without_webrtc_gets_hls(own_server: Server, browser: Browser)
     with studio(webrtc=True) as (hls, _):
         _set_video(own_server, _whep(hls))
         try:
-            page = new_page(browser, errors, width=1366, height=768)
+            page = _page(browser, errors, width=1366, height=768)
             page.add_init_script("delete window.RTCPeerConnection")
             log_in(page, own_server, "ann")
             page.goto(own_server.url(f"/app/#/table/{TABLE}"))
@@ -167,7 +176,7 @@ def test_latency_meter_without_video_shows_the_round_trip_and_holds_nothing(
     from playwright.sync_api import expect
 
     errors: list[str] = []
-    page = new_page(browser, errors, width=1366, height=768)
+    page = _page(browser, errors, width=1366, height=768)
     log_in(page, own_server, "ann")
     page.goto(own_server.url(f"/app/#/table/{TABLE}"))
     meter = page.get_by_test_id("net-indicator")

@@ -25,7 +25,14 @@ function betClass(bet) {
 
 /** Whether the viewer may bet now: the table says so (`legal`, docs/protocol.md). */
 export function canBet(state) {
-  return allowed(state, "add_chip");
+  return allowed(state, "add_chip") || joinsToBet(state);
+}
+
+/** Whether a tap on a spot first takes a watcher's place (a player not at the table while
+ * betting is open): tap a chip, tap a spot. */
+export function joinsToBet(state) {
+  const you = state.you || {};
+  return state.phase === "betting_open" && you.viewer === "player" && !you.at_table;
 }
 
 function pendingTotal(state) {
@@ -216,6 +223,9 @@ export function betActions(state, ctx) {
       pending ? t("action.confirm_amount", { amount: money(pending, digits) }) : t("action.confirm"),
     ),
     extras,
+    h("label", { class: "auto-confirm" },
+      h("input", { type: "checkbox", "data-testid": "auto-confirm", checked: ctx.autoConfirm(), onchange: (e) => ctx.setAutoConfirm(e.target.checked) }),
+      t("action.auto_confirm")),
   );
 }
 

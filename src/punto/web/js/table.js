@@ -12,7 +12,7 @@ import { limitsCard } from "./paytable.js";
 import { cardElement, handTotal } from "./cards.js";
 import { TableSocket } from "./socket.js";
 import { applyMessage, chipRefusal, firstIncomplete, fromSnapshot, sideCards, standingBets } from "./tablestate.js";
-import { betActions, betLayout, chipRack, tieOption } from "./betting.js";
+import { betActions, betLayout, chipRack, joinsToBet, tieOption } from "./betting.js";
 import { squeezeKey, squeezeLeft, squeezePanel } from "./squeeze.js";
 import { seatControls, seatRing, vipPanel, watcherList } from "./seats.js";
 import { roadBoard } from "./roads.js";
@@ -28,6 +28,7 @@ import { featureOff, refused } from "./playsession.js";
 
 const HOLD_MAX_MS = 3000; // a card or result never waits longer than this for the picture
 const HELD_KINDS = new Set(["card_placed", "cards_revealed", "hand_result", "hand_settled", "bets_refunded", "hand_voided"]);
+const AUTO_CONFIRM_S = 1.5; // auto-confirm sends the chips this long before betting closes
 const SLOW_RTT_MS = 400; // a round trip this long, or …
 const SLOW_VIDEO_S = HOLD_MAX_MS / 1000; // … a picture further behind: too slow to bet safely
 
@@ -63,6 +64,9 @@ export function mount(root, { id, compact = false }) {
   let refusal = null;
   let passwordLocal = "";
   let sentGame = null;
+  let autoConfirm = false; // the player's chips confirmed by the page just before betting closes
+  let autoSent = null; // the hand auto-confirmed last
+  try { autoConfirm = localStorage.getItem("punto.auto_confirm") === "on"; } catch { /* private mode */ }
   const sent = new Set();
   const animated = new Set();
   const memo = new Map();
@@ -129,6 +133,15 @@ export function mount(root, { id, compact = false }) {
     },
     addChip: async (bet) => {
       const chip = ctx.chip();
+      if (joinsToBet(state)) {
+        // tap a chip, tap a spot: the player takes a watcher's place and the chip goes down
+        await ctx.watch();
+        if (!state.you.at_table) return;
+        if (!(await ctx.act("choose_chip", { chip }))) return;
+        state.you.chip = chip;
+        await ctx.act("add_chip", { bet });
+        return;
+      }
       const why = chipRefusal(state, bet, chip);
       if (why) {
         const text = has(`error.limit.${why.limit}`) ? errorText({ code: "bet_limit", params: why }, digitsNow()) : explain(why);
@@ -169,7 +182,12 @@ export function mount(root, { id, compact = false }) {
       if (!(await joined())) return;
       const fields = { tier: ctx.tier() };
       if (passwordLocal) fields.password = passwordLocal;
-      await ctx.act("watch", fields);
+      if (await ctx.act("watch", fields)) state.you.at_table = true;
+    },
+    autoConfirm: () => autoConfirm,
+    setAutoConfirm: (on) => {
+      autoConfirm = on;
+      try { localStorage.setItem("punto.auto_confirm", on ? "on" : "off"); } catch { /* private mode */ }
     },
     leave: async () => {
       if (await ctx.act("leave")) toast(t("seat.left"), "ok");
@@ -304,6 +322,8 @@ export function mount(root, { id, compact = false }) {
       call("call.place_bets");
     }
     if (ev.kind === "betting_closed") {
+      const lost = (ev.discarded || []).filter(([player]) => isMine(player)).reduce((sum, [, amount]) => sum + amount, 0);
+      if (lost) toast(t("bet.not_placed", { amount: money(lost, state.table.currency_digits) }), "error");
       announce(t("table.no_more_bets"));
       call("call.no_more_bets");
     }
@@ -572,6 +592,11 @@ export function mount(root, { id, compact = false }) {
     const num = countdown.querySelector(".countdown-num");
     if (state.phase === "betting_open" && state.closesAt) {
       const left = Math.max(0, (state.closesAt - Date.now()) / 1000);
+      const pending = Object.keys(state.you.pending || {}).length > 0;
+      if (autoConfirm && pending && left <= AUTO_CONFIRM_S && autoSent !== state.game && !firstIncomplete(state)) {
+        autoSent = state.game;
+        ctx.act("confirm");
+      }
       const total = state.table.betting_seconds || 15;
       countdown.classList.remove("countdown-idle");
       countdown.style.setProperty("--left", String(Math.min(1, left / total)));

@@ -123,6 +123,8 @@ export default {
   "bet.layout": "Bet areas",
   "bet.your_bet": "your bet {amount}",
   "bet.unconfirmed": "{amount} not confirmed",
+  "bet.not_placed": "Not placed: {amount} (not confirmed before betting closed)",
+  "action.auto_confirm": "Confirm my chips when betting closes",
   "bet.table_total_bettors": "table total {amount}, players who bet here: {n}",
   "bet.bettors_short": "players: {n}",
   "bet.split": "Bets of everyone: {player} {p}%, {banker} {b}%",

@@ -125,6 +125,8 @@ export default {
   "bet.layout": "投注區",
   "bet.your_bet": "您的注碼 {amount}",
   "bet.unconfirmed": "{amount} 未確認",
+  "bet.not_placed": "未下注：{amount}（停止下注前未確認）",
+  "action.auto_confirm": "停止下注時自動確認我的籌碼",
   "bet.table_total_bettors": "全桌合計 {amount}，共 {n} 位玩家",
   "bet.bettors_short": "{n}人",
   "bet.split": "全桌投注：{player} {p}%，{banker} {b}%",

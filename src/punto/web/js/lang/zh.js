@@ -123,6 +123,8 @@ export default {
   "bet.layout": "投注区",
   "bet.your_bet": "您的注额 {amount}",
   "bet.unconfirmed": "{amount} 未确认",
+  "bet.not_placed": "未下注：{amount}（停止下注前未确认）",
+  "action.auto_confirm": "停止下注时自动确认我的筹码",
   "bet.table_total_bettors": "全台合计 {amount}，共 {n} 位玩家",
   "bet.bettors_short": "{n}人",
   "bet.split": "全台投注：{player} {p}%，{banker} {b}%",
