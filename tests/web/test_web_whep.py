@@ -204,5 +204,36 @@ def test_latency_meter_without_video_shows_the_round_trip_and_holds_nothing(
     assert page.evaluate("() => window.heldMost") == 0
     assert page.locator(".table-screen").get_attribute("data-hold-ms") == "0"
     expect(page.get_by_test_id("net-warn")).to_be_hidden()
+
+    page.context.close()
+    assert errors == []
+
+
+def test_latency_meter_warns_when_the_table_stops_answering(
+    own_server: Server, browser: Browser
+) -> None:
+    """A ping the table does not answer (its pongs dropped on the way) is a line too slow
+    to bet safely: said on a phone, without the header spilling sideways."""
+    from playwright.sync_api import WebSocketRoute, expect
+
+    def drop_pongs(ws: WebSocketRoute) -> None:
+        table = ws.connect_to_server()
+        ws.on_message(table.send)
+        table.on_message(
+            lambda m: None if '"type":"pong"' in str(m).replace(" ", "") else ws.send(m)
+        )
+
+    errors: list[str] = []
+    page = _page(browser, errors, width=1366, height=768)
+    log_in(page, own_server, "ann")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.route_web_socket(re.compile(r"/ws/"), drop_pongs)
+    page.goto(own_server.url(f"/app/#/table/{TABLE}"))
+    warn = page.get_by_test_id("net-warn")
+    expect(warn).to_be_visible(timeout=60_000)
+    expect(warn).to_have_text("Too slow to bet safely")
+    assert page.get_by_test_id("net-indicator").get_attribute("data-slow") == "true"
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, f"the phone's header scrolls sideways ({width}px)"
     page.context.close()
     assert errors == []
