@@ -138,8 +138,9 @@ async def test_a_tables_live_video_whep_and_hls(backend: str, tmp_path: Path) ->
         hls = "https://media.example/macau-1/live.m3u8"
         low = {"name": "360p", "whep_url": whep + "/360p", "hls_url": None}
         described = (await http.get("/api/tables/macau-1")).json()["video"]
-        assert described == {"whep_url": None, "hls_url": None, "qualities": []}
-        video = {"whep_url": whep, "hls_url": hls, "qualities": [low]}
+        assert described == {"whep_url": None, "hls_url": None, "qualities": [], "still_url": None}
+        still = "https://media.example/macau-1/still.jpg"
+        video = {"whep_url": whep, "hls_url": hls, "qualities": [low], "still_url": still}
         patched = await http.patch(
             "/api/admin/tables/macau-1", json={"video": video}, headers=admin
         )
@@ -148,6 +149,11 @@ async def test_a_tables_live_video_whep_and_hls(backend: str, tmp_path: Path) ->
         assert (await http.get("/api/tables/macau-1")).json()["video"] == video
         stored = (await server.node.store.table("macau-1")).video
         assert (stored.whep_url, stored.hls_url, stored.qualities[0].name) == (whep, hls, "360p")
+        assert stored.still_url == still
+        # the lobby's tile shows the still and knows the table has video
+        tiles = {t["id"]: t for t in (await http.get("/api/lobby")).json()["tables"]}
+        assert (tiles["macau-1"]["still_url"], tiles["macau-1"]["video"]) == (still, True)
+        assert (tiles["nocomm-1"]["still_url"], tiles["nocomm-1"]["video"]) == (None, False)
         older = await http.patch(
             "/api/admin/tables/macau-1", json={"stream_url": hls + "?v=2"}, headers=admin
         )
@@ -162,6 +168,8 @@ async def test_a_tables_live_video_whep_and_hls(backend: str, tmp_path: Path) ->
             {"video": {"qualities": [{"name": "360p"}]}},
             {"video": {"qualities": [low, low]}},
             {"video": {"qualities": [{**low, "name": "<b>"}]}},
+            {"video": {"still_url": "data:image/png;base64,AAAA"}},
+            {"video": {"still_url": "https://x/\u0000.jpg"}},
         ):
             answer = await http.patch("/api/admin/tables/macau-1", json=bad, headers=admin)
             assert answer.status_code in (400, 422), (bad, answer.text)
@@ -180,7 +188,12 @@ async def test_a_tables_live_video_whep_and_hls(backend: str, tmp_path: Path) ->
             json={"video": {"hls_url": "", "qualities": []}},
             headers=admin,
         )
-        assert cleared.json()["video"] == {"whep_url": None, "hls_url": None, "qualities": []}
+        assert cleared.json()["video"] == {
+            "whep_url": None,
+            "hls_url": None,
+            "qualities": [],
+            "still_url": still,
+        }
         made = await http.post(
             "/api/admin/tables",
             json={"id": "live-9", "name": "Live 9", "rules": "macau", "stream_url": hls},

@@ -147,6 +147,10 @@ class Settings:
     """Seconds of video shown before a hand's start and after its end."""
     video_prune_seconds: float = 600.0
     """How often the server prunes recordings older than the retention."""
+    dealer_photos: str | None = None
+    """Where the studio keeps its dealers' photos, as a URL with ``{dealer}`` for the
+    dealer's name (``https://studio.example/dealers/{dealer}.jpg``); ``None``: the lobby
+    shows the dealer's initial instead."""
 
     def __post_init__(self) -> None:
         if self.environment not in ("development", "production"):
@@ -306,5 +310,13 @@ class Settings:
             values["web_dir"] = Path(env["PUNTO_WEB_DIR"])
         if env.get("PUNTO_RECORDINGS_DIR"):
             values["recordings_dir"] = Path(env["PUNTO_RECORDINGS_DIR"])
+        if env.get("PUNTO_DEALER_PHOTOS"):
+            photos = env["PUNTO_DEALER_PHOTOS"].strip()
+            if not photos.startswith(("https://", "http://", "/")) or "{dealer}" not in photos:
+                raise ServerError(
+                    "bad server setting: PUNTO_DEALER_PHOTOS is an http(s) or /path URL "
+                    f"holding {{dealer}}, not {photos!r}"
+                )
+            values["dealer_photos"] = photos
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]

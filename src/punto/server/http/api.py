@@ -134,11 +134,13 @@ class VideoQualityBody(_Body):
 
 class VideoBody(_Body):
     """A table's live video: a WHEP endpoint (WebRTC), an HLS playlist (the fallback),
-    other qualities; in a PATCH, the keys sent replace theirs (``""`` takes one off)."""
+    other qualities, a still image for the lobby; in a PATCH, the keys sent replace theirs
+    (``""`` takes one off)."""
 
     whep_url: Annotated[str | None, Field(max_length=500)] = None
     hls_url: Annotated[str | None, Field(max_length=500)] = None
     qualities: Annotated[list[VideoQualityBody] | None, Field(max_length=6)] = None
+    still_url: Annotated[str | None, Field(max_length=500)] = None
 
 
 class TableBody(_Body):

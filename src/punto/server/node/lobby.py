@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import quote
 
 from punto.errors import PuntoError, UnavailableError
 from punto.server.config import Settings
@@ -56,6 +57,13 @@ class Lobby:
         out["video"] = (await self._store.table(table_id)).video.to_json()
         return out
 
+    def _dealer_photo(self, dealer: object) -> str | None:
+        """The dealer's photo from the studio's ``PUNTO_DEALER_PHOTOS``, or ``None``."""
+        template = self._settings.dealer_photos
+        if template is None or not isinstance(dealer, str) or not dealer:
+            return None
+        return template.replace("{dealer}", quote(dealer, safe=""))
+
     async def lobby(self) -> list[dict[str, Any]]:
         """``GET /api/lobby``: every enabled table with its live status."""
         configs = await self._store.tables()
@@ -97,5 +105,8 @@ class Lobby:
                 "streak": {"side": None, "length": 0, "ping_pong": 0},
             }
             entry.update(statuses.get(config.id, {}))
+            entry["still_url"] = config.video.still_url
+            entry["video"] = bool(config.video)
+            entry["dealer_photo"] = self._dealer_photo(entry["dealer"])
             out.append(entry)
         return out

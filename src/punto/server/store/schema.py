@@ -107,6 +107,8 @@ class TableRow(Base):
     """The table's live video playlist (HLS), or none."""
     video_qualities: Mapped[str] = mapped_column(Text, server_default="[]")
     """Other qualities of the video (JSON list of ``{name, whep_url, hls_url}``)."""
+    still_url: Mapped[str | None] = mapped_column(String(500))
+    """A still image of the table for the lobby (the studio's snapshot), or none."""
     names: Mapped[str] = mapped_column(Text, server_default="{}")
     """The display name per language (JSON object ``{"zh": "…"}``); ``name`` is the default."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

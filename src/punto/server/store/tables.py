@@ -38,6 +38,7 @@ def _table_values(config: TableConfig) -> dict[str, Any]:
         "whep_url": config.video.whep_url,
         "hls_url": config.video.hls_url,
         "video_qualities": json.dumps(config.video.to_json()["qualities"], sort_keys=True),
+        "still_url": config.video.still_url,
         "names": json.dumps(dict(config.names), ensure_ascii=False, sort_keys=True),
     }
 

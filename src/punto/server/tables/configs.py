@@ -220,7 +220,8 @@ class TableConfig:
 
 def video_from_json(data: Mapping[str, Any]) -> TableVideo:
     """A table's video from an API body (``video``; the older ``stream_url`` is its HLS
-    URL) or a stored row (``whep_url``, ``hls_url``, ``video_qualities`` as JSON text)."""
+    URL) or a stored row (``whep_url``, ``hls_url``, ``video_qualities`` as JSON text,
+    ``still_url``)."""
     if "video" in data:
         return TableVideo.from_json(data["video"])
     qualities = data.get("video_qualities") or []
@@ -228,7 +229,12 @@ def video_from_json(data: Mapping[str, Any]) -> TableVideo:
         qualities = json.loads(qualities)
     hls = data.get("hls_url") or data.get("stream_url")
     return TableVideo.from_json(
-        {"whep_url": data.get("whep_url"), "hls_url": hls, "qualities": qualities}
+        {
+            "whep_url": data.get("whep_url"),
+            "hls_url": hls,
+            "qualities": qualities,
+            "still_url": data.get("still_url"),
+        }
     )
 
 

@@ -3,7 +3,7 @@
 WebRTC over WHEP (a media server's egress endpoint: the page POSTs an SDP offer) when the
 studio offers it, sub-second; HLS (a live ``.m3u8`` playlist) as the fallback for a browser
 or a network without WebRTC; optionally the same picture at other qualities a player may
-choose.
+choose, and a still of the table (a picture the studio refreshes) for the lobby's tile.
 
 >>> video = TableVideo.from_json({"whep_url": "https://media.example/live-1/whep",
 ...                               "hls_url": "https://media.example/live-1/index.m3u8"})
@@ -63,11 +63,13 @@ class VideoQuality:
 
 @dataclass(frozen=True, slots=True)
 class TableVideo:
-    """Where a table's picture is played: WHEP first, HLS as the fallback (either alone)."""
+    """Where a table's picture is played: WHEP first, HLS as the fallback (either alone);
+    ``still_url``: an image of the table (the studio's snapshot, refreshed as it likes)."""
 
     whep_url: str | None = None
     hls_url: str | None = None
     qualities: tuple[VideoQuality, ...] = ()
+    still_url: str | None = None
 
     def __post_init__(self) -> None:
         if len(self.qualities) > MAX_QUALITIES:
@@ -88,7 +90,7 @@ class TableVideo:
             return cls()
         if not isinstance(data, Mapping):
             raise ProtocolError(f"a table's video is an object, not {data!r}")
-        unknown = set(data) - {"whep_url", "hls_url", "qualities"}
+        unknown = set(data) - {"whep_url", "hls_url", "qualities", "still_url"}
         if unknown:
             raise ProtocolError(f"a table's video has no {', '.join(sorted(unknown))}")
         qualities = data.get("qualities") or []
@@ -108,15 +110,20 @@ class TableVideo:
                 )
             )
         return cls(
-            _url(data.get("whep_url"), "WHEP URL"), _url(data.get("hls_url"), "HLS URL"), tuple(out)
+            _url(data.get("whep_url"), "WHEP URL"),
+            _url(data.get("hls_url"), "HLS URL"),
+            tuple(out),
+            _url(data.get("still_url"), "still image URL"),
         )
 
     def to_json(self) -> dict[str, Any]:
-        """``{"whep_url", "hls_url", "qualities": [...]}`` (``null``: not offered)."""
+        """``{"whep_url", "hls_url", "qualities": [...], "still_url"}`` (``null``: not
+        offered)."""
         return {
             "whep_url": self.whep_url,
             "hls_url": self.hls_url,
             "qualities": [q.to_json() for q in self.qualities],
+            "still_url": self.still_url,
         }
 
     def patched(self, changes: Mapping[str, Any]) -> TableVideo:

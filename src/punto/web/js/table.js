@@ -15,7 +15,7 @@ import { applyMessage, chipRefusal, firstIncomplete, fromSnapshot, sideCards, st
 import { betActions, betLayout, chipRack, joinsToBet, tieOption } from "./betting.js";
 import { squeezeKey, squeezeLeft, squeezePanel } from "./squeeze.js";
 import { seatControls, seatRing, vipPanel, watcherList } from "./seats.js";
-import { roadBoard } from "./roads.js";
+import { bigRoadPreview, roadBoard } from "./roads.js";
 import { videoPanel } from "./video.js";
 import { call, effect, onSoundChange, setSound, soundOn } from "./sound.js";
 import { WIN_DISPLAY_MS, winDisplay, winSentence, winSummary } from "./windisplay.js";
@@ -570,6 +570,10 @@ export function mount(root, { id, compact = false }) {
     ]);
     section("vip", el.vip, JSON.stringify([lang, s.owner, you.user_id, s.vip, s.shoe.hands_dealt]), () => vipPanel(s, ctx));
     section("join", el.join, JSON.stringify([lang, you.viewer, you.at_table, you.place]), () => compactJoin(s));
+    if (el.road && memo.get("road") !== s.roads) {
+      memo.set("road", s.roads);
+      fill(el.road, bigRoadPreview(s.roads));
+    }
     if (el.roads && (memo.get("roads") !== s.roads || memo.get("roadsLang") !== lang)) {
       memo.set("roads", s.roads);
       memo.set("roadsLang", lang);
@@ -633,6 +637,7 @@ export function mount(root, { id, compact = false }) {
       actions: h("div", { class: "actions-area" }),
       tie: h("div", { class: "tie-area" }),
       join: h("div", { class: "join-area" }),
+      road: h("div", { class: "compact-road", role: "group", "aria-label": t("road.big_road") }),
     };
     countdown = h("div", { class: "countdown", role: "timer", "aria-label": t("table.countdown") }, h("span", { class: "countdown-num" }, ""));
     records = { element: null, reload() {} };
@@ -649,7 +654,8 @@ export function mount(root, { id, compact = false }) {
         el.message,
         h("div", { class: "felt-bottom" }, el.chips, el.actions),
         el.tie,
-        el.join),
+        el.join,
+        el.road),
     );
     memo.clear();
   }
