@@ -160,9 +160,7 @@ def area_room(
     :func:`check_bet_maximum` apply (a closed bet, one side only, the Tiger restriction,
     the tier's maximum) and, if the stake there is not yet confirmable, why. ``closed``:
     the side bets closed for this hand by the shoe's edge [EZ-C]."""
-    return area_rooms(
-        rules, (bet,), staked, tier=tier, hand_number=hand_number, closed=closed
-    )[0]
+    return area_rooms(rules, (bet,), staked, tier=tier, hand_number=hand_number, closed=closed)[0]
 
 
 def area_rooms(
@@ -258,7 +256,7 @@ def _room(
     amount: int,
     on: Collection[Bet],
     hand_number: int,
-    closed: frozenset[Bet],
+    closed: frozenset[Bet] = frozenset(),
 ) -> AreaRoom:
     incomplete = _shortfall(rules, tier, bet, amount) if amount else None
     # ``on`` may hold ``bet`` itself: both exclusions look at other bets only
@@ -336,10 +334,10 @@ def check_edge_open(rules: Rules, bet: Bet, edge_closed: Mapping[Bet, float]) ->
 
     >>> from punto.rules import preset
     >>> check_edge_open(preset("ez").replace(close_below_edge=0.0), Bet.DRAGON7,
-    ...                 {Bet.DRAGON7: -0.0125})
+    ...                 {Bet.DRAGON7: -0.0125})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    punto.errors.BetClosedError: Dragon 7 is closed this hand: the cards left in the shoe give it a house edge of -1.250%, below this table's 0.000% [EZ-C]
+    punto.errors.BetClosedError: Dragon 7 is closed this hand: ... -1.250%, below ... 0.000% [EZ-C]
     """
     edge = edge_closed.get(bet)
     if edge is not None:

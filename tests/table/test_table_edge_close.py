@@ -26,8 +26,8 @@ from punto.table import ManualClock, Table, TableSettings
 from punto.table.events import SideBetsClosed
 from punto.table.kinds import Dealing
 
-NATURALS = ("9S 8H KD KC", "4S 5H 4D 3C", "2S 6H 6D 2C", "AS QH 8D 8C", "JS 9H 8D QC")
-NATURALS += ("TS 9H 9D TC", "KS QH 8D 9C")
+NATURALS: tuple[str, ...] = ("9S 8H KD KC", "4S 5H 4D 3C", "2S 6H 6D 2C", "AS QH 8D 8C")
+NATURALS += ("JS 9H 8D QC", "TS 9H 9D TC", "KS QH 8D 9C")
 """Two-card hands without a seven (each a natural, so four cards a hand)."""
 TURNS_AFTER = 13
 """Hands of :data:`NATURALS` after which Dragon 7 is player-favourable."""
@@ -89,8 +89,10 @@ def test_ez_c_dragon7_closes_when_the_shoe_turns_and_a_chip_on_it_is_refused() -
     table.open_betting()
     (closing,) = _closings(table)
     assert closing.game == table.game
-    assert closing.closed == (Bet.DRAGON7,) and closing.reopened == ()
-    assert closing.threshold == 0.0 and closing.edges[0] < 0
+    assert closing.closed == (Bet.DRAGON7,)
+    assert closing.reopened == ()
+    assert closing.threshold == 0.0
+    assert closing.edges[0] < 0
     expected = SideBetPricer(table.rules).edges(table.shoe.unseen)[0]  # type: ignore[union-attr]
     assert closing.edges[0] == expected
     table.choose_chip("ann", table.chips_of("ann")[0])
@@ -106,8 +108,10 @@ def test_ez_c_dragon7_closes_when_the_shoe_turns_and_a_chip_on_it_is_refused() -
     # Panda 8 and the main game deal on
     table.add_chip("ann", Bet.PANDA8)
     rooms = {room.bet: room for room in table.bet_rooms("ann")}
-    assert rooms[Bet.DRAGON7].limit is AreaLimit.EDGE_CLOSED and rooms[Bet.DRAGON7].room == 0
-    assert rooms[Bet.PANDA8].limit is AreaLimit.MAX and rooms[Bet.PANDA8].room > 0
+    assert rooms[Bet.DRAGON7].limit is AreaLimit.EDGE_CLOSED
+    assert rooms[Bet.DRAGON7].room == 0
+    assert rooms[Bet.PANDA8].limit is AreaLimit.MAX
+    assert rooms[Bet.PANDA8].room > 0
     assert rooms[Bet.BANKER].limit is AreaLimit.MAX
 
 
@@ -129,7 +133,8 @@ def test_ez_c_the_closing_is_decided_again_each_hand_and_a_new_shoe_reopens_it()
     table.start_shoe()
     table.open_betting()
     last = _closings(table)[-1]
-    assert last.closed == () and last.reopened == (Bet.DRAGON7,)
+    assert last.closed == ()
+    assert last.reopened == (Bet.DRAGON7,)
     table.choose_chip("ann", table.chips_of("ann")[0])
     table.add_chip("ann", Bet.DRAGON7)  # open again on a fresh shoe
     table.close_betting()
