@@ -24,7 +24,7 @@ from punto.errors import AccessError, BettingError, PuntoError, SeatError, Table
 from punto.money import show_amount
 from punto.outcome import Outcome, Side
 from punto.rules import Rules
-from punto.settlement import refund
+from punto.settlement import pushed_main_bets, refund
 from punto.table.clock import Clock
 from punto.table.events import (
     CHIP_EVENTS,
@@ -729,7 +729,9 @@ class TableCore:
             self._enter(Phase.SQUEEZE)
         elif coup.is_complete:
             self._enter(Phase.RESULT)
-            self._emit(HandResult(at=self._now(), game=game.number, outcome=coup.outcome))
+            outcome = coup.outcome
+            pushes = pushed_main_bets(self.rules, outcome)
+            self._emit(HandResult(at=self._now(), game=game.number, outcome=outcome, pushes=pushes))
         else:
             self._enter(Phase.DEALING)
 

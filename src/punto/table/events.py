@@ -673,6 +673,9 @@ class HandResult:
     at: float
     game: GameNumber
     outcome: Outcome
+    pushes: tuple[Bet, ...] = ()
+    """Main bets the result returns though it is no tie (EZ's Banker on a three-card 7
+    [EZ]: :func:`punto.settlement.pushed_main_bets`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -297,5 +297,18 @@ DEMO_TABLES: tuple[TableConfig, ...] = (
         dealing=Dealing.LIVE,
         names={"zh": "真人荷官", "zh-Hant": "真人荷官"},
     ),
+    TableConfig(
+        id="ez-1",
+        name="EZ Baccarat",
+        rules="ez",
+        overrides={"close_below_edge": 0.0},  # [EZ-C] no side bet dealt at a player's edge
+        names={"zh": "EZ 百家乐", "zh-Hant": "EZ 百家樂"},
+    ),
+    TableConfig(
+        id="speed-1",
+        name="Speed Baccarat",
+        rules="speed",
+        names={"zh": "极速百家乐", "zh-Hant": "極速百家樂"},
+    ),
 )
 """The tables ``make run`` opens on first start."""
