@@ -19,7 +19,7 @@ from web.web_support import Server
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
-    from websockets.sync.client import ClientConnection
+    from websockets.sync.connection import Connection
 
 pytestmark = pytest.mark.slow
 
@@ -45,7 +45,7 @@ SIZES = ((390, 844), (1366, 768))
 class _Dealer:
     """The dealer's commands over the table's WebSocket, each waited for its answer."""
 
-    def __init__(self, ws: ClientConnection) -> None:
+    def __init__(self, ws: Connection) -> None:
         self.ws = ws
         self.n = 0
 
