@@ -302,7 +302,7 @@ DEMO_TABLES: tuple[TableConfig, ...] = (
         name="EZ Baccarat",
         rules="ez",
         overrides={"close_below_edge": 0.0},  # [EZ-C] no side bet dealt at a player's edge
-        names={"zh": "EZ 百家乐", "zh-Hant": "EZ 百家樂"},
+        names={"zh": "龙七熊猫百家乐", "zh-Hant": "龍七熊貓百家樂"},
     ),
     TableConfig(
         id="speed-1",

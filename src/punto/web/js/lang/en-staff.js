@@ -234,6 +234,7 @@ export default {
   "rules.f.close_from_hand": "Bets closed from a hand",
   "rules.f.tiger_with_main": "Tiger bets with Player/Banker",
   "rules.f.tie_policy": "Player/Banker bets on a tie",
+  "rules.f.close_below_edge": "Close side bets below this house edge (%)",
   "rules.f.betting_seconds": "Betting time (seconds)",
   "rules.f.card_seconds": "Pause after each card (seconds; 0: all at once)",
   "rules.f.result_seconds": "Result shown for (seconds)",

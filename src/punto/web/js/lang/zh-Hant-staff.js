@@ -233,6 +233,7 @@ export default {
   "rules.f.close_from_hand": "由某局起停止的投注",
   "rules.f.tiger_with_main": "押莊閒者方可押老虎投注",
   "rules.f.tie_policy": "和局時的莊閒注碼",
+  "rules.f.close_below_edge": "邊注莊家優勢低於此值時暫停（%）",
   "rules.f.betting_seconds": "下注時間（秒）",
   "rules.f.card_seconds": "每張牌後的停頓（秒；0：一次全開）",
   "rules.f.result_seconds": "結果顯示時間（秒）",

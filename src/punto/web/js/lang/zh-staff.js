@@ -233,6 +233,7 @@ export default {
   "rules.f.close_from_hand": "自某手起停止的投注",
   "rules.f.tiger_with_main": "押庄闲者可押老虎投注",
   "rules.f.tie_policy": "和局时的庄闲注",
+  "rules.f.close_below_edge": "边注庄家优势低于此值时暂停（%）",
   "rules.f.betting_seconds": "下注时间（秒）",
   "rules.f.card_seconds": "每张牌后的停顿（秒；0：一次全开）",
   "rules.f.result_seconds": "结果显示时间（秒）",
