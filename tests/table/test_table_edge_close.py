@@ -163,3 +163,14 @@ def test_ez_c_the_threshold_is_a_validated_rules_setting_in_the_document() -> No
         with pytest.raises(RulesError) as caught:
             compose("ez", {"close_below_edge": bad})
         assert caught.value.field == "close_below_edge"
+
+
+def test_ez_a_banker_three_card_7_result_names_the_banker_push() -> None:
+    from punto.table.events import HandResult
+
+    table, clock = _table(None)
+    play(table, clock, "KS 2H 6D 2C 3S")  # Player 6 stands; Banker 4 draws a 3: 7 beats 6
+    play(table, clock, "KS 3H 6D 4C")  # Banker 7 on two cards: a win
+    results = [e for e in table.events if isinstance(e, HandResult)]
+    assert [r.pushes for r in results] == [(Bet.BANKER,), ()]
+    assert results[0].outcome.winner.value == "banker"
