@@ -20,7 +20,8 @@ pytestmark = pytest.mark.slow
 
 _STATE = """
   const snap = (extra) => ({ type: 'snapshot', seq: 1, table: { id: 't', limits: [], chips: [500] },
-    you: { user_id: 'ann', viewer: 'player', at_table: true, place: 'seated', pending: {}, bets: {} },
+    you: { user_id: 'ann', viewer: 'player', at_table: true, place: 'seated',
+           pending: {}, bets: {} },
     state: { phase: 'betting_open', game: 't-001-014', closes_in: 5, dealer: 'Dana',
              shoe: { number: 1 }, seats: [], marked: [], watchers: [], owner: null, bets: {},
              holders: {}, cards: [], outcome: null, vip: {}, blank_owed: false, paused: false,
