@@ -174,6 +174,8 @@ export default {
   "report.payouts": "Payouts",
   "report.house_result": "House result",
   "report.observed_rtp": "Observed RTP",
+  "report.side_bets_closed": "Side bets closed (shoe's edge)",
+  "report.closed_in": "{bet} {hands}/{of} ({share})",
   "report.tab": "Reports",
   "report.currency": "Currency",
   "opreport.title": "Operators' report",

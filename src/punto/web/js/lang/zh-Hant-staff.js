@@ -173,6 +173,8 @@ export default {
   "report.payouts": "派彩",
   "report.house_result": "場方輸贏",
   "report.observed_rtp": "實際回報率",
+  "report.side_bets_closed": "因剩餘牌暫停的邊注",
+  "report.closed_in": "{bet} {hands}/{of}（{share}）",
   "report.tab": "報表",
   "report.currency": "貨幣",
   "opreport.title": "營運商報表",

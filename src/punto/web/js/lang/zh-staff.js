@@ -173,6 +173,8 @@ export default {
   "report.payouts": "派彩",
   "report.house_result": "庄家输赢",
   "report.observed_rtp": "实际返还率",
+  "report.side_bets_closed": "因剩余牌暂停的边注",
+  "report.closed_in": "{bet} {hands}/{of}（{share}）",
   "report.tab": "报表",
   "report.currency": "货币",
   "opreport.title": "运营商报表",
