@@ -37,7 +37,7 @@ TURNS_AFTER = 13
 """Hands of them after which Dragon 7's house edge is below zero."""
 REASON = {
     "en": "Closed this hand: the shoe favours this bet",
-    "zh": "本局暂停：剩余牌对此投注有利",
+    "zh": "本局暂停：牌靴对此注有利",
 }
 SIZES = ((390, 844), (1366, 768))
 

@@ -119,7 +119,7 @@ export default {
   "bet.big": "大",
   "bet.small": "小",
   "bet.dragon7": "龍 7",
-  "bet.edge_closed": "本局暫停：剩餘牌對此投注有利",
+  "bet.edge_closed": "本局暫停：牌靴對此注有利",
   "bet.panda8": "熊貓 8",
   "bet.super_tie": "超和 {k}",
   "bet.super_ties": "超和",

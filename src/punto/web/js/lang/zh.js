@@ -117,7 +117,7 @@ export default {
   "bet.big": "大",
   "bet.small": "小",
   "bet.dragon7": "龙 7",
-  "bet.edge_closed": "本局暂停：剩余牌对此投注有利",
+  "bet.edge_closed": "本局暂停：牌靴对此注有利",
   "bet.panda8": "熊猫 8",
   "bet.super_tie": "超级和 {k}",
   "bet.super_ties": "超级和",
