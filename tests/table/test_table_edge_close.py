@@ -174,3 +174,30 @@ def test_ez_a_banker_three_card_7_result_names_the_banker_push() -> None:
     results = [e for e in table.events if isinstance(e, HandResult)]
     assert [r.pushes for r in results] == [(Bet.BANKER,), ()]
     assert results[0].outcome.winner.value == "banker"
+
+
+def test_ez_c_an_rng_shoe_s_unseen_cards_follow_its_hands_and_a_shuffler_s_never_move() -> None:
+    from punto.rules import BurnRule
+    from punto.table.events import HandResult
+
+    rng_rules = compose("ez", {"close_below_edge": 0.0})
+    clock = ManualClock()
+    table = Table(
+        TableSettings(table_id="ez-2", rules=rng_rules), clock=clock, rng=random.Random(2)
+    )
+    table.start_shoe()
+    for _ in range(5):
+        play(table, clock)
+    shown = [
+        card
+        for e in table.events
+        if isinstance(e, HandResult)
+        for card in (*e.outcome.player, *e.outcome.banker)
+    ]
+    assert table.shoe.unseen == Composition.fresh(8).removing(shown)  # type: ignore[union-attr]
+    shuffler = rng_rules.replace(continuous_shuffler=True, burn=BurnRule.NONE)
+    table = Table(TableSettings(table_id="ez-3", rules=shuffler), clock=clock, rng=random.Random(2))
+    table.start_shoe()
+    for _ in range(5):
+        play(table, clock)
+    assert table.shoe.unseen == Composition.fresh(8)  # type: ignore[union-attr]  # [M7.2]
