@@ -201,3 +201,21 @@ def test_ez_c_an_rng_shoe_s_unseen_cards_follow_its_hands_and_a_shuffler_s_never
     for _ in range(5):
         play(table, clock)
     assert table.shoe.unseen == Composition.fresh(8)  # type: ignore[union-attr]  # [M7.2]
+
+
+def test_ez_c_a_rebet_of_a_bet_closed_this_hand_is_refused_with_the_reason() -> None:
+    from table_support import place
+
+    table, clock = _table(0.0)
+    _deal_naturals(table, clock, TURNS_AFTER - 1)
+    table.open_betting()
+    place(table, "ann", {Bet.DRAGON7: 500})
+    close(table, clock)
+    from table_support import deal
+
+    deal(table, NATURALS[(TURNS_AFTER - 1) % len(NATURALS)])
+    table.settle()
+    table.open_betting()  # Dragon 7 closed now
+    assert not table.can_rebet("ann")
+    with pytest.raises(BetClosedError, match="Dragon 7"):
+        table.rebet("ann")

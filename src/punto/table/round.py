@@ -216,6 +216,9 @@ class BettingRound(TableCore):
         self._verify_betting(player, "rebet")
         if not self._last_bets.get(player):
             raise BettingError(f"{player} has no confirmed bets from the last hand to repeat")
+        game = self._require_game()
+        for bet in self._last_bets[player]:
+            check_edge_open(self.rules, bet, game.edge_closed)  # [EZ-C] not put back closed
         self._verify_spot(player, None)
 
     def can_rebet(self, player: PlayerId) -> bool:
