@@ -208,9 +208,20 @@ class BetCombinationError(BetError):
 
 
 class BetClosedError(BetError):
-    """A bet closed at this point of the shoe ([O] Big/Small and Super Tie from hand 31)."""
+    """A bet closed at this point of the shoe ([O] Big/Small and Super Tie from hand 31;
+    [EZ-C] a side bet the remaining cards made too cheap for the house). ``limit`` is the
+    reason's code (``closed_from``, ``edge_closed``), ``bet`` the bet's wire name and
+    ``value`` the closing hand (``closed_from``) or the edge in millionths (``edge_closed``)."""
 
     kind: ClassVar[str] = "bet_closed"
+
+    def __init__(
+        self, message: str, *, limit: str = "closed_from", bet: str = "", value: int = 0
+    ) -> None:
+        super().__init__(message)
+        self.limit = limit
+        self.bet = bet
+        self.value = value
 
 
 class PaytableError(RulesError):

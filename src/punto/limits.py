@@ -10,6 +10,7 @@ error that names the limit and its value:
 - [M18] Banker bets in multiples of the table minimum, Player bets at least the minimum;
 - [S11] one side only (Tie always allowed);
 - [O] Big/Small and Super Tie closed from the 31st hand;
+- [EZ-C] side bets closed for a hand whose shoe favours them;
 - [L] the Tiger restriction for players who also bet the main game.
 
 :func:`area_room` answers, from the same checks, how much more a player may stake on one
@@ -54,6 +55,7 @@ __all__ = [
     "area_rooms",
     "check_bet_maximum",
     "check_bets",
+    "check_edge_open",
     "check_imbalance",
     "check_stake",
 ]
@@ -67,6 +69,8 @@ class AreaLimit(enum.StrEnum):
     """The tier's maximum for the bet [L]."""
     CLOSED_FROM = "closed_from"
     """The bet is closed from this hand of the shoe [O]."""
+    EDGE_CLOSED = "edge_closed"
+    """[EZ-C] The side bet is closed this hand: the cards left favour it too much."""
     ONE_SIDE = "one_side"
     """Player or Banker, not both [S11]."""
     TIGER_WITH_MAIN = "tiger_with_main"
@@ -149,12 +153,14 @@ def area_room(
     *,
     tier: LimitTier | str,
     hand_number: int,
+    closed: frozenset[Bet] = frozenset(),
 ) -> AreaRoom:
     """How much more a player whose confirmed and unconfirmed chips are ``staked`` may
     put on ``bet`` in hand ``hand_number``, from the checks :func:`check_bets` and
     :func:`check_bet_maximum` apply (a closed bet, one side only, the Tiger restriction,
-    the tier's maximum) and, if the stake there is not yet confirmable, why."""
-    return area_rooms(rules, (bet,), staked, tier=tier, hand_number=hand_number)[0]
+    the tier's maximum) and, if the stake there is not yet confirmable, why. ``closed``:
+    the side bets closed for this hand by the shoe's edge [EZ-C]."""
+    return area_rooms(rules, (bet,), staked, tier=tier, hand_number=hand_number, closed=closed)[0]
 
 
 def area_rooms(
@@ -164,20 +170,21 @@ def area_rooms(
     *,
     tier: LimitTier | str,
     hand_number: int,
+    closed: frozenset[Bet] = frozenset(),
 ) -> tuple[AreaRoom, ...]:
     """:func:`area_room` of each of ``bets``, in their order."""
     chosen = rules.tier(tier) if isinstance(tier, str) else tier
     order = tuple(bets)
-    alone = _alone(rules, chosen, order, hand_number)
+    alone = _alone(rules, chosen, order, hand_number, closed)
     on = {b for b, a in staked.items() if a}
     if not on:
         return alone
     # players at a table stake the same few amounts: their rooms are worked out once
-    key = (id(rules), id(chosen), order, tuple(staked.items()), hand_number)
+    key = (id(rules), id(chosen), order, tuple(staked.items()), hand_number, closed)
     found = _STAKED.get(key)
     if found is not None and found[0] is rules and found[1] is chosen:
         return found[2]
-    rooms = _staked_rooms(rules, chosen, order, alone, staked, on, hand_number)
+    rooms = _staked_rooms(rules, chosen, order, alone, staked, on, (hand_number, closed))
     if len(_STAKED) >= _STAKED_MAX:
         _STAKED.clear()
     _STAKED[key] = (rules, chosen, rooms)
@@ -191,7 +198,7 @@ def _staked_rooms(
     alone: tuple[AreaRoom, ...],
     staked: Mapping[Bet, int],
     on: set[Bet],
-    hand_number: int,
+    when: tuple[int, frozenset[Bet]],
 ) -> tuple[AreaRoom, ...]:
     # the areas whose room the stakes can change: their own, and those an exclusion ties
     # to them (one side only [S11], Tiger and the main bets [L]); the rest are as alone
@@ -202,17 +209,20 @@ def _staked_rooms(
     if not rules.tiger_with_main and (mains or not on.isdisjoint(TIGER_BETS)):
         moved |= MAIN_BETS | TIGER_BETS
     return tuple(
-        _room(rules, chosen, bet, staked.get(bet, 0), on, hand_number) if bet in moved else room
+        _room(rules, chosen, bet, staked.get(bet, 0), on, *when) if bet in moved else room
         for bet, room in zip(order, alone, strict=True)
     )
 
 
-_ALONE: dict[tuple[int, int, tuple[Bet, ...], int], tuple[Rules, LimitTier, tuple[AreaRoom, ...]]]
+_ALONE: dict[
+    tuple[int, int, tuple[Bet, ...], int, frozenset[Bet]],
+    tuple[Rules, LimitTier, tuple[AreaRoom, ...]],
+]
 _ALONE = {}
 _ALONE_MAX = 1024
 
 _STAKED: dict[
-    tuple[int, int, tuple[Bet, ...], tuple[tuple[Bet, int], ...], int],
+    tuple[int, int, tuple[Bet, ...], tuple[tuple[Bet, int], ...], int, frozenset[Bet]],
     tuple[Rules, LimitTier, tuple[AreaRoom, ...]],
 ]
 _STAKED = {}
@@ -220,15 +230,19 @@ _STAKED_MAX = 4096
 
 
 def _alone(
-    rules: Rules, tier: LimitTier, bets: tuple[Bet, ...], hand_number: int
+    rules: Rules,
+    tier: LimitTier,
+    bets: tuple[Bet, ...],
+    hand_number: int,
+    closed: frozenset[Bet],
 ) -> tuple[AreaRoom, ...]:
     """The rooms of ``bets`` for a player with nothing staked, kept by the rules' and the
     tier's identity (both frozen; kept alive with their rooms, so no id is reused)."""
-    key = (id(rules), id(tier), bets, hand_number)
+    key = (id(rules), id(tier), bets, hand_number, closed)
     found = _ALONE.get(key)
     if found is not None and found[0] is rules and found[1] is tier:
         return found[2]
-    rooms = tuple(_room(rules, tier, bet, 0, (), hand_number) for bet in bets)
+    rooms = tuple(_room(rules, tier, bet, 0, (), hand_number, closed) for bet in bets)
     if len(_ALONE) >= _ALONE_MAX:
         _ALONE.clear()
     _ALONE[key] = (rules, tier, rooms)
@@ -236,13 +250,21 @@ def _alone(
 
 
 def _room(
-    rules: Rules, tier: LimitTier, bet: Bet, amount: int, on: Collection[Bet], hand_number: int
+    rules: Rules,
+    tier: LimitTier,
+    bet: Bet,
+    amount: int,
+    on: Collection[Bet],
+    hand_number: int,
+    closed: frozenset[Bet] = frozenset(),
 ) -> AreaRoom:
     incomplete = _shortfall(rules, tier, bet, amount) if amount else None
     # ``on`` may hold ``bet`` itself: both exclusions look at other bets only
     closes = _closed_from(rules, bet, hand_number)
     if closes is not None:
         return AreaRoom(bet, 0, AreaLimit.CLOSED_FROM, closes, incomplete)
+    if bet in closed:
+        return AreaRoom(bet, 0, AreaLimit.EDGE_CLOSED, None, incomplete)
     if _one_side(rules, bet, on):
         return AreaRoom(bet, 0, AreaLimit.ONE_SIDE, None, incomplete)
     if _tiger_with_main(rules, bet, on):
@@ -306,6 +328,29 @@ def check_bet_maximum(
         )
 
 
+def check_edge_open(rules: Rules, bet: Bet, edge_closed: Mapping[Bet, float]) -> None:
+    """[EZ-C] Raise :class:`BetClosedError` (``limit`` ``edge_closed``) when ``bet`` is
+    one of the side bets closed for this hand, ``edge_closed`` (each with its edge).
+
+    >>> from punto.rules import preset
+    >>> check_edge_open(preset("ez").replace(close_below_edge=0.0), Bet.DRAGON7,
+    ...                 {Bet.DRAGON7: -0.0125})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    punto.errors.BetClosedError: Dragon 7 is closed this hand: ... -1.250%, below ... 0.000% [EZ-C]
+    """
+    edge = edge_closed.get(bet)
+    if edge is not None:
+        threshold = rules.close_below_edge or 0.0
+        raise BetClosedError(
+            f"{bet.label} is closed this hand: the cards left in the shoe give it a house "
+            f"edge of {edge:.3%}, below this table's {threshold:.3%} [EZ-C]",
+            limit=AreaLimit.EDGE_CLOSED.value,
+            bet=bet.value,
+            value=round(edge * 1_000_000),
+        )
+
+
 def check_bets(
     rules: Rules,
     bets: Mapping[Bet, int],
@@ -315,10 +360,12 @@ def check_bets(
     table_banker: int = 0,
     table_player: int = 0,
     digits: int | None = None,
+    edge_closed: Mapping[Bet, float] | None = None,
 ) -> None:
     """Check one player's bets for hand ``hand_number`` of the shoe; raise on the first
     broken limit. ``table_banker``/``table_player`` are the other players' totals on the
-    two sides, for [M14]; ``digits`` those of the player's currency (default the table's)."""
+    two sides, for [M14]; ``digits`` those of the player's currency (default the table's);
+    ``edge_closed`` the side bets closed for this hand, with their edges [EZ-C]."""
     if not _whole(hand_number) or hand_number < 1:
         raise BetError(f"hand numbers count from 1 in a shoe, not {hand_number!r}")
     chosen = rules.tier(tier) if isinstance(tier, str) else tier
@@ -338,8 +385,12 @@ def check_bets(
         if opens_until is not None:
             raise BetClosedError(
                 f"{bet.label} is closed from hand {opens_until} of the shoe; "
-                f"this is hand {hand_number} [O]"
+                f"this is hand {hand_number} [O]",
+                bet=bet.value,
+                value=opens_until,
             )
+        if edge_closed:
+            check_edge_open(rules, bet, edge_closed)
     if Bet.BANKER in bets:
         short = _shortfall(rules, chosen, Bet.BANKER, bets[Bet.BANKER])
         if short is not None and short.limit is AreaLimit.BANKER_MULTIPLE:

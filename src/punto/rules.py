@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -113,6 +114,10 @@ class Rules:
     ``None``: the server's pace)."""
     result_seconds: float | None = None
     """Seconds a result shows before the next round opens (``None``: the server's pace)."""
+    close_below_edge: float | None = None
+    """[EZ-C] A side bet whose exact house edge on the cards not yet seen falls below this
+    (a fraction of the stake: ``0.0`` closes a bet the shoe made player-favourable) is
+    closed for that hand (``None``: never)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -187,6 +192,13 @@ class Rules:
                 f"the betting time must be positive, not {self.betting_seconds}",
                 field="betting_seconds",
             )
+        edge = self.close_below_edge
+        if edge is not None and not (math.isfinite(edge) and -1 < edge < 1):
+            raise RulesError(
+                f"the edge below which side bets close must be a fraction between -1 and 1 "
+                f"(0.01 is 1%), not {edge!r} [EZ-C]",
+                field="close_below_edge",
+            )
         for name in ("card_seconds", "result_seconds"):
             if (getattr(self, name) or 0) < 0:
                 raise RulesError(f"{name} cannot be negative ({getattr(self, name)})", field=name)
@@ -231,6 +243,12 @@ class Rules:
                 raise RulesError(
                     f"rules setting {name} must be a number of seconds, not {seconds!r}", field=name
                 )
+        edge = self.close_below_edge
+        if edge is not None and (isinstance(edge, bool) or not isinstance(edge, int | float)):
+            raise RulesError(
+                f"rules setting close_below_edge must be a fraction or None, not {edge!r}",
+                field="close_below_edge",
+            )
         for key in (*self.paytables, *self.close_from_hand):
             if not isinstance(key, Bet):
                 raise RulesError(f"rules settings name bets by Bet, not {key!r}")

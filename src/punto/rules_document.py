@@ -174,6 +174,14 @@ def _optional_seconds(field: str, value: object) -> float | None:
     return float(value)
 
 
+def _optional_edge(field: str, value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _fail(field, f"must be a fraction of the stake (0.01 is 1%) or null, not {value!r}")
+    return float(value)
+
+
 _READERS: Mapping[str, Callable[[str, object], object]] = MappingProxyType(
     {
         "name": _text,
@@ -199,9 +207,14 @@ _READERS: Mapping[str, Callable[[str, object], object]] = MappingProxyType(
         "betting_seconds": _optional_seconds,
         "card_seconds": _optional_seconds,
         "result_seconds": _optional_seconds,
+        "close_below_edge": _optional_edge,
     }
 )
 assert set(_READERS) == set(DOCUMENT_FIELDS), "a rules field without a document reader"
+
+
+_ADDED_LATER = frozenset({"close_below_edge"})
+"""Settings a document stored before them may lack: each reads as its default."""
 
 
 def _settings(data: Mapping[str, Any]) -> dict[str, object]:
@@ -215,7 +228,7 @@ def rules_from_document(data: object) -> Rules:
     """The :class:`Rules` a complete document describes; :class:`RulesError` (its
     ``field`` set) for a missing, unknown or invalid key."""
     doc = _mapping("document", data)
-    missing = [name for name in DOCUMENT_FIELDS if name not in doc]
+    missing = [name for name in DOCUMENT_FIELDS if name not in doc and name not in _ADDED_LATER]
     if missing:
         raise _fail(missing[0], "missing from the rules document")
     return Rules(**_settings(doc))  # type: ignore[arg-type]

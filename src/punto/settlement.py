@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from punto.bets import LOSE, Bet, CoupFacts, classify
+from punto.bets import LOSE, MAIN_BETS, Bet, CoupFacts, classify
 from punto.errors import AmountError, UnknownBetError
-from punto.outcome import Outcome
+from punto.outcome import Outcome, Winner
 
 if TYPE_CHECKING:
     from punto.rules import Rules
 
-__all__ = ["VOID", "BetResult", "Settlement", "Settler", "refund", "settle"]
+__all__ = ["VOID", "BetResult", "Settlement", "Settler", "pushed_main_bets", "refund", "settle"]
 
 VOID = "void"
 """Payout class of a bet refunded because its hand was void."""
@@ -143,4 +143,25 @@ def refund(bets: Mapping[Bet, int]) -> Settlement:
             BetResult(bet, _stake(bet, amount), VOID, Fraction(0), 0)
             for bet, amount in bets.items()
         )
+    )
+
+
+def pushed_main_bets(rules: Rules, outcome: Outcome) -> tuple[Bet, ...]:
+    """The main bets ``outcome`` returns though it is no tie: EZ Baccarat's Banker on a
+    Banker win with a three-card 7 [EZ] (what the table shows as a push, not a win).
+
+    >>> from punto.cards import parse_cards
+    >>> from punto.coup import deal_coup
+    >>> from punto.rules import preset
+    >>> seven = deal_coup(parse_cards("KS 2H 6D 2C 3S"))  # Banker 4 draws a 3: 7 beats 6
+    >>> pushed_main_bets(preset("ez"), seven), pushed_main_bets(preset("macau"), seven)
+    ((<Bet.BANKER: 'banker'>,), ())
+    """
+    if outcome.winner is Winner.TIE:
+        return ()
+    facts = CoupFacts.of(outcome)
+    return tuple(
+        bet
+        for bet in rules.offered_bets
+        if bet in MAIN_BETS and rules.paytable_for(bet).odds(classify(bet, facts)) == 0
     )

@@ -67,6 +67,7 @@ EVENT_NAMES: dict[type[Any], str] = {
     events.PlayerConnection: "player_connection",
     events.PlayerLeft: "player_left",
     events.BettingOpened: "betting_opened",
+    events.SideBetsClosed: "side_bets_closed",
     events.BettingExtended: "betting_extended",
     events.OpenCardsRequested: "open_cards_requested",
     events.ChipChosen: "chip_chosen",

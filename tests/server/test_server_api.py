@@ -11,6 +11,7 @@ from ledger_support import BACKENDS
 from server_support import RunningServer, TableClient, server_on
 
 from punto.cards import parse_cards
+from punto.server.tables.configs import DEMO_TABLES
 from punto.shoe import ShoeReveal, verify_commitment
 
 pytestmark = pytest.mark.asyncio
@@ -26,10 +27,10 @@ async def test_health_metrics_accounts_and_roles(backend: str, tmp_path: Path) -
         http = server.http
         health = (await http.get("/healthz")).json()
         assert health["status"] == "ok"
-        assert health["tables_owned"] == 8
+        assert health["tables_owned"] == len(DEMO_TABLES)
         assert health["database"] == backend
         metrics = (await http.get("/metrics")).text
-        assert "punto_tables_owned 8.0" in metrics
+        assert f"punto_tables_owned {len(DEMO_TABLES)}.0" in metrics
         assert "punto_bet_confirm_seconds_bucket" in metrics
         openapi = (await http.get("/openapi.json")).json()
         assert "/api/lobby" in openapi["paths"]

@@ -28,6 +28,8 @@ from server_support import (
     redis_answers,
 )
 
+from punto.server.tables.configs import DEMO_TABLES
+
 pytestmark = pytest.mark.asyncio
 
 REDIS_URL = os.environ.get("PUNTO_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -62,7 +64,7 @@ async def two_processes(tmp_path: Path) -> AsyncIterator[tuple[str, Process, Pro
         procs = [a]
         try:
             async with http_client() as http:
-                assert (await a.ready(http))["tables_owned"] == 8
+                assert (await a.ready(http))["tables_owned"] == len(DEMO_TABLES)
                 b = Process(plain, name="p-b", env=env, log=tmp_path / "b.log")
                 procs.append(b)
                 assert (await b.ready(http))["tables_owned"] == 0
@@ -132,7 +134,7 @@ async def test_two_processes_serve_one_table_and_fail_over(_services: None, tmp_
             before = int(watcher.snapshot["seq"])
             a.stop(signal.SIGKILL)
             deadline = time.monotonic() + 30
-            while (await http_b.get("/healthz")).json()["tables_owned"] < 8:
+            while (await http_b.get("/healthz")).json()["tables_owned"] < len(DEMO_TABLES):
                 assert time.monotonic() < deadline, "b did not take the tables over"
                 await asyncio.sleep(0.5)
             # b numbers macau-1's events from 0 again: its clients are told to resync, and

@@ -129,12 +129,22 @@ def _enumerate_kernel(
     four = np.zeros((10, 10, 10, 10, 5), dtype=np.int64)
     _first_four_jit(counts, values, four)
     rem = np.zeros(10, dtype=np.int64)
+    w = np.zeros(5, dtype=np.int64)
     m = n - 4
+    # Swapping a hand's two cards keeps its total, its pair and the cards left: the
+    # orders of each pair of values are counted together (a quarter of the tails to walk).
     for v1 in range(10):
-        for v2 in range(10):
-            for v3 in range(10):
-                for v4 in range(10):
-                    w = four[v1, v2, v3, v4]
+        for v3 in range(v1, 10):
+            for v2 in range(10):
+                for v4 in range(v2, 10):
+                    for f in range(5):
+                        w[f] = four[v1, v2, v3, v4, f]
+                        if v1 != v3:
+                            w[f] += four[v3, v2, v1, v4, f]
+                        if v2 != v4:
+                            w[f] += four[v1, v4, v3, v2, f]
+                            if v1 != v3:
+                                w[f] += four[v3, v4, v1, v2, f]
                     if w[0] == 0 and w[1] == 0 and w[2] == 0 and w[3] == 0 and w[4] == 0:
                         continue
                     for v in range(10):

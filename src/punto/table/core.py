@@ -16,6 +16,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from punto.analysis.closing import SideBetPricer
 from punto.bets import Bet
 from punto.cards import Card
 from punto.coup import Coup, Position
@@ -23,7 +24,7 @@ from punto.errors import AccessError, BettingError, PuntoError, SeatError, Table
 from punto.money import show_amount
 from punto.outcome import Outcome, Side
 from punto.rules import Rules
-from punto.settlement import refund
+from punto.settlement import pushed_main_bets, refund
 from punto.table.clock import Clock
 from punto.table.events import (
     CHIP_EVENTS,
@@ -108,6 +109,8 @@ class OpenHand:
     started: bool = False
     rescan: bool = False
     new_shoe_after: bool = False
+    edge_closed: Mapping[Bet, float] = field(default_factory=dict)
+    """[EZ-C] The side bets closed for this hand, with the house edge that closed each."""
 
     @property
     def cards(self) -> list[tuple[Position, Card]]:
@@ -190,6 +193,9 @@ class TableCore:
         self._shoe: TableShoe | None = None
         self._shoe_open = False
         self._game: OpenHand | None = None
+        self._pricer: SideBetPricer | None = None
+        self._edge_closed_last: tuple[Bet, ...] = ()
+        """[EZ-C] The side bets the last hand opened closed (reopened ones are told)."""
         self._blank_owed: Why | None = None
         self._paused_from: Phase | None = None
         self._pending = PendingChanges()
@@ -723,7 +729,9 @@ class TableCore:
             self._enter(Phase.SQUEEZE)
         elif coup.is_complete:
             self._enter(Phase.RESULT)
-            self._emit(HandResult(at=self._now(), game=game.number, outcome=coup.outcome))
+            outcome = coup.outcome
+            pushes = pushed_main_bets(self.rules, outcome)
+            self._emit(HandResult(at=self._now(), game=game.number, outcome=outcome, pushes=pushes))
         else:
             self._enter(Phase.DEALING)
 

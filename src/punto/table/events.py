@@ -89,6 +89,7 @@ __all__ = [
     "RulesChanged",
     "ShoeClosed",
     "ShoeOpened",
+    "SideBetsClosed",
     "TableClosed",
     "TableOpened",
     "TablePaused",
@@ -434,6 +435,23 @@ class BettingOpened:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SideBetsClosed:
+    """[EZ-C] Before hand ``game``, the exact house edge of these ``closed`` side bets on
+    the cards not yet seen (``edges``, a fraction of the stake, in the same order) was below
+    the table's ``threshold``: they take no bet in this hand. ``reopened``: the side bets
+    the previous hand closed that this one deals again."""
+
+    kind: ClassVar[str] = "side_bets_closed"
+
+    at: float
+    game: GameNumber
+    threshold: float | None
+    closed: tuple[Bet, ...]
+    edges: tuple[float, ...]
+    reopened: tuple[Bet, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BettingExtended:
     """The countdown now ends at ``closes_at``: a player asked "wait for me" [O]."""
 
@@ -655,6 +673,9 @@ class HandResult:
     at: float
     game: GameNumber
     outcome: Outcome
+    pushes: tuple[Bet, ...] = ()
+    """Main bets the result returns though it is no tie (EZ's Banker on a three-card 7
+    [EZ]: :func:`punto.settlement.pushed_main_bets`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -754,6 +775,7 @@ Event = (
     | PlayerConnection
     | PlayerLeft
     | BettingOpened
+    | SideBetsClosed
     | BettingExtended
     | OpenCardsRequested
     | ChipChosen

@@ -4,6 +4,7 @@ squeeze and the reading, and settlement [M7], [M9], [M12], [M16], [S], [S5], [O]
 
 from __future__ import annotations
 
+from punto.analysis.closing import SideBetPricer
 from punto.bets import MAIN_BETS, Bet
 from punto.cards import Card
 from punto.coup import Position
@@ -18,6 +19,7 @@ from punto.table.events import (
     CardPlaced,
     CardsRevealed,
     HandSettled,
+    SideBetsClosed,
 )
 from punto.table.phases import Phase, require_phase
 from punto.table.reasons import Reason, Why
@@ -65,6 +67,35 @@ class HandDealing(TableCore):
         )
         self._emit(event)
         self._enter(Phase.BETTING_OPEN)
+        self._close_side_bets(game)
+        return event
+
+    def _close_side_bets(self, game: OpenHand) -> SideBetsClosed | None:
+        """[EZ-C] Close for ``game`` the side bets whose exact house edge on the cards not
+        yet seen is below the rules' threshold, and say which the last hand closed that
+        this one deals again (nothing to say: no event)."""
+        rules = self.rules
+        if rules.close_below_edge is None and not self._edge_closed_last:
+            return None
+        pricer = self._pricer
+        if pricer is None or pricer.rules is not rules:
+            pricer = self._pricer = SideBetPricer(rules)
+        closed = pricer.closed(self._require_shoe().unseen)
+        game.edge_closed = dict(closed)
+        bets = tuple(bet for bet, _ in closed)
+        reopened = tuple(bet for bet in self._edge_closed_last if bet not in game.edge_closed)
+        self._edge_closed_last = bets
+        if not bets and not reopened:
+            return None
+        event = SideBetsClosed(
+            at=self._now(),
+            game=game.number,
+            threshold=rules.close_below_edge,
+            closed=bets,
+            edges=tuple(edge for _, edge in closed),
+            reopened=reopened,
+        )
+        self._emit(event)
         return event
 
     def verify_close_betting(self) -> None:

@@ -22,6 +22,7 @@ from punto.limits import (
     area_rooms,
     check_bet_maximum,
     check_bets,
+    check_edge_open,
     check_stake,
 )
 from punto.table.core import OpenHand, TableCore
@@ -91,6 +92,8 @@ class BettingRound(TableCore):
         self.rules.paytable_for(bet)  # raises BetNotOfferedError
         self._verify_spot(player, spot)
         slip = self._slip_or_empty(player)
+        game = self._require_game()
+        check_edge_open(self.rules, bet, game.edge_closed)  # [EZ-C] at the chip already
         on_bet = slip.confirmed.get(bet, 0) + slip.pending.get(bet, 0) + self._chips[player]
         self._check_maximum(player, bet, on_bet)  # up to the table limit [L]
 
@@ -115,10 +118,13 @@ class BettingRound(TableCore):
         if not (self.can_bet(player) if can_bet is None else can_bet):
             return _closed_rooms(offered)
         tier = self.tier_of(player)
-        hand = self._require_game().number.hand
+        game = self._require_game()
         slip = self._slips.get(player)
         staked = {} if slip is None else slip.confirmed if not slip.steps else slip.combined()
-        return area_rooms(self.rules, offered, staked, tier=tier, hand_number=hand)
+        closed = frozenset(game.edge_closed)
+        return area_rooms(
+            self.rules, offered, staked, tier=tier, hand_number=game.number.hand, closed=closed
+        )
 
     def add_chip(self, player: PlayerId, bet: Bet, *, spot: int | None = None) -> ChipAdded:
         """Put the chosen chip on ``bet``; it is a bet only once confirmed [L]. ``spot``: a
@@ -210,6 +216,9 @@ class BettingRound(TableCore):
         self._verify_betting(player, "rebet")
         if not self._last_bets.get(player):
             raise BettingError(f"{player} has no confirmed bets from the last hand to repeat")
+        game = self._require_game()
+        for bet in self._last_bets[player]:
+            check_edge_open(self.rules, bet, game.edge_closed)  # [EZ-C] not put back closed
         self._verify_spot(player, None)
 
     def can_rebet(self, player: PlayerId) -> bool:
@@ -264,6 +273,7 @@ class BettingRound(TableCore):
             hand_number=game.number.hand,
             table_banker=banker,
             table_player=punto,
+            edge_closed=game.edge_closed,
         )
 
     def _verify_placed(self, player: PlayerId, bets: Mapping[Bet, int]) -> Bets:

@@ -35,7 +35,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from punto.cards import Card
+from punto.analysis.composition import Composition
+from punto.cards import RANKS, Card, Rank
 from punto.coup import Coup
 from punto.dealing import (
     VOID_MIN_CARDS,
@@ -93,6 +94,17 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+def _unseen(rules: Rules, shown: Counter[Rank]) -> Composition:
+    """The shoe less the cards its hands showed [EZ-C] (a card shown more often than a
+    shoe holds it, as a hand dealt again may, leaves none of its rank)."""
+    full = 4 * rules.decks
+    return Composition(tuple(max(0, full - shown[rank]) for rank in RANKS))
+
+
+def _show(shown: Counter[Rank], cards: Sequence[Card]) -> None:
+    shown.update(card.rank for card in cards)
+
+
 class RngShoe:
     """A shuffled shoe dealt by :class:`~punto.dealing.ShoeDealer`."""
 
@@ -104,6 +116,7 @@ class RngShoe:
         self.dealer = ShoeDealer(rules, rng=rng)
         self._seen_events = 0
         self._replay: list[Card] = []
+        self._shown: Counter[Rank] = Counter()
 
     # -- state ---------------------------------------------------------------
 
@@ -136,6 +149,11 @@ class RngShoe:
     def cards_left(self) -> int:
         """Cards still in the shoe."""
         return self.dealer.shoe.remaining + len(self._replay)
+
+    @property
+    def unseen(self) -> Composition:
+        """The cards not yet shown by this shoe's hands (burned cards among them) [EZ-C]."""
+        return _unseen(self.rules, self._shown)
 
     def next_is_last(self) -> tuple[bool, tuple[CutNotice, ...]]:
         """Whether the next hand is the shoe's last, and any cut card that just showed."""
@@ -206,6 +224,7 @@ class RngShoe:
         self.verify_demo(cards)
         outcome = self.dealer.deal_demo_hand().outcome
         self._new_events()
+        _show(self._shown, (*outcome.player, *outcome.banker))
         return outcome
 
     def verify_burn(self, count: int, cards: Sequence[Card]) -> None:
@@ -270,6 +289,9 @@ class RngShoe:
             self.dealer.begin_hand()
         self._replay.clear()  # cards of a hand cut short are discarded with it
         self.dealer.end_hand(outcome)
+        _show(self._shown, (*outcome.player, *outcome.banker))
+        if self.rules.continuous_shuffler:
+            self._shown.clear()  # [M7.2] every hand is dealt from a full shoe
         events = self._new_events()
         dealt = next(e for e in events if isinstance(e, HandDealt))
         void = Why(Reason.SEVEN_CARDS_OR_VOID) if dealt.void_reason else None  # [S5]
@@ -296,6 +318,7 @@ class LiveShoe:
         self.hand_open = False
         self.finished = False
         self._seen: Counter[Card] = Counter()
+        self._shown: Counter[Rank] = Counter()
         self._last_hand: int | None = None
         self._cut_during: int | None = None
 
@@ -310,6 +333,11 @@ class LiveShoe:
     def cards_seen(self) -> int:
         """Cards scanned out of this shoe so far."""
         return sum(self._seen.values())
+
+    @property
+    def unseen(self) -> Composition:
+        """The cards not yet shown by this shoe's hands (burned cards among them) [EZ-C]."""
+        return _unseen(self.rules, self._shown)
 
     def next_is_last(self) -> tuple[bool, tuple[CutNotice, ...]]:
         """Whether the next hand is announced as the shoe's last."""
@@ -391,6 +419,7 @@ class LiveShoe:
         """Record a scanned demonstration hand."""
         self.verify_demo(cards)
         self._seen.update(cards)
+        _show(self._shown, cards)
         self.demo_hands_dealt += 1
         return self._coup_of(cards)
 
@@ -475,8 +504,10 @@ class LiveShoe:
             void = Why(Reason.SEVEN_CARDS_OR_VOID)  # [S5] minimum seven cards or void
         self.hand_open = False
         self.hands_dealt += 1
+        _show(self._shown, (*outcome.player, *outcome.banker))
         if self.rules.continuous_shuffler:
             self._seen.clear()  # [M7.2] the cards go back into the machine
+            self._shown.clear()
         last = self._last_hand is not None and self.hands_dealt >= self._last_hand
         return HandEnd(last, void, ())
 

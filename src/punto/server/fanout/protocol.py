@@ -53,6 +53,7 @@ from punto.codec import (
 )
 from punto.coup import Position
 from punto.errors import (
+    BetClosedError,
     BetLimitError,
     ChatError,
     JurisdictionError,
@@ -652,6 +653,8 @@ def error_params(exc: BaseException) -> dict[str, Any] | None:
         return {"retry_after": math.ceil(exc.retry_after)}
     if isinstance(exc, TooManyTablesError):
         return {"max_tables": exc.limit}
+    if isinstance(exc, BetClosedError):  # [O] closed from a hand, [EZ-C] by the shoe's edge
+        return {"limit": exc.limit, "bet": exc.bet, "value": exc.value}
     if isinstance(exc, BetLimitError):
         bet, _, bound = exc.limit.rpartition("_")
         if bound in ("min", "max") and bet in _BETS:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_REPORT_DAYS",
     "OPERATOR_REPORT_COLUMNS",
+    "closings_text",
     "daily_report",
     "operator_report",
     "player_transactions",
@@ -113,6 +114,24 @@ def _rtp(payouts: int, turnover: int) -> str | None:
     return str((Decimal(payouts) / Decimal(turnover)).quantize(Decimal("0.00001")))
 
 
+def _closings(closed: dict[str, int], hands: int) -> dict[str, dict[str, Any]]:
+    """[EZ-C] Each side bet the shoe's edge closed: in how many of the table's ``hands``,
+    and that share as a decimal string."""
+    return {
+        bet: {"hands": n, "share": _rtp(n, hands) if hands else None}
+        for bet, n in sorted(closed.items())
+    }
+
+
+def closings_text(closed: dict[str, dict[str, Any]], hands: int) -> str:
+    """A row's ``side_bets_closed`` as one CSV cell: ``dragon7=12/80 panda8=3/80``.
+
+    >>> closings_text({"dragon7": {"hands": 12, "share": "0.15000"}}, 80)
+    'dragon7=12/80'
+    """
+    return " ".join(f"{bet}={c['hands']}/{hands}" for bet, c in closed.items())
+
+
 def _book(entries: Sequence[tuple[str, int]], house_currency: str) -> str | None:
     """The currency of a transaction's house and escrow entries (``None``: it has none,
     so it moved nothing a report counts)."""
@@ -143,6 +162,8 @@ async def daily_report(
 ) -> list[dict[str, Any]]:
     """Turnover, payouts, house result and observed RTP per table and currency for one
     UTC day (``currency``: the house currency, the book of accounts that name none).
+    ``side_bets_closed``: each side bet the shoe's edge closed, in how many of the
+    table's ``hands`` and that share [EZ-C].
     ``hands`` and ``void_hands`` are the table's, whatever the currency: they are on
     each of its rows (a table that dealt without money has a row in the house currency)."""
     start, end = _bounds(day)
@@ -163,6 +184,7 @@ async def daily_report(
                 "payouts": 0,
                 "house_result": 0,
                 "observed_rtp": None,
+                "side_bets_closed": {},
             },
         )
 
@@ -189,6 +211,7 @@ async def daily_report(
             entry(table_id, currency)
     for (table_id, _book_of), row in per.items():
         row["hands"] = books.hands.get(table_id, 0)
+        row["side_bets_closed"] = _closings(books.closed.get(table_id, {}), row["hands"])
         row["void_hands"] = voids.get(table_id, 0)
         row["payouts"] = row["turnover"] - row["house_result"]
         row["observed_rtp"] = _rtp(row["payouts"], row["turnover"])

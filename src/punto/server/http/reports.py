@@ -16,6 +16,7 @@ from punto.server.auth import Role, require_role
 from punto.server.features.backoffice import drift_csv, drift_json, rows_csv
 from punto.server.features.reports import (
     OPERATOR_REPORT_COLUMNS,
+    closings_text,
     daily_report,
     operator_report,
     report_span,
@@ -56,7 +57,11 @@ async def report_daily_csv(
 ) -> Response:
     """The daily report as CSV."""
     days = (await report_daily(actor, node, date_, table_id))["days"]
-    return Response(rows_csv(days), media_type="text/csv; charset=utf-8")
+    flat = [
+        {**row, "side_bets_closed": closings_text(row["side_bets_closed"], row["hands"])}
+        for row in days
+    ]
+    return Response(rows_csv(flat), media_type="text/csv; charset=utf-8")
 
 
 async def operator_rows(

@@ -5,7 +5,7 @@ ledger's own writes and checks are :mod:`punto.ledger.store`'s."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
 
@@ -47,6 +47,8 @@ class DayBooks:
     """The rounds voided that day."""
     hands: dict[str, int]
     """The hands each table closed that day."""
+    closed: dict[str, dict[str, int]] = field(default_factory=dict)
+    """[EZ-C] Of those, how many each side bet was closed in, per table and bet."""
 
 
 class BookStore(StorePart):
@@ -133,10 +135,22 @@ class BookStore(StorePart):
                 .where(and_(_H.c.closed_at >= start.timestamp(), _H.c.closed_at < end.timestamp()))
                 .group_by(_H.c.table_id)
             )
+            day = and_(_H.c.closed_at >= start.timestamp(), _H.c.closed_at < end.timestamp())
+            closings = await conn.execute(
+                select(_H.c.table_id, _H.c.closed_bets, func.count())
+                .where(and_(day, _H.c.closed_bets != ""))
+                .group_by(_H.c.table_id, _H.c.closed_bets)
+            )
+            closed: dict[str, dict[str, int]] = {}
+            for table_id, bets, count in closings:
+                for bet in str(bets).split():
+                    per = closed.setdefault(str(table_id), {})
+                    per[bet] = per.get(bet, 0) + int(count)
             return DayBooks(
                 money=money,
                 voided=[str(r) for r in voided],
                 hands={str(t): int(n) for t, n in hands},
+                closed=closed,
             )
 
         return await self._db.run(unit)

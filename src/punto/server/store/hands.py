@@ -65,6 +65,7 @@ class HandStore(StorePart):
         players: Sequence[str],
         after: Awaitable[bool] | None = None,
         replace: bool = True,
+        closed_bets: Sequence[str] | None = None,
     ) -> bool:
         """Store (or replace) a hand's record and who bet on it; whether it was stored.
 
@@ -75,7 +76,10 @@ class HandStore(StorePart):
         that no record says *settled* of money that did not move. On PostgreSQL the
         record is written meanwhile, in a transaction held open until ``after`` says
         whether to commit (the two transactions' work overlaps); on SQLite, which has
-        one writer, it is written once ``after`` is true."""
+        one writer, it is written once ``after`` is true.
+
+        ``closed_bets``: the side bets the hand closed for the shoe's edge [EZ-C]
+        (``None``: as stored, none for a new hand)."""
         encoded = orjson.dumps(record, option=_RECORD_OPTIONS).decode()
 
         values = {
@@ -87,6 +91,8 @@ class HandStore(StorePart):
             "status": status,
             "record": encoded,
         }
+        if closed_bets is not None:
+            values["closed_bets"] = " ".join(closed_bets)
         wanted = sorted(set(players))
         # the transaction waits for ``after`` on PostgreSQL; SQLite's one writer first
         held = after if self._db.postgresql else None

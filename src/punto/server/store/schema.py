@@ -184,6 +184,8 @@ class HandRow(Base):
     closed_at: Mapped[float | None] = mapped_column(Float)
     status: Mapped[str] = mapped_column(String(16))
     record: Mapped[str] = mapped_column(Text)
+    closed_bets: Mapped[str] = mapped_column(String(400), default="", server_default="")
+    """[EZ-C] The side bets the hand closed for the shoe's edge (names, space-separated)."""
 
 
 class HandPlayerRow(Base):

@@ -303,5 +303,18 @@ DEMO_TABLES: tuple[TableConfig, ...] = (
         dealing=Dealing.LIVE,
         names={"zh": "真人荷官", "zh-Hant": "真人荷官"},
     ),
+    TableConfig(
+        id="ez-rng",
+        name="EZ Baccarat",
+        rules="ez",
+        overrides={"close_below_edge": 0.0},  # [EZ-C] no side bet dealt at a player's edge
+        names={"zh": "龙七熊猫百家乐", "zh-Hant": "龍七熊貓百家樂"},
+    ),
+    TableConfig(
+        id="speed-rng",
+        name="Speed Baccarat",
+        rules="speed",
+        names={"zh": "极速百家乐", "zh-Hant": "極速百家樂"},
+    ),
 )
 """The tables ``make run`` opens on first start."""

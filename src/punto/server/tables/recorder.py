@@ -22,10 +22,18 @@ from punto.server.tables.history import event_at, events_from
 from punto.server.tables.tablecast import TableCast
 from punto.server.tables.truth import carry_amendments
 from punto.table import HandFacts, Table, hand_facts, hand_records
-from punto.table.events import BettingClosed, BettingOpened, HandSettled, ShoeClosed, ShoeOpened
+from punto.table.events import (
+    BettingClosed,
+    BettingOpened,
+    Event,
+    HandSettled,
+    ShoeClosed,
+    ShoeOpened,
+    SideBetsClosed,
+)
 from punto.table.records import GameNumber
 
-__all__ = ["HandRecorder"]
+__all__ = ["HandRecorder", "closed_bets"]
 
 _LOG = logging.getLogger("punto.server.tables.recorder")
 
@@ -216,6 +224,7 @@ class HandRecorder:
             record=data,
             players=players,
             after=settled,
+            closed_bets=closed_bets(events, game),
         )
 
     def facts(self, game: str, *, first: int, done: int) -> HandFacts | None:
@@ -238,3 +247,11 @@ class HandRecorder:
             dealer=table.dealer,
             opened_at=opened.at,
         )
+
+
+def closed_bets(events: Iterable[Event], game: GameNumber) -> list[str]:
+    """The side bets hand ``game`` closed for the shoe's edge [EZ-C], by wire name."""
+    for event in events:
+        if isinstance(event, SideBetsClosed) and event.game == game:
+            return [bet.value for bet in event.closed]
+    return []

@@ -32,8 +32,10 @@ from punto.table.events import (
     Event,
     HandRestarted,
     HandResult,
+    SideBetsClosed,
 )
 from punto.table.purses import Purse
+from punto.table.records import GameNumber
 from punto.table.seat_plan import Place
 
 __all__ = [
@@ -103,6 +105,7 @@ class SnapshotState(TypedDict):
     holders: dict[str, str]
     cards: list[dict[str, Any]]
     outcome: dict[str, Any] | None
+    edge_closed: dict[str, float]
     vip: VipJson
     blank_owed: bool
     paused: bool
@@ -293,6 +296,7 @@ def snapshot_state(
         "holders": {side.value: p for side, p in table.holders.items()},
         "cards": cards,
         "outcome": outcome,
+        "edge_closed": _edge_closed(hand_events, table.game),
         "vip": {
             "squeeze": table.vip.squeeze,
             "vertical_squeeze": table.vip.vertical_squeeze,
@@ -352,3 +356,12 @@ def purse_json(purse: Purse) -> dict[str, Any]:
         "chips": list(purse.chips),
         "limits": [tier_json(t) for t in purse.tiers.values()],
     }
+
+
+def _edge_closed(hand_events: Sequence[Event], game: GameNumber | None) -> dict[str, float]:
+    """[EZ-C] The side bets the hand in progress closed for the shoe's edge, with each
+    bet's edge (none outside a hand)."""
+    for event in hand_events:
+        if isinstance(event, SideBetsClosed) and event.game == game:
+            return {bet.value: edge for bet, edge in zip(event.closed, event.edges, strict=True)}
+    return {}

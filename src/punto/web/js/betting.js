@@ -50,7 +50,9 @@ function betArea(state, bet, ctx, extraClass = "") {
   const everyone = tableTotals(state)[bet] || 0;
   const bettors = tableBettors(state, bet);
   const others = everyone && (everyone !== confirmed || bettors > 1);
-  const open = canBet(state);
+  // [EZ-C] closed this hand because the shoe favours it: shown closed, with the reason
+  const edgeClosed = Object.prototype.hasOwnProperty.call(state.edgeClosed || {}, bet);
+  const open = canBet(state) && !edgeClosed;
   const refused = ctx.refused && ctx.refused();
   const marked = Boolean(refused && refused.bet === bet);
   const won = state.result && state.result.mine && state.result.mine.settlement
@@ -59,6 +61,7 @@ function betArea(state, bet, ctx, extraClass = "") {
   // the hand's winning areas glow while the win display is up (table.js)
   const areaWon = Boolean(ctx.winning && ctx.winning().includes(bet));
   const parts = [betName(bet)];
+  if (edgeClosed) parts.push(t("bet.edge_closed"));
   if (areaWon) parts.push(t("win.area_won"));
   if (confirmed) parts.push(t("bet.your_bet", { amount: money(confirmed, digits) }));
   if (pending) parts.push(t("bet.unconfirmed", { amount: money(pending, digits) }));
@@ -67,16 +70,18 @@ function betArea(state, bet, ctx, extraClass = "") {
     "button",
     {
       type: "button",
-      class: ["bet", betClass(bet), extraClass, confirmed ? "has-confirmed" : "", pending ? "has-pending" : "", won && won.net > 0 ? "bet-won" : "", areaWon ? "bet-area-won" : "", marked ? "bet-refused" : ""],
+      class: ["bet", betClass(bet), extraClass, edgeClosed ? "bet-edge-closed" : "", confirmed ? "has-confirmed" : "", pending ? "has-pending" : "", won && won.net > 0 ? "bet-won" : "", areaWon ? "bet-area-won" : "", marked ? "bet-refused" : ""],
       "aria-invalid": marked ? "true" : null,
       "data-bet": bet,
       "data-won": areaWon ? "true" : null,
+      "data-closed": edgeClosed ? "edge_closed" : null,
       "data-key": `bet-${bet}`,
       disabled: !open,
       "aria-label": listOf(parts),
       onclick: () => ctx.addChip(bet),
     },
     h("span", { class: "bet-name" }, betName(bet)),
+    edgeClosed ? h("span", { class: "bet-closed-reason", "data-testid": `closed-${bet}` }, t("bet.edge_closed")) : null,
     h(
       "span",
       { class: "bet-amounts" },

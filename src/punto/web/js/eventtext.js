@@ -15,6 +15,14 @@ function readReason(reason) {
   return { code: m[1], params };
 }
 
+/** [EZ-C] The side bets a hand closed for the shoe's edge, and those it reopened. */
+function sideBetsClosedText(ev) {
+  const parts = [];
+  if (ev.closed.length) parts.push(t("ev.side_bets_closed", { bets: listOf(ev.closed.map(betName)) }));
+  if (ev.reopened.length) parts.push(t("ev.side_bets_reopened", { bets: listOf(ev.reopened.map(betName)) }));
+  return parts.join(" ");
+}
+
 /** A reason of an event (void, refund, burn, transfer …) in the current language: its
  * code and parameters, or a ledger row's reason text when no parameters are given. */
 export function reasonText(reason, params) {
@@ -95,7 +103,10 @@ export function describeEvent(ev, digits = 2) {
     case "card_placed": return t("ev.card_placed", { position: ev.position, card: ev.card || t("card.face_down") });
     case "cards_revealed": return t("ev.cards_revealed", { by: ev.by || t("table.dealer"), cards: ev.cards.map(([pos, c]) => `${pos} ${c}`).join(" ") });
     case "hand_restarted": return t("ev.hand_restarted", { reason: reasonText(ev.reason, ev.reason_params) });
-    case "hand_result": return outcomeText(ev.outcome);
+    case "hand_result": return (ev.pushes || []).length
+      ? `${outcomeText(ev.outcome)} — ${t("result.pushes", { bets: listOf(ev.pushes.map(betName)) })}`
+      : outcomeText(ev.outcome);
+    case "side_bets_closed": return sideBetsClosedText(ev);
     case "hand_settled": return t("ev.hand_settled", { game: ev.game });
     case "bets_refunded": return t("ev.bets_refunded", { reason: reasonText(ev.reason, ev.reason_params) });
     case "hand_voided": return t("ev.hand_voided", { reason: reasonText(ev.reason, ev.reason_params) });

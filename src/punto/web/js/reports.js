@@ -21,7 +21,7 @@ export function dailyReport() {
         fill(out, h("p", { class: "hint" }, t("report.none")));
         return;
       }
-      const cols = ["date", "table", "currency", "hands", "void_hands", "bets", "turnover", "payouts", "house_result", "observed_rtp"];
+      const cols = ["date", "table", "currency", "hands", "void_hands", "bets", "turnover", "payouts", "house_result", "observed_rtp", "side_bets_closed"];
       const csv = `/api/reports/daily.csv?${new URLSearchParams({ date: date.value, ...(table.value.trim() ? { table: table.value.trim() } : {}) })}`;
       fill(out, h("p", {}, h("a", { href: csv, class: "btn btn-small", download: "daily.csv", onclick: (ev) => downloadCsv(ev, csv, "daily.csv") }, t("drift.csv"))),
         reportTable("report", cols, (c) => t(`report.${c}`), days.map((d) => cols.map((c) => cell(d, c)))));
@@ -49,6 +49,12 @@ function cell(row, col) {
   if (_COUNTS.includes(col)) return { text: count(v), num: true };
   if (col === "observed_rtp") return { text: v === null ? "—" : `${(Number(v) * 100).toFixed(3)}%`, num: true };
   if (col === "operator") return { text: v === null ? t("opreport.house_players") : v };
+  // [EZ-C] each side bet the shoe's edge closed: in how many of the table's hands
+  if (col === "side_bets_closed") {
+    const closed = Object.entries(v || {});
+    if (!closed.length) return { text: "—" };
+    return { text: listOf(closed.map(([bet, c]) => t("report.closed_in", { bet: betName(bet), hands: count(c.hands), of: count(row.hands), share: c.share === null ? "—" : `${(Number(c.share) * 100).toFixed(1)}%` }))) };
+  }
   return { text: String(v) };
 }
 

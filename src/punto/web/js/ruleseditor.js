@@ -132,6 +132,14 @@ export function rulesEditor(initial = null) {
       return h("label", { class: "field" }, h("span", { class: "field-label" }, fieldName(key)), el);
     };
 
+    // [EZ-C] side bets close for a hand whose shoe gives them a house edge below this
+    // percentage (stored as a fraction); blank: never
+    const edgeValue = doc.close_below_edge === null || doc.close_below_edge === undefined ? "" : String(+(doc.close_below_edge * 100).toFixed(6));
+    const closeBelow = h("input", { type: "number", min: -100, max: 100, step: "any", value: edgeValue, name: "close_below_edge", class: "narrow",
+      "data-field": "close_below_edge", placeholder: t("rules.none"),
+      oninput: () => set("close_below_edge", closeBelow.value === "" ? null : Number.isNaN(Number(closeBelow.value)) ? closeBelow.value : Number(closeBelow.value) / 100) });
+    inputs.close_below_edge = closeBelow;
+
     const bets = Object.keys(state.catalogue.paytables);
     const paytableRows = bets.map((bet) => {
       const offered = doc.paytables[bet];
@@ -172,6 +180,7 @@ export function rulesEditor(initial = null) {
         choice("rounding", CHOICES.rounding), number("currency_digits"),
         h("label", { class: "field" }, h("span", { class: "field-label" }, fieldName("max_imbalance")), imbalance),
         PACE.map(seconds),
+        h("label", { class: "field" }, h("span", { class: "field-label" }, fieldName("close_below_edge")), closeBelow),
         FLAGS.map(flag)),
       h("div", { class: "rules-columns" },
         h("table", { class: "data rules-paytables" },

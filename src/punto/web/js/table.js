@@ -5,7 +5,7 @@
 // ``compact`` (the multi-table page, multi.js): the countdown, the balance, the cards, the
 // result, the main bet areas, chips and actions only, with "watch and bet" / "leave".
 import { h, fill, announce, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { listOf, t } from "./i18n.js";
 import { betName, errorText, handPhaseName, money, presetName, setCurrency, signed, tableName } from "./format.js";
 import { has } from "./i18n.js";
 import { limitsCard } from "./paytable.js";
@@ -38,7 +38,7 @@ function advice(why, digits) {
   if (!has(key)) return null;
   return t(key, {
     bet: why.bet ? betName(why.bet) : "",
-    value: why.limit === "closed_from" ? String(why.value) : money(why.value || 0, digits),
+    value: why.limit === "closed_from" ? String(why.value) : why.limit === "edge_closed" ? "" : money(why.value || 0, digits),
     short: money(why.short || 0, digits),
   });
 }
@@ -336,7 +336,7 @@ export function mount(root, { id, compact = false }) {
     }
     // the win display speaks for itself (its own live region): no second announcement
     if (ev.kind === "hand_settled" && !ev.void_reason && state.result) {
-      showWin(winSummary({ game: ev.game, outcome: state.result.outcome, mine: state.result.mine, results: state.result.results, summary: state.result.summary, offered: state.table.bets }));
+      showWin(winSummary({ game: ev.game, outcome: state.result.outcome, mine: state.result.mine, results: state.result.results, summary: state.result.summary, offered: state.table.bets, pushes: state.pushes }));
       if (state.result.mine) records.reload();
     }
     if (ev.kind === "bets_refunded" && state.result && state.result.mine) {
@@ -521,6 +521,7 @@ export function mount(root, { id, compact = false }) {
       { class: ["result", `result-${o.winner}`], "data-testid": "result" },
       h("b", { class: "result-main" }, outcomeText(o)),
       flags.length ? h("span", { class: "result-flags" }, flags.join(" · ")) : null,
+      (s.pushes || []).length ? h("span", { class: "result-pushes", "data-testid": "result-pushes" }, t("result.pushes", { bets: listOf(s.pushes.map(betName)) })) : null,
       mine ? h("span", { class: ["result-mine", mine.settlement.total_net > 0 ? "pos" : mine.settlement.total_net < 0 ? "neg" : ""], "data-testid": "my-result" }, resultText(mine, digits)) : null,
     );
   }
@@ -555,7 +556,7 @@ export function mount(root, { id, compact = false }) {
     const base = [lang, s.phase, s.game, s.legal.actions];
     section("head", el.head, JSON.stringify([...base, s.dealer, s.shoe, you.table_balance, you.wallet_balance, you.at_table, standingBets(s), status, tableName(s.table)]), renderHead);
     section("hands", el.hands, JSON.stringify([lang, s.game, s.cards, s.holders, s.outcome, Boolean(s.result)]), renderHands);
-    section("result", el.result, JSON.stringify([lang, s.outcome, s.result, s.voided]), renderResult);
+    section("result", el.result, JSON.stringify([lang, s.outcome, s.pushes, s.result, s.voided]), renderResult);
     section("win", el.win, JSON.stringify([lang, win]), renderWin);
     section("squeeze", el.squeeze, squeezeKey(s, sent) + lang, () => squeezePanel(s, ctx, sent));
     const betKey = JSON.stringify([...base, you.pending, you.bets, s.bets, s.result, you.at_table, you.place, s.table.limits, win && win.areas]);

@@ -43,6 +43,9 @@ export function fromSnapshot(snap, now = Date.now()) {
     holders: { ...(s.holders || {}) },
     cards: cardMap(s.cards),
     outcome: s.outcome,
+    pushes: [],
+    // [EZ-C] the side bets this hand closed for the shoe's edge, {bet: edge}
+    edgeClosed: { ...(s.edge_closed || {}) },
     vip: { ...s.vip },
     blankOwed: s.blank_owed,
     paused: s.paused,
@@ -131,6 +134,8 @@ function newHand(state, game) {
   state.game = game;
   state.cards = {};
   state.outcome = null;
+  state.pushes = [];
+  state.edgeClosed = {};
   state.result = null;
   state.voided = null;
   state.voidedParams = null;
@@ -272,6 +277,9 @@ export function applyEvent(state, ev, now = Date.now()) {
       state.standing = you.viewer === "player" ? { ...you.bets } : {};
       state.shoe = { ...state.shoe, last_hand: Boolean(ev.last_hand) };
       return {};
+    case "side_bets_closed": // [EZ-C] told right after the hand's betting opened
+      state.edgeClosed = Object.fromEntries(ev.closed.map((bet, i) => [bet, ev.edges[i]]));
+      return {};
     case "betting_extended":
       if (ev.closes_at && state.closesAt) state.closesAt = now + 1000 * (ev.closes_at - ev.at);
       return {};
@@ -331,6 +339,7 @@ export function applyEvent(state, ev, now = Date.now()) {
       return {};
     case "hand_result":
       state.outcome = ev.outcome;
+      state.pushes = [...(ev.pushes || [])]; // [EZ] a Banker three-card 7 returns Banker bets
       return {};
     case "hand_settled": {
       // A player and a spectator get the hand's summary (the areas a settlement paid)

@@ -35,16 +35,16 @@ export function winningAreas(outcome, results, offered, summary = null) {
  * stake}`; kind is "win", "lose", "push", "standing", "refund" or "none" (no bet of the
  * player's in the hand).
  */
-export function winSummary({ game, outcome, mine, results, offered, summary = null, refunded = false }) {
+export function winSummary({ game, outcome, mine, results, offered, summary = null, refunded = false, pushes = [] }) {
   const areas = refunded ? [] : winningAreas(outcome, results, offered, summary);
-  if (!mine) return { game, kind: refunded ? null : "none", amount: 0, areas, outcome };
-  if (refunded) return { game, kind: "refund", amount: mine.returned, areas, outcome };
+  if (!mine) return { game, kind: refunded ? null : "none", amount: 0, areas, outcome, pushes };
+  if (refunded) return { game, kind: "refund", amount: mine.returned, areas, outcome, pushes: [] };
   const settlement = mine.settlement || { total_net: 0, total_stake: 0 };
   const net = settlement.total_net;
   const stake = settlement.total_stake;
   let kind = net > 0 ? "win" : net < 0 ? "lose" : "push";
   if (net === 0 && mine.standing && Object.keys(mine.standing).length) kind = "standing";
-  return { game, kind, amount: net, returned: mine.returned, stake, areas, outcome };
+  return { game, kind, amount: net, returned: mine.returned, stake, areas, outcome, pushes };
 }
 
 /** The display's element for a summary (null when there is nothing to show). */
@@ -68,11 +68,16 @@ export function winDisplay(summary, digits) {
   const areas = summary.areas.length
     ? h("p", { class: "win-areas", "data-testid": "win-areas" }, t("win.areas", { bets: listOf(summary.areas.map(betName)) }))
     : null;
+  // [EZ] the main bets the result returned though it is no tie (the table says which)
+  const pushed = (summary.pushes || []).length
+    ? h("p", { class: "win-pushes", "data-testid": "win-pushes" }, t("result.pushes", { bets: listOf(summary.pushes.map(betName)) }))
+    : null;
   return h(
     "div",
     { class: ["win-display", `win-${summary.kind}`, o ? `win-side-${o.winner}` : ""], "data-testid": "win-display", "data-kind": summary.kind, "data-game": summary.game },
     headline ? h("p", { class: "win-headline" }, h("b", {}, headline), totals ? h("span", { class: "win-totals" }, totals) : null) : null,
     mine ? h("p", { class: "win-mine" }, mine) : null,
+    pushed,
     areas,
   );
 }
