@@ -14,6 +14,7 @@ import { bigRoadPreview } from "./roads.js";
 import { current, role } from "./session.js";
 
 const REFRESH_MS = 3000;
+const STILL_MS = 10000; // a table's still is fetched again this often
 const FILTERS_KEY = "punto.lobby.filters";
 const PREFS_KEY = "punto.lobby.prefs";
 const KINDS = ["rng", "live", "vip", "bid_squeeze"];
@@ -169,6 +170,25 @@ export function mount(root) {
     return { ...tb, tiers, currency_digits: purse.digits, min_bet: Math.min(...tiers.map((x) => x.min_bet)), max_bet: Math.max(...tiers.map((x) => x.max_bet)) };
   }
 
+  // The tile's picture: the studio's still of the table (refreshed every STILL_MS), else
+  // the felt with the table's last results; the dealer's photo (or initial) and name on it.
+  function thumb(tb, left) {
+    const still = tb.still_url
+      ? h("img", { class: "lobby-still", src: `${tb.still_url}${tb.still_url.includes("?") ? "&" : "?"}t=${Math.floor(Date.now() / STILL_MS)}`, alt: "", loading: "lazy", decoding: "async" })
+      : h("div", { class: "lobby-felt", "aria-hidden": "true" },
+        [...String(tb.last_results || "").slice(-12)].map((r) => h("i", { class: `bead bead-${r}` })));
+    const dealer = tb.dealer
+      ? h("span", { class: "lobby-dealer", "data-testid": `dealer-${tb.id}` },
+        tb.dealer_photo
+          ? h("img", { class: "lobby-dealer-photo", src: tb.dealer_photo, alt: "", loading: "lazy" })
+          : h("span", { class: "lobby-dealer-photo lobby-dealer-initial", "aria-hidden": "true" }, [...tb.dealer][0].toUpperCase()),
+        h("span", {}, tb.dealer))
+      : null;
+    const status = h("span", { class: ["lobby-phase", tb.phase === "betting_open" ? "lobby-phase-open" : ""] },
+      phaseName(tb.phase), left !== null ? ` · ${t("lobby.closes_in", { n: left })}` : "");
+    return h("div", { class: ["lobby-thumb", tb.video ? "lobby-thumb-video" : ""], "data-testid": `thumb-${tb.id}` }, still, status, dealer);
+  }
+
   function card(table) {
     const tb = priced(table);
     const digits = tb.currency_digits;
@@ -190,13 +210,14 @@ export function mount(root) {
           h("span", { class: ["badge", `badge-${tb.kind}`] }, t(`kind.${tb.kind}`)),
           h("span", { class: ["badge", `badge-${tb.dealing}`] }, t(`dealing.${tb.dealing}`)),
           tb.password ? h("span", { class: "badge", title: t("lobby.password") }, "🔒") : null)),
+      thumb(tb, left),
       h("dl", { class: "kv kv-compact" },
-        h("dt", {}, t("lobby.rules")), h("dd", {}, presetName(tb.rules)),
+        h("dt", { class: "kv-more" }, t("lobby.rules")), h("dd", { class: "kv-more" }, presetName(tb.rules)),
         h("dt", {}, t("lobby.limits")), h("dd", { "data-testid": "lobby-limits" }, limitsList(tb, digits)),
-        h("dt", {}, t("lobby.game")), h("dd", { "data-testid": "lobby-game" }, tb.game || "—"),
-        h("dt", {}, t("lobby.status")), h("dd", {}, phaseName(tb.phase), left !== null ? ` · ${t("lobby.closes_in", { n: left })}` : ""),
-        h("dt", {}, t("lobby.dealer")), h("dd", {}, tb.dealer || "—"),
-        h("dt", {}, t("lobby.streak")), h("dd", { "data-testid": "lobby-streak" }, streakText(tb.streak)),
+        h("dt", { class: "kv-more" }, t("lobby.game")), h("dd", { class: "kv-more", "data-testid": "lobby-game" }, tb.game || "—"),
+        h("dt", { class: "kv-more" }, t("lobby.status")), h("dd", { class: "kv-more" }, phaseName(tb.phase), left !== null ? ` · ${t("lobby.closes_in", { n: left })}` : ""),
+        h("dt", { class: "kv-more" }, t("lobby.dealer")), h("dd", { class: "kv-more" }, tb.dealer || "—"),
+        h("dt", { class: "kv-more" }, t("lobby.streak")), h("dd", { class: "kv-more", "data-testid": "lobby-streak" }, streakText(tb.streak)),
         h("dt", {}, t("lobby.players")), h("dd", {}, t("lobby.players_value", { seated: tb.seated, seats: tb.seats, watching: tb.watching })),
         tb.owner ? [h("dt", {}, t("lobby.owner")), h("dd", {}, tb.owner)] : null),
       h("div", { class: "lobby-road", role: "group", "aria-label": t("road.big_road") }, bigRoadPreview(roads.get(tb.id)?.roads)),
