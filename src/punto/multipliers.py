@@ -147,8 +147,8 @@ LIGHTNING_TABLES: MappingProxyType[str, LightningTable] = MappingProxyType(
         for table in (
             LightningTable(
                 name="evolution_lightning",
-                # The operator does not publish its weights; these are ours, chosen so
-                # the exact RTPs land near the published ones (data/reallivedealer_lightning_baccarat.json).
+                # The operator does not publish its weights: ours land near its
+                # published edges (data/reallivedealer_lightning_baccarat.json).
                 count_weights={1: 4, 2: 20, 3: 52, 4: 20, 5: 4},
                 multiplier_weights={2: 29, 3: 25, 4: 20, 5: 15, 8: 11},
                 fee=Fraction(1, 5),

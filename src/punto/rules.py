@@ -197,13 +197,17 @@ class Rules:
             if (getattr(self, name) or 0) < 0:
                 raise RulesError(f"{name} cannot be negative ({getattr(self, name)})", field=name)
         if self.lightning is not None and self.peek is not None:
-            raise RulesError("a table deals lightning cards or offers a peek, not both", field="peek")
+            raise RulesError(
+                "a table deals lightning cards or offers a peek, not both", field="peek"
+            )
         if self.peek is not None and not any(bet in self.paytables for bet in PEEK_BETS):
             raise RulesError("a peek table must offer Player or Banker [PK]", field="peek")
         if self.lightning is not None and not any(
             bet in self.paytables for bet in self.lightning.multiplied_odds
         ):
-            raise RulesError("a lightning table must offer a multiplied bet [LB]", field="lightning")
+            raise RulesError(
+                "a lightning table must offer a multiplied bet [LB]", field="lightning"
+            )
         if self.cut_max_from_end >= self.cards:
             raise RulesError(
                 f"the cut card ({self.cut_max_from_end} from the end) must be inside a shoe "

@@ -28,8 +28,8 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
-from fractions import Fraction
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -214,11 +214,13 @@ def _optional_seconds(field: str, value: object) -> float | None:
 
 def _read_fraction(field: str, key: str, value: object) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, str | int):
-        raise _fail(field, f"{key} must be a fraction as text (e.g. \"1/5\"), not {value!r}")
+        raise _fail(field, f'{key} must be a fraction as text (e.g. "1/5"), not {value!r}')
     try:
         return Fraction(value)
     except (ValueError, ZeroDivisionError):
-        raise _fail(field, f"{key} must be a fraction as text (e.g. \"1/5\"), not {value!r}") from None
+        raise _fail(
+            field, f'{key} must be a fraction as text (e.g. "1/5"), not {value!r}'
+        ) from None
 
 
 def _int_keys(field: str, key: str, value: object) -> dict[int, int]:
@@ -244,7 +246,15 @@ def _lightning(field: str, value: object) -> LightningTable | None:
     if value is None:
         return None
     data = _mapping(field, value)
-    known = {"name", "count_weights", "multiplier_weights", "fee", "cap", "multiplied_odds", "source"}
+    known = {
+        "name",
+        "count_weights",
+        "multiplier_weights",
+        "fee",
+        "cap",
+        "multiplied_odds",
+        "source",
+    }
     _keys(field, data, {"name", "count_weights", "multiplier_weights"}, known)
     settings: dict[str, Any] = {
         "name": _text(field, data["name"]),

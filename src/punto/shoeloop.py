@@ -438,7 +438,7 @@ def _play_shoe(
 ) -> tuple[int, int]:
     """:func:`play_shoe_from` without the hands' start positions."""
     no_starts = np.empty(0, dtype=np.int64)
-    return play_shoe_from(cards, cut_index, shoe, quota, tableau, tally, record, no_starts)  # type: ignore[no-any-return]
+    return play_shoe_from(cards, cut_index, shoe, quota, tableau, tally, record, no_starts)
 
 
 play_shoe = njit(cache=True)(_play_shoe)

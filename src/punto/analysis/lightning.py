@@ -25,7 +25,6 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -77,7 +76,7 @@ def suit_splits(cards: int, copies: int) -> tuple[tuple[tuple[int, ...], Fractio
     >>> suit_splits(2, 8)
     (((1, 1), Fraction(24, 31)), ((2,), Fraction(7, 31)))
     """
-    out: Counter[tuple[int, ...]] = Counter()
+    out: dict[tuple[int, ...], Fraction] = {}
     for suits in itertools.product(range(4), repeat=cards):
         seen = [0, 0, 0, 0]
         p = Fraction(1)
@@ -85,7 +84,8 @@ def suit_splits(cards: int, copies: int) -> tuple[tuple[tuple[int, ...], Fractio
             p *= Fraction(copies - seen[s], 4 * copies - t)
             seen[s] += 1
         if p:
-            out[tuple(sorted((k for k in seen if k), reverse=True))] += p
+            key = tuple(sorted((k for k in seen if k), reverse=True))
+            out[key] = out.get(key, Fraction(0)) + p
     return tuple(sorted(out.items(), key=lambda kv: (len(kv[0]), kv[0])))
 
 

@@ -165,7 +165,9 @@ def _peek_bet(
         w = sum(weights)
         if not w:
             continue
-        net = sum((Fraction(n) * o for n, o in zip(weights, odds_of_group, strict=True)), Fraction(0))
+        net = sum(
+            (Fraction(n) * o for n, o in zip(weights, odds_of_group, strict=True)), Fraction(0)
+        )
         ev = net / w
         raised = top if ev > peek.raise_fee else 0
         strategy[state] = raised

@@ -89,7 +89,7 @@ _pair_class_jit = njit(cache=True, inline="always")(pair_class)
 
 
 def _tally(
-    w: int,
+    w: int | np.int64,
     hand: npt.NDArray[np.int64],
     pc: int,
     bc: int,
@@ -181,8 +181,9 @@ def _rank_kernel(
                                         if b != 0:
                                             hand[5] = r6
                                             _tally_jit(
-                                                w * a * b, hand, 3, 3, values, flag, four,
-                                                table, group_of_cell, player, banker, both, first_four,
+                                                w * a * b, hand, 3, 3, values, flag,
+                                                four, table, group_of_cell, player,
+                                                banker, both, first_four,
                                             )  # fmt: skip
                                     c[r5] += 1
                                 else:

@@ -23,7 +23,6 @@ cards, and by cards, ``raise_by_cards``); the text adds the same.
 from __future__ import annotations
 
 import argparse
-
 from typing import Any
 
 from punto.analysis import Analysis, Composition, EffectOfRemoval, analyze, effect_of_removal
@@ -134,7 +133,11 @@ def variant_lines(lightning: LightningAnalysis | None, peek: PeekAnalysis | None
     lines: list[str] = []
     if lightning is not None:
         table = lightning.table
-        cap = "no cap" if lightning.stake is None else f"cap {table.cap} on a stake of {lightning.stake}"
+        cap = (
+            "no cap"
+            if lightning.stake is None
+            else f"cap {table.cap} on a stake of {lightning.stake}"
+        )
         lines.append(f"lightning [LB] {table.name}: fee {_pct(float(table.fee))}, {cap}")
         lines.append(f"{'bet':<14} {'RTP':>10} {'house edge':>11} {'lit wins':>10} {'mean M':>8}")
         for bet, r in lightning.bets.items():
@@ -148,15 +151,17 @@ def variant_lines(lightning: LightningAnalysis | None, peek: PeekAnalysis | None
             f"peek [PK] {rules.name}: stake fee {_pct(float(rules.stake_fee))}, raise fee "
             f"{_pct(float(rules.raise_fee))} of the raise, {rules.revealed} cards seen"
         )
-        for bet, r in peek.bets.items():
+        for bet, p in peek.bets.items():
             lines.append(
-                f"{bet.value}: RTP {_pct(float(r.rtp))} with the optimal raise (never raised "
-                f"{_pct(float(r.base_rtp))}), raises {_pct(float(r.raise_probability))} of hands"
+                f"{bet.value}: RTP {_pct(float(p.rtp))} with the optimal raise (never raised "
+                f"{_pct(float(p.base_rtp))}), raises {_pct(float(p.raise_probability))} of hands"
             )
-            if r.revealed == 4:
-                lines.append("  raise by totals (rows Player, columns Banker; ? depends on the cards):")
+            if p.revealed == 4:
+                lines.append(
+                    "  raise by totals (rows Player, columns Banker; ? depends on the cards):"
+                )
                 lines.append("      " + " ".join(f"{b:>2}" for b in range(10)))
-                for pt, row in r.by_totals().items():
+                for pt, row in p.by_totals().items():
                     cells = " ".join(
                         f"{'?' if row.get(str(b), 0) < 0 else row.get(str(b), 0):>2}"
                         for b in range(10)
