@@ -17,7 +17,7 @@ the stake; :func:`lightning_analysis` with ``stake`` applies the cap per round.
 >>> from punto.rules import preset
 >>> result = lightning_analysis(preset("lightning"))
 >>> round(float(result.bets[Bet.PLAYER].rtp), 4), round(float(result.bets[Bet.TIE].rtp), 4)
-(0.9876, 0.9451)
+(0.9869, 0.9488)
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def suit_splits(cards: int, copies: int) -> tuple[tuple[tuple[int, ...], Fractio
     from ``copies`` copies of each: (cards per suit held, largest first; probability).
 
     >>> suit_splits(2, 8)
-    (((1, 1), Fraction(24, 31)), ((2,), Fraction(7, 31)))
+    (((2,), Fraction(7, 31)), ((1, 1), Fraction(24, 31)))
     """
     out: dict[tuple[int, ...], Fraction] = {}
     for suits in itertools.product(range(4), repeat=cards):
