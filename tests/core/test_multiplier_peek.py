@@ -18,12 +18,13 @@ from punto.analysis.peek import peek_analysis
 from punto.bets import Bet, CoupFacts, classify
 from punto.cards import Card, Rank, Suit
 from punto.coup import deal_coup
-from punto.errors import CompositionError, RulesError
+from punto.errors import CompositionError, RulesError, SimulationError
 from punto.multipliers import IDENTITIES, LightningTable
 from punto.peek import PeekRules
 from punto.rules import Rules, preset
 from punto.rules_document import compose, rules_from_document, rules_to_document
-from punto.simulation import simulate
+from punto.simulation import max_workers, simulate
+from punto.strategies import BettingSystem, evaluate
 
 SMALL = LightningTable(
     name="small", count_weights={1: 2, 2: 1}, multiplier_weights={2: 1, 3: 2}, fee=Fraction(1, 5)
@@ -230,3 +231,19 @@ def test_lb_pk_simulated_return_lies_within_its_interval(name: str) -> None:
     for figures in result.bets.values():
         half = (figures.ci95[1] - figures.ci95[0]) / 2
         assert abs(figures.observed_return - figures.exact_return) <= 4 * half
+
+
+@pytest.mark.parametrize("name", ["lightning", "peek"])
+def test_lb_pk_betting_systems_are_refused_at_a_variant_table(name: str) -> None:
+    """Sessions are priced by cell; a variant's payouts are not, so it is refused."""
+    system = BettingSystem(unit=100, bankroll=10_000)
+    with pytest.raises(SimulationError, match="multiplier or Peek"):
+        evaluate(preset(name), system, sessions=1)
+
+
+def test_lb_pk_simulation_is_the_same_for_any_number_of_workers() -> None:
+    rules = preset("lightning")
+    one = simulate(rules, hands=5_000, seed=4, workers=1, stream_hands=1_000)
+    two = simulate(rules, hands=5_000, seed=4, workers=min(2, max_workers()), stream_hands=1_000)
+    assert one.cell_counts == two.cell_counts
+    assert one.bets == two.bets
