@@ -149,8 +149,8 @@ LIGHTNING_TABLES: MappingProxyType[str, LightningTable] = MappingProxyType(
                 name="evolution_lightning",
                 # The operator does not publish its weights: ours land near its
                 # published edges (data/reallivedealer_lightning_baccarat.json).
-                count_weights={1: 4, 2: 20, 3: 52, 4: 20, 5: 4},
-                multiplier_weights={2: 29, 3: 25, 4: 20, 5: 15, 8: 11},
+                count_weights={1: 1, 2: 19, 3: 65, 4: 10, 5: 5},
+                multiplier_weights={2: 225, 3: 204, 4: 163, 5: 120, 8: 88},
                 fee=Fraction(1, 5),
                 cap=50_000_000,
                 source="[LB] Evolution Lightning Baccarat: 1-5 lightning cards, x2 x3 x4 x5 x8, "

@@ -38,7 +38,7 @@ def _json(capsys: pytest.CaptureFixture[str], argv: Sequence[str]) -> dict[str, 
 def test_lb_edge_json_prices_every_bet_with_the_fee(capsys: pytest.CaptureFixture[str]) -> None:
     doc = _json(capsys, ["edge", "--json", "--rules", "lightning"])
     bets = doc["bets"]
-    assert round(bets["player"]["house_edge"], 6) == 0.013104
+    assert round(bets["player"]["house_edge"], 6) == 0.013318
     assert round(bets["tie"]["base_house_edge"], 6) == 0.429064  # 5 to 1 alone
     lightning = doc["lightning"]
     assert lightning["fee"] == 0.2

@@ -108,14 +108,14 @@ def test_lb_multiplier_distribution_of_a_pair_counts_a_card_dealt_twice() -> Non
 
 def test_lb_preset_figures_near_the_published_house_edges() -> None:
     """Published edges are rounded to 0.01 point and the operator's draw weights are not
-    published: Player and Banker within 0.1 point, Tie within 0.5 (ours are fitted to
-    the Player figure first)."""
+    published: ours are fitted to them, Player within its rounding (0.01 point), Banker
+    and Tie within 0.1 (the Banker's commission on the stake sets its gap to Player)."""
     data = json.loads(
         resources.files("punto.data").joinpath("reallivedealer_lightning_baccarat.json").read_text()
     )
     published = data["house_edge_percent"]
     result = lightning_analysis(preset("lightning"))
-    tolerance = {"player": 0.1, "banker": 0.1, "tie": 0.5}
+    tolerance = {"player": 0.01, "banker": 0.1, "tie": 0.1}
     for bet, figures in result.bets.items():
         assert abs(100 * float(figures.house_edge) - published[bet.value]) <= tolerance[bet.value]
 

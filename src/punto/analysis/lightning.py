@@ -17,7 +17,7 @@ the stake; :func:`lightning_analysis` with ``stake`` applies the cap per round.
 >>> from punto.rules import preset
 >>> result = lightning_analysis(preset("lightning"))
 >>> round(float(result.bets[Bet.PLAYER].rtp), 4), round(float(result.bets[Bet.TIE].rtp), 4)
-(0.9869, 0.9488)
+(0.9867, 0.9458)
 """
 
 from __future__ import annotations
