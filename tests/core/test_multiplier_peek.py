@@ -182,7 +182,11 @@ def _brute_peek(rules: Rules, cards: list[Card]) -> dict[Bet, Fraction]:
         dealt = [cards[i] for i in order]
         facts = CoupFacts.of(deal_coup(dealt))
         r = [c.rank.value for c in dealt[:4]]
-        seen = (*sorted((r[0], r[2])), *sorted((r[1], r[3])))
+        seen = (
+            (*sorted((r[0], r[2])), *sorted((r[1], r[3])))
+            if peek.revealed == 4
+            else tuple(r[: peek.revealed])
+        )
         for bet in (Bet.PLAYER, Bet.BANKER):
             states.setdefault((bet, seen), []).append(
                 rules.paytable_for(bet).odds(classify(bet, facts))
@@ -198,12 +202,25 @@ def _brute_peek(rules: Rules, cards: list[Card]) -> dict[Bet, Fraction]:
     return {bet: Fraction(returned[bet]) / paid[bet] for bet in returned}
 
 
-def test_pk_exact_rtp_and_strategy_agree_with_brute_force_on_a_small_shoe() -> None:
-    rules = preset("peek").replace(decks=1, cut_min_from_end=6, cut_max_from_end=6)
+@pytest.mark.parametrize(
+    "peek",
+    [
+        PeekRules(name="four"),
+        PeekRules(name="one", revealed=1, stake_fee=Fraction(1, 5), raise_fee=Fraction(0)),
+        PeekRules(name="two", revealed=2, raises=(1,), raise_fee=Fraction(1, 10)),
+        PeekRules(name="three", revealed=3, raises=(2, 3), raise_fee=Fraction(1, 4)),
+    ],
+    ids=lambda p: p.name,
+)
+def test_pk_exact_rtp_and_strategy_agree_with_brute_force_on_a_small_shoe(
+    peek: PeekRules,
+) -> None:
+    rules = preset("peek").replace(decks=1, cut_min_from_end=6, cut_max_from_end=6, peek=peek)
     cards = _shoe((Rank.ACE, Rank.NINE), 1)
     composition = Composition.from_counts({Rank.ACE: 4, Rank.NINE: 4})
     exact = peek_analysis(rules, composition)
     assert {bet: r.rtp for bet, r in exact.bets.items()} == _brute_peek(rules, cards)
+    assert all(0 < r.raise_probability < 1 for r in exact.bets.values())  # a real choice
 
 
 def test_pk_raises_a_natural_nine_against_a_five_and_never_a_lost_cause() -> None:
