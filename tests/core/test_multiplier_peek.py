@@ -56,9 +56,9 @@ def _draws(table: LightningTable) -> list[tuple[Fraction, dict[int, int]]]:
     return out
 
 
-def _brute_lightning(rules: Rules, cards: list[Card]) -> dict[Bet, Fraction]:
-    """RTP per unit paid by every ordered six-card draw of physical cards and every
-    lightning draw, explicitly."""
+def _brute_lightning(rules: Rules, cards: list[Card]) -> dict[Bet, tuple[Fraction, Fraction]]:
+    """RTP and variance per unit paid by every ordered six-card draw of physical cards
+    and every lightning draw, explicitly."""
     table = rules.lightning
     assert table is not None
     groups: Counter[tuple[Bet, Fraction, tuple[int, ...]]] = Counter()
@@ -76,11 +76,18 @@ def _brute_lightning(rules: Rules, cards: list[Card]) -> dict[Bet, Fraction]:
             groups[(bet, odds, tuple(sorted(_identity(c) for c in hand)))] += 1
     draws = _draws(table)
     returned: dict[Bet, Fraction] = dict.fromkeys(rules.offered_bets, Fraction(0))
+    square: dict[Bet, Fraction] = dict.fromkeys(rules.offered_bets, Fraction(0))
     for (bet, odds, identities), n in groups.items():
         for p, lit in draws:
             product = math.prod(lit.get(i, 1) for i in identities)
-            returned[bet] += n * p * (1 + table.net_odds(bet, odds, product))
-    return {bet: Fraction(returned[bet]) / orders / (1 + table.fee) for bet in rules.offered_bets}
+            back = (1 + table.net_odds(bet, odds, product)) / (1 + table.fee)
+            returned[bet] += n * p * back
+            square[bet] += n * p * back * back
+    out = {}
+    for bet in rules.offered_bets:
+        rtp = returned[bet] / orders
+        out[bet] = (rtp, square[bet] / orders - rtp * rtp)
+    return out
 
 
 @pytest.mark.parametrize(
@@ -95,7 +102,7 @@ def test_lb_exact_rtp_agrees_with_brute_force_on_small_shoes(
     composition = Composition.from_counts(dict.fromkeys(ranks, 4 * copies))
     exact = lightning_analysis(rules, composition)
     brute = _brute_lightning(rules, cards)
-    assert {bet: r.rtp for bet, r in exact.bets.items()} == brute
+    assert {bet: (r.rtp, r.variance) for bet, r in exact.bets.items()} == brute
 
 
 def test_lb_multiplier_distribution_of_a_pair_counts_a_card_dealt_twice() -> None:

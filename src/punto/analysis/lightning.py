@@ -181,6 +181,8 @@ class LightningBet:
     """Mean product of the multipliers given the bet wins (1 when none is lit)."""
     max_odds: Fraction
     """The most the bet can pay to 1 (before the cap)."""
+    variance: Fraction
+    """Variance of the return per unit paid."""
 
     @property
     def house_edge(self) -> Fraction:
@@ -195,6 +197,7 @@ class LightningBet:
             "multiplied_probability": float(self.multiplied_probability),
             "expected_multiplier": float(self.expected_multiplier),
             "max_odds": float(self.max_odds),
+            "std_dev": math.sqrt(self.variance),
         }
 
 
@@ -247,6 +250,7 @@ def _bet_figures(
     multiplied = counted is not None and bet in table.multiplied_odds
     weights = {"player": deals.player, "banker": deals.banker}.get(counted or "", deals.both)
     returned = Fraction(0)  # sum over draws of (1 + net), in draws
+    square = Fraction(0)  # and of its square
     lit = Fraction(0)
     won = 0
     won_m = Fraction(0)
@@ -257,7 +261,9 @@ def _bet_figures(
             if not w:
                 continue
             if odds <= 0 or not multiplied:
-                returned += w * (1 + _capped(odds, stake, table.cap))
+                back = 1 + _capped(odds, stake, table.cap)
+                returned += w * back
+                square += w * back * back
                 if odds > 0:
                     won += w
                     won_m += w
@@ -265,16 +271,19 @@ def _bet_figures(
             dist = multiplier_distribution(table, PATTERNS[index], copies)
             won += w
             for m, q in dist.items():
-                net = table.net_odds(bet, odds, m)
-                returned += w * q * (1 + _capped(net, stake, table.cap))
+                back = 1 + _capped(table.net_odds(bet, odds, m), stake, table.cap)
+                returned += w * q * back
+                square += w * q * back * back
                 won_m += w * q * m
                 if m > 1:
                     lit += w * q
             max_odds = max(max_odds, table.net_odds(bet, odds, max(dist)))
     total = deals.total
+    rtp = returned / total / (1 + table.fee)
     return LightningBet(
         bet=bet,
-        rtp=returned / total / (1 + table.fee),
+        rtp=rtp,
+        variance=square / total / (1 + table.fee) ** 2 - rtp * rtp,
         multiplied_probability=lit / total,
         expected_multiplier=won_m / won if won else Fraction(1),
         max_odds=max_odds,

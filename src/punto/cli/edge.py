@@ -13,9 +13,9 @@ is removed).
 A multiplier table [LB] (``--rules lightning``) and a Peek table [PK] (``--rules peek``)
 price their bets exactly with the lightning draw and fee, or the optimal raise: their
 ``rtp`` and ``house_edge`` are per unit *paid* (stake plus fees), the paytable's alone
-are kept as ``base_rtp`` and ``base_house_edge`` (``std_dev`` and ``hit_frequency``
-stay the paytable's). JSON adds ``lightning`` (the draw, fee, cap and per-bet figures;
-``--stake`` applies the cap to that stake) or ``peek`` (the raise rules and, per bet,
+are kept as ``base_rtp`` and ``base_house_edge`` (a multiplier bet's ``std_dev`` is per
+unit paid too, the paytable's ``base_std_dev``; ``hit_frequency`` stays the paytable's).
+JSON adds ``lightning`` (the draw, fee, cap and per-bet figures; ``--stake`` applies the cap to that stake) or ``peek`` (the raise rules and, per bet,
 the optimal raise by two-card totals, ``raise_by_totals``, -1 where it depends on the
 cards, and by cards, ``raise_by_cards``); the text adds the same.
 """
@@ -117,6 +117,9 @@ def _variant_json(
     if lightning is not None:
         doc["lightning"] = lightning.as_dict()
         figures = {b.value: (float(r.rtp), float(r.house_edge)) for b, r in lightning.bets.items()}
+        for bet, r in lightning.bets.items():
+            doc["bets"][bet.value]["base_std_dev"] = doc["bets"][bet.value]["std_dev"]
+            doc["bets"][bet.value]["std_dev"] = r.as_dict()["std_dev"]
     if peek is not None:
         doc["peek"] = peek.as_dict()
         figures = {b.value: (float(r.rtp), float(r.house_edge)) for b, r in peek.bets.items()}
