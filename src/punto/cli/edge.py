@@ -15,8 +15,8 @@ price their bets exactly with the lightning draw and fee, or the optimal raise: 
 ``rtp`` and ``house_edge`` are per unit *paid* (stake plus fees), the paytable's alone
 are kept as ``base_rtp`` and ``base_house_edge`` (a multiplier bet's ``std_dev`` is per
 unit paid too, the paytable's ``base_std_dev``; ``hit_frequency`` stays the paytable's).
-JSON adds ``lightning`` (the draw, fee, cap and per-bet figures; ``--stake`` applies the cap to that stake) or ``peek`` (the raise rules and, per bet,
-the optimal raise by two-card totals, ``raise_by_totals``, -1 where it depends on the
+JSON adds ``lightning`` (the draw, fee, cap and per-bet figures; ``--stake`` applies
+the cap to that stake) or ``peek`` (the raise rules and, per bet, the optimal raise by two-card totals, ``raise_by_totals``, -1 where it depends on the
 cards, and by cards, ``raise_by_cards``); the text adds the same.
 """
 
