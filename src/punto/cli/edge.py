@@ -16,8 +16,9 @@ price their bets exactly with the lightning draw and fee, or the optimal raise: 
 are kept as ``base_rtp`` and ``base_house_edge`` (a multiplier bet's ``std_dev`` is per
 unit paid too, the paytable's ``base_std_dev``; ``hit_frequency`` stays the paytable's).
 JSON adds ``lightning`` (the draw, fee, cap and per-bet figures; ``--stake`` applies
-the cap to that stake) or ``peek`` (the raise rules and, per bet, the optimal raise by two-card totals, ``raise_by_totals``, -1 where it depends on the
-cards, and by cards, ``raise_by_cards``); the text adds the same.
+the cap to that stake) or ``peek`` (the raise rules and, per bet, the optimal raise by
+two-card totals, ``raise_by_totals``, -1 where it depends on the cards, and by cards,
+``raise_by_cards``); the text adds the same.
 """
 
 from __future__ import annotations
