@@ -23,11 +23,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
+from typing import TypeVar
 
 from punto.bets import Bet
 from punto.errors import RulesError
 
-__all__ = ["COUNTED_HAND", "IDENTITIES", "LIGHTNING_TABLES", "LightningTable"]
+__all__ = ["COUNTED_HAND", "IDENTITIES", "LIGHTNING_TABLES", "LightningTable", "lit_odds"]
+
+_N = TypeVar("_N", Fraction, float)
 
 IDENTITIES = 52
 """Card identities (rank and suit) the lightning cards are drawn from [LB]."""
@@ -36,6 +39,17 @@ COUNTED_HAND: Mapping[Bet, str] = MappingProxyType(
     {Bet.PLAYER: "player", Bet.BANKER: "banker", Bet.TIE: "both"}
 )
 """[LB] Whose cards a multiplied bet counts: the winning hand, both hands for a Tie."""
+
+
+def lit_odds(odds: _N, product: int, multiplied: _N) -> _N:
+    """[LB] The one statement of the multiplied payout: a winning bet's ``odds`` plus
+    ``product - 1`` times its multiplied odds (a plain function: exact with fractions,
+    and compiled into the simulator's loop with floats).
+
+    >>> lit_odds(Fraction(19, 20), 8, Fraction(1))
+    Fraction(159, 20)
+    """
+    return odds + (product - 1) * multiplied
 
 
 def _fail(message: str) -> RulesError:
@@ -138,7 +152,7 @@ class LightningTable:
         """
         if odds <= 0 or product == 1 or bet not in self.multiplied_odds:
             return odds
-        return odds + (product - 1) * self.multiplied_odds[bet]
+        return lit_odds(odds, product, self.multiplied_odds[bet])
 
 
 LIGHTNING_TABLES: MappingProxyType[str, LightningTable] = MappingProxyType(

@@ -20,14 +20,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
+from typing import TypeVar
 
 from punto.bets import Bet
 from punto.errors import RulesError
 
-__all__ = ["PEEK_BETS", "PEEK_RULES", "PeekRules"]
+__all__ = ["PEEK_BETS", "PEEK_RULES", "PeekRules", "peek_cost"]
+
+_N = TypeVar("_N", Fraction, float)
 
 PEEK_BETS: tuple[Bet, ...] = (Bet.PLAYER, Bet.BANKER)
 """The bets a player may raise [PK]."""
+
+
+def peek_cost(stake_fee: _N, raise_fee: _N, raised: int) -> _N:
+    """[PK] What a unit bet costs in all: the stake, its fee, and ``raised`` stakes more
+    with their fee (a plain function: exact with fractions, compiled with floats).
+
+    >>> peek_cost(Fraction(1, 5), Fraction(1, 2), 1)
+    Fraction(27, 10)
+    """
+    return 1 + stake_fee + raised * (1 + raise_fee)
 
 
 def _fail(message: str) -> RulesError:
@@ -78,7 +91,7 @@ class PeekRules:
 
     def cost(self, raised: int) -> Fraction:
         """What a unit bet costs in all with a raise of ``raised`` stakes (0: none)."""
-        return 1 + self.stake_fee + raised * (1 + self.raise_fee)
+        return peek_cost(self.stake_fee, self.raise_fee, raised)
 
 
 PEEK_RULES: MappingProxyType[str, PeekRules] = MappingProxyType(

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import cast
 
 import numba
 import numpy as np
@@ -35,7 +37,8 @@ from punto.analysis.lightning import lightning_analysis
 from punto.analysis.peek import peek_analysis, raise_array
 from punto.bets import Bet
 from punto.errors import SimulationError
-from punto.multipliers import COUNTED_HAND, IDENTITIES
+from punto.multipliers import COUNTED_HAND, IDENTITIES, lit_odds
+from punto.peek import peek_cost
 from punto.rules import Rules
 from punto.shoeloop import TABLEAU, ShoeParams, Tableau, below, new_shoe, play_shoe_from, private
 from punto.simulation import (
@@ -141,6 +144,15 @@ _HAND_CARDS = np.array(
 _HAND_CARDS.flags.writeable = False
 
 
+# Cast for floats: the loop compiles the one rule of each (fractions elsewhere).
+_lit_odds_jit = cast(
+    Callable[[float, int, float], float], njit(cache=True, inline="always")(lit_odds)
+)
+_peek_cost_jit = cast(
+    Callable[[float, float, int], float], njit(cache=True, inline="always")(peek_cost)
+)
+
+
 def _settle(
     codes: npt.NDArray[np.uint8],
     start: int,
@@ -155,7 +167,8 @@ def _settle(
     raise_fee: float,
     sums: npt.NDArray[np.float64],
 ) -> None:
-    """Each bet's return and cost for one hand (unit stake), added to ``sums``."""
+    """Each bet's return and cost for one hand (unit stake), added to ``sums`` (the
+    lightning fee rides in ``fee`` as a stake fee: the same cost with no raise)."""
     pc = hand_cards[cell, 0]
     bc = hand_cards[cell, 1]
     # Positions: P1 B1 P2 B2, then the Player's third, then the Banker's.
@@ -175,10 +188,10 @@ def _settle(
         if o > 0 and multiplied[i] > 0:
             h = counted[i]
             m = m_player if h == 0 else m_banker if h == 1 else m_player * m_banker
-            o = o + (m - 1) * multiplied[i]
+            o = _lit_odds_jit(o, m, multiplied[i])
         r = raises[i, four]
         ret = (1 + r) * (1 + o)
-        cost = 1 + fee[i] + r * (1 + raise_fee)
+        cost = _peek_cost_jit(fee[i], raise_fee, r)
         sums[i, 0] += ret
         sums[i, 1] += ret * ret
         sums[i, 2] += cost
