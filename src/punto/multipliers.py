@@ -19,16 +19,25 @@ Fraction(159, 20)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
 from typing import TypeVar
 
 from punto.bets import Bet
+from punto.cards import RANKS, Card, Suit
 from punto.errors import RulesError
 
-__all__ = ["COUNTED_HAND", "IDENTITIES", "LIGHTNING_TABLES", "LightningTable", "lit_odds"]
+__all__ = [
+    "COUNTED_HAND",
+    "IDENTITIES",
+    "LIGHTNING_TABLES",
+    "LightningDraw",
+    "LightningTable",
+    "lit_odds",
+]
 
 _N = TypeVar("_N", Fraction, float)
 
@@ -143,6 +152,29 @@ class LightningTable:
         total = sum(self.multiplier_weights.values())
         return Fraction(self.multiplier_weights.get(multiplier, 0), total)
 
+    def draw(self, rng: random.Random) -> LightningDraw:
+        """[LB] One hand's lightning cards by ``rng`` (the count, distinct cards of the
+        52, a multiplier each, by the table's weights).
+
+        >>> table = LIGHTNING_TABLES["evolution_lightning"]
+        >>> 1 <= len(table.draw(random.Random(1)).cards) <= 5
+        True
+        """
+        count = rng.choices(list(self.count_weights), weights=list(self.count_weights.values()))
+        cards = rng.sample(_IDENTITY_CARDS, count[0])
+        multipliers = rng.choices(
+            self.multipliers, weights=list(self.multiplier_weights.values()), k=len(cards)
+        )
+        return LightningDraw(tuple(zip(cards, multipliers, strict=True)))
+
+    def check(self, draw: LightningDraw) -> None:
+        """Refuse a draw this table cannot make (its count or a multiplier)."""
+        if len(draw.cards) not in self.count_weights:
+            raise _fail(f"{len(draw.cards)} lightning cards cannot be drawn at {self.name}")
+        for card, multiplier in draw.cards:
+            if multiplier not in self.multiplier_weights:
+                raise _fail(f"{card.code}: x{multiplier} is not a multiplier of {self.name}")
+
     def net_odds(self, bet: Bet, odds: Fraction, product: int) -> Fraction:
         """[LB] What a winning ``bet`` pays to 1 when its paytable gives ``odds`` and the
         lightning cards among its counted cards multiply to ``product`` (1: none).
@@ -153,6 +185,71 @@ class LightningTable:
         if odds <= 0 or product == 1 or bet not in self.multiplied_odds:
             return odds
         return lit_odds(odds, product, self.multiplied_odds[bet])
+
+
+@dataclass(frozen=True, slots=True)
+class LightningDraw:
+    """[LB] The lightning cards of one hand, each with its multiplier.
+
+    >>> draw = LightningDraw.parse("7S=8, AH=2")
+    >>> draw.product(Card.parse(c) for c in ("7S", "AH", "KD")), draw.as_text()
+    (16, '7S=8,AH=2')
+    """
+
+    cards: tuple[tuple[Card, int], ...]
+
+    def __post_init__(self) -> None:
+        seen: set[Card] = set()
+        for item in self.cards:
+            if not isinstance(item, tuple) or len(item) != 2 or not isinstance(item[0], Card):
+                raise _fail(f"a lightning card is a (card, multiplier) pair, not {item!r}")
+            card, multiplier = item
+            if isinstance(multiplier, bool) or not isinstance(multiplier, int) or multiplier < 2:
+                raise _fail(
+                    f"{card.code} needs a whole multiplier of 2 or more, not {multiplier!r}"
+                )
+            if card in seen:
+                raise _fail(f"{card.code} is drawn twice: lightning cards are distinct")
+            seen.add(card)
+
+    @classmethod
+    def parse(cls, text: str) -> LightningDraw:
+        """Read ``CARD=MULTIPLIER`` pairs separated by commas (``7S=8,AH=2``)."""
+        cards: list[tuple[Card, int]] = []
+        for item in text.replace(" ", "").split(","):
+            if not item:
+                continue
+            code, sep, multiplier = item.partition("=")
+            if not sep or not multiplier.isdigit():
+                raise _fail(f"cannot read {item!r}: expected CARD=MULTIPLIER, e.g. 7S=8")
+            try:
+                card = Card.parse(code)
+            except ValueError as exc:
+                raise _fail(f"cannot read {item!r}: {exc}") from None
+            cards.append((card, int(multiplier)))
+        return cls(tuple(cards))
+
+    def multiplier(self, card: Card) -> int:
+        """The multiplier of ``card`` (1: it is not a lightning card)."""
+        for lit, multiplier in self.cards:
+            if lit == card:
+                return multiplier
+        return 1
+
+    def product(self, cards: Iterable[Card]) -> int:
+        """The product of the multipliers of the lightning cards among ``cards`` (a card
+        dealt twice counts twice)."""
+        out = 1
+        for card in cards:
+            out *= self.multiplier(card)
+        return out
+
+    def as_text(self) -> str:
+        """The draw as :meth:`parse` reads it."""
+        return ",".join(f"{card.code}={m}" for card, m in self.cards)
+
+
+_IDENTITY_CARDS = tuple(Card(rank, suit) for rank in RANKS for suit in Suit)
 
 
 LIGHTNING_TABLES: MappingProxyType[str, LightningTable] = MappingProxyType(

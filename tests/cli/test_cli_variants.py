@@ -12,6 +12,7 @@ import pytest
 
 from punto.cli import edge
 from punto.cli import rules as rules_cli
+from punto.cli import settle as settle_cli
 from punto.errors import PuntoError
 
 
@@ -86,3 +87,31 @@ def test_lb_pk_rules_show_lists_the_variant_settings(
 ) -> None:
     assert _main(["rules", "show", name]) == 0
     assert field in capsys.readouterr().out
+
+
+def _settle_main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="punto")
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    settle_cli.register(subparsers)
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.handler(args)
+    except PuntoError as exc:
+        print(f"punto: error: {exc}", file=sys.stderr)
+        return 2
+    return status
+
+
+def test_lb_settle_pays_the_lightning_multipliers(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["settle", "--json", "--rules", "lightning", "--bets", "player=10,banker=10"]
+    assert _settle_main([*argv, "--lightning", "7S=8,AD=2", "7S", "2H", "AD", "3C"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["net"] == {"player": 160, "banker": -10}
+
+
+def test_lb_settle_asks_for_the_lightning_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _settle_main(["settle", "--rules", "lightning", "--bets", "player=10", "7S", "2H"]) == 2
+    assert "--lightning" in capsys.readouterr().err
+    assert _settle_main(["settle", "--rules", "macau", "--bets", "player=10",
+                         "--lightning", "7S=8", "7S", "2H", "AD", "3C"]) == 2  # fmt: skip
+    assert "no lightning" in capsys.readouterr().err

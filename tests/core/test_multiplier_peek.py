@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import random
 from collections import Counter
 from fractions import Fraction
 from importlib import resources
@@ -16,13 +17,14 @@ from punto.analysis import Composition
 from punto.analysis.lightning import lightning_analysis, multiplier_distribution
 from punto.analysis.peek import peek_analysis
 from punto.bets import Bet, CoupFacts, classify
-from punto.cards import Card, Rank, Suit
+from punto.cards import Card, Rank, Suit, parse_cards
 from punto.coup import deal_coup
 from punto.errors import CompositionError, RulesError, SimulationError
-from punto.multipliers import IDENTITIES, LightningTable
+from punto.multipliers import IDENTITIES, LightningDraw, LightningTable
 from punto.peek import PeekRules
 from punto.rules import Rules, preset
 from punto.rules_document import compose, rules_from_document, rules_to_document
+from punto.settlement import settle
 from punto.simulation import max_workers, simulate
 from punto.strategies import BettingSystem, evaluate
 
@@ -271,3 +273,64 @@ def test_lb_pk_simulation_is_the_same_for_any_number_of_workers() -> None:
     two = simulate(rules, hands=5_000, seed=4, workers=min(2, max_workers()), stream_hands=1_000)
     assert one.cell_counts == two.cell_counts
     assert one.bets == two.bets
+
+
+def test_lb_settle_multiplies_the_winning_hand_by_its_lightning_cards() -> None:
+    """Player 7S AD (8) beats Banker 2H 3C (5): 7S x8 and AD x2 make 16 to 1; 3C is the
+    Banker's, so it counts for no winning bet."""
+    coup = deal_coup(parse_cards("7S 2H AD 3C"))
+    draw = LightningDraw.parse("7S=8,AD=2,3C=5")
+    result = settle(preset("lightning"), coup, {Bet.PLAYER: 1000, Bet.TIE: 100}, lightning=draw)
+    assert [(r.bet, r.odds, r.net) for r in result.results] == [
+        (Bet.PLAYER, Fraction(16), 16_000),
+        (Bet.TIE, Fraction(-1), -100),
+    ]
+
+
+def test_lb_settle_banker_keeps_its_commission_on_the_stake() -> None:
+    coup = deal_coup(parse_cards("7S 2H AD 7C"))  # Banker 9 beats Player 8
+    result = settle(
+        preset("lightning"), coup, {Bet.BANKER: 1000}, lightning=LightningDraw.parse("2H=8")
+    )
+    assert result.total_net == 7950  # 8 to 1 less 5% of the stake
+
+
+def test_lb_settle_tie_counts_both_hands() -> None:
+    coup = deal_coup(parse_cards("KS KH 7D 7C"))  # 7 all
+    draw = LightningDraw.parse("KS=2,7C=3")
+    result = settle(preset("lightning"), coup, {Bet.TIE: 100, Bet.PLAYER: 100}, lightning=draw)
+    assert result.net_of(Bet.TIE) == 100 * 5 * 6
+    assert result.net_of(Bet.PLAYER) == 0  # a push stays a push
+
+
+def test_lb_settle_caps_a_players_winnings_of_the_round() -> None:
+    coup = deal_coup(parse_cards("7S 2H AD 3C"))
+    draw = LightningDraw.parse("7S=8,AD=8")
+    rules = preset("lightning")
+    assert rules.lightning is not None
+    result = settle(rules, coup, {Bet.PLAYER: 10_000_000}, lightning=draw)
+    assert result.total_net == rules.lightning.cap == 50_000_000
+
+
+def test_lb_settle_refuses_a_draw_the_table_cannot_make() -> None:
+    coup = deal_coup(parse_cards("7S 2H AD 3C"))
+    with pytest.raises(RulesError):
+        settle(preset("lightning"), coup, {Bet.PLAYER: 100}, lightning=LightningDraw.parse("7S=7"))
+    with pytest.raises(RulesError):
+        settle(preset("macau"), coup, {Bet.PLAYER: 100}, lightning=LightningDraw.parse("7S=8"))
+    with pytest.raises(RulesError):
+        LightningDraw.parse("7S=8,7S=2")
+
+
+def test_lb_draw_by_rng_follows_the_table() -> None:
+    rules = preset("lightning")
+    table = rules.lightning
+    assert table is not None
+    rng = random.Random(3)
+    counts: Counter[int] = Counter()
+    for _ in range(2_000):
+        draw = table.draw(rng)
+        table.check(draw)
+        counts[len(draw.cards)] += 1
+    assert set(counts) <= set(table.count_weights)
+    assert counts[3] > counts[2] > counts[1]  # weights 65, 19, 1
