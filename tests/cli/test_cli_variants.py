@@ -13,7 +13,9 @@ import pytest
 from punto.cli import edge
 from punto.cli import rules as rules_cli
 from punto.cli import settle as settle_cli
+from punto.cli.play import Game
 from punto.errors import PuntoError
+from punto.rules import preset
 
 
 def _main(argv: Sequence[str]) -> int:
@@ -115,3 +117,34 @@ def test_lb_settle_asks_for_the_lightning_cards(capsys: pytest.CaptureFixture[st
     assert _settle_main(["settle", "--rules", "macau", "--bets", "player=10",
                          "--lightning", "7S=8", "7S", "2H", "AD", "3C"]) == 2  # fmt: skip
     assert "no lightning" in capsys.readouterr().err
+
+
+def test_lb_play_draws_lightning_cards_and_charges_the_fee() -> None:
+    lines: list[str] = []
+    game = Game(rules=preset("lightning"), balance=100_000, tier="low", seed=3,
+                write=lines.append, sleep=lambda _: None)  # fmt: skip
+    before = game.balance
+    game.command("player 100")
+    drawn = [line for line in lines if "lightning cards:" in line]
+    assert len(drawn) == 1
+    settled = [line for line in lines if line.strip().startswith("player 100")]
+    net = float(settled[0].split()[-1].replace("+", ""))
+    assert game.balance == before - 12_000 + 10_000 + round(100 * net)  # stake, 20% fee
+
+
+def test_pk_play_asks_for_the_raise_and_suggests_the_best() -> None:
+    lines: list[str] = []
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        return "2"
+
+    game = Game(rules=preset("peek"), balance=1_000_000, tier="low", seed=5,
+                write=lines.append, sleep=lambda _: None, ask=ask)  # fmt: skip
+    game.command("player 100")
+    assert len(asked) == 1
+    assert "best 2" in asked[0]
+    assert any("player raised to 300.00" in line for line in lines)
+    # stake 100 + fee 20, raise 200 + fee 100; returned 600 on this seed's natural 8 win
+    assert game.balance == 1_000_000 - 42_000 + 60_000
