@@ -13,9 +13,10 @@ from importlib import resources
 
 import pytest
 
-from punto.analysis import Composition
+from punto.analysis import Composition, cell_index, enumerate_coups
 from punto.analysis.lightning import lightning_analysis, multiplier_distribution
 from punto.analysis.peek import peek_analysis
+from punto.analysis.ranks import enumerate_ranks, pattern_index
 from punto.bets import Bet, CoupFacts, classify
 from punto.cards import Card, Rank, Suit, parse_cards
 from punto.coup import deal_coup
@@ -334,3 +335,40 @@ def test_lb_draw_by_rng_follows_the_table() -> None:
         counts[len(draw.cards)] += 1
     assert set(counts) <= set(table.count_weights)
     assert counts[3] > counts[2] > counts[1]  # weights 65, 19, 1
+
+
+@pytest.mark.parametrize(
+    "composition",
+    [Composition.fresh(8), Composition.parse("A=3,2=7,5=1,9=4,T=6,K=2"), Composition.fresh(1)],
+    ids=["fresh8", "depleted", "fresh1"],
+)
+def test_lb_pk_rank_level_counts_agree_with_the_cell_enumeration(
+    composition: Composition,
+) -> None:
+    """Every tally of the rank-level kernel sums, cell by cell, to the analysis' own."""
+    deals = enumerate_ranks(composition)
+    cells = enumerate_coups(composition).weights
+    for tally in (deals.player, deals.banker, deals.both):
+        assert (tally.sum(axis=1) == cells).all()
+    assert int(deals.first_four.sum()) == deals.total == int(cells.sum())
+
+
+def test_lb_rank_patterns_agree_with_every_order_of_a_small_shoe() -> None:
+    composition = Composition.parse("A=2,5=1,9=2,K=2")
+    cards = [
+        Card(Rank(r), Suit.SPADES) for r, n in ((1, 2), (5, 1), (9, 2), (13, 2)) for _ in range(n)
+    ]
+    expected: Counter[tuple[str, int, int]] = Counter()
+    for order in itertools.permutations(cards, 6):
+        outcome = deal_coup(list(order))
+        cell = cell_index(CoupFacts.of(outcome))
+        hands = {"player": outcome.player, "banker": outcome.banker,
+                 "both": (*outcome.player, *outcome.banker)}  # fmt: skip
+        for name, hand in hands.items():
+            expected[(name, cell, pattern_index(tuple(c.rank.value for c in hand)))] += 1
+    deals = enumerate_ranks(composition)
+    got: Counter[tuple[str, int, int]] = Counter()
+    for name, tally in (("player", deals.player), ("banker", deals.banker), ("both", deals.both)):
+        for cell, pattern in zip(*tally.nonzero(), strict=True):
+            got[(name, int(cell), int(pattern))] = int(tally[cell, pattern])
+    assert got == expected
