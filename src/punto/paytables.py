@@ -95,6 +95,7 @@ _LIST: list[Paytable] = [
         pushes=frozenset({PUSH, BANKER_THREE_CARD_7}),
     ),
     _table("tie_8", Bet.TIE, "[M17] 8 to 1", win=8),
+    _table("tie_5", Bet.TIE, "[LB] multiplier baccarat: 5 to 1 before the multipliers", win=5),
     _table("tie_9", Bet.TIE, "tie 9 to 1 (common variant)", win=9),
     _table("player_pair_11", Bet.PLAYER_PAIR, "[M17] 11 to 1", win=11),
     _table("banker_pair_11", Bet.BANKER_PAIR, "[M17] 11 to 1", win=11),

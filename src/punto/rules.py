@@ -7,8 +7,8 @@ elsewhere. Presets are found by name:
 >>> rules.decks, rules.burn, rules.last_hand
 (8, <BurnRule.FIRST_CARD_VALUE: 'first_card_value'>, <LastHandRule.ONE_MORE: 'one_more'>)
 >>> preset_names()  # doctest: +NORMALIZE_WHITESPACE
-['ez', 'live_tiger', 'macau', 'no_commission', 'online_8deck', 'online_no_commission',
- 'speed', 'super_punto_banco']
+['ez', 'lightning', 'live_tiger', 'macau', 'no_commission', 'online_8deck',
+ 'online_no_commission', 'peek', 'speed', 'super_punto_banco']
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from types import MappingProxyType
 from punto.bets import SUPER_TIE_BETS, Bet
 from punto.errors import BetNotOfferedError, PresetError, RulesError
 from punto.money import Rounding
+from punto.multipliers import LIGHTNING_TABLES, LightningTable
 from punto.paytables import Paytable, paytable, paytables_for
+from punto.peek import PEEK_BETS, PEEK_RULES, PeekRules
 from punto.shoe import MAX_DECKS, MIN_DECKS
 from punto.tie_options import TIE_POLICIES, TiePolicy
 from punto.tiers import LimitTier
@@ -118,6 +120,10 @@ class Rules:
     """[EZ-C] A side bet whose exact house edge on the cards not yet seen falls below this
     (a fraction of the stake: ``0.0`` closes a bet the shoe made player-favourable) is
     closed for that hand (``None``: never)."""
+    lightning: LightningTable | None = None
+    """[LB] The lightning draw, fee and cap of a multiplier table (``None``: none)."""
+    peek: PeekRules | None = None
+    """[PK] The raise offered once the first cards are seen (``None``: none)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -202,6 +208,18 @@ class Rules:
         for name in ("card_seconds", "result_seconds"):
             if (getattr(self, name) or 0) < 0:
                 raise RulesError(f"{name} cannot be negative ({getattr(self, name)})", field=name)
+        if self.lightning is not None and self.peek is not None:
+            raise RulesError(
+                "a table deals lightning cards or offers a peek, not both", field="peek"
+            )
+        if self.peek is not None and not any(bet in self.paytables for bet in PEEK_BETS):
+            raise RulesError("a peek table must offer Player or Banker [PK]", field="peek")
+        if self.lightning is not None and not any(
+            bet in self.paytables for bet in self.lightning.multiplied_odds
+        ):
+            raise RulesError(
+                "a lightning table must offer a multiplied bet [LB]", field="lightning"
+            )
         if self.cut_max_from_end >= self.cards:
             raise RulesError(
                 f"the cut card ({self.cut_max_from_end} from the end) must be inside a shoe "
@@ -225,6 +243,8 @@ class Rules:
             ("paytables", Mapping),
             ("close_from_hand", Mapping),
             ("limit_tiers", (tuple, list)),
+            ("lightning", (LightningTable, type(None))),
+            ("peek", (PeekRules, type(None))),
         )
         for name, kind in kinds:
             value = getattr(self, name)
@@ -499,6 +519,38 @@ _PRESET_LIST = (
         burn=BurnRule.FIRST_CARD_VALUE,
         last_hand=LastHandRule.ONE_MORE,
         paytables=_paytables(_EZ),
+    ),
+    Rules(
+        name="lightning",
+        description="Multiplier baccarat [LB] (as Lightning Baccarat): 1-5 lightning cards "
+        "drawn before each hand, x2 to x8 each; a 20% fee on every bet; Player 1:1, "
+        "Banker 0.95:1, Tie 5:1 times the lightning cards' multipliers.",
+        decks=8,
+        cut_min_from_end=14,
+        cut_max_from_end=16,
+        burn=BurnRule.DECKS,
+        last_hand=LastHandRule.LAST_HAND,
+        mid_shoe_burns=False,
+        paytables=_paytables(
+            {Bet.PLAYER: "player", Bet.BANKER: "banker_commission", Bet.TIE: "tie_5"}
+        ),
+        lightning=LIGHTNING_TABLES["evolution_lightning"],
+    ),
+    Rules(
+        name="peek",
+        description="Peek baccarat [PK]: a 20% fee on Player and Banker bets; once both "
+        "hands' first two cards are shown, such a bet may be raised to two or three times "
+        "its stake for a fee of half the raise.",
+        decks=8,
+        cut_min_from_end=14,
+        cut_max_from_end=16,
+        burn=BurnRule.DECKS,
+        last_hand=LastHandRule.LAST_HAND,
+        mid_shoe_burns=False,
+        paytables=_paytables(
+            {Bet.PLAYER: "player", Bet.BANKER: "banker_commission", Bet.TIE: "tie_8"}
+        ),
+        peek=PEEK_RULES["peek_four"],
     ),
 )
 

@@ -29,6 +29,7 @@ import dataclasses
 import enum
 import json
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -38,12 +39,15 @@ from punto.codec import tier_from_json, tier_json
 from punto.errors import PresetError, RulesError
 from punto.limits import LimitTier
 from punto.money import Rounding
+from punto.multipliers import LightningTable
 from punto.paytables import paytable
+from punto.peek import PeekRules
 from punto.rules import BurnRule, LastHandRule, Rules, preset
 from punto.tie_options import TIE_POLICIES, TiePolicy
 
 __all__ = [
     "DOCUMENT_FIELDS",
+    "OPTIONAL_FIELDS",
     "compose",
     "load_rules",
     "overrides_of",
@@ -68,10 +72,44 @@ def rules_to_document(rules: Rules) -> dict[str, Any]:
             value = [tier_json(tier) for tier in value]
         elif name == "tie_policy":
             value = value.name
+        elif name == "lightning" and value is not None:
+            value = _lightning_json(value)
+        elif name == "peek" and value is not None:
+            value = _peek_json(value)
         elif isinstance(value, enum.Enum):
             value = value.value
         doc[name] = value
     return doc
+
+
+def _fraction_text(value: Fraction) -> str:
+    """A fraction as text that reads back exactly (``"1/5"``, ``"5"``)."""
+    return str(value)
+
+
+def _lightning_json(table: LightningTable) -> dict[str, Any]:
+    return {
+        "name": table.name,
+        "count_weights": {str(k): w for k, w in table.count_weights.items()},
+        "multiplier_weights": {str(m): w for m, w in table.multiplier_weights.items()},
+        "fee": _fraction_text(table.fee),
+        "cap": table.cap,
+        "multiplied_odds": {
+            bet.value: _fraction_text(odds) for bet, odds in table.multiplied_odds.items()
+        },
+        "source": table.source,
+    }
+
+
+def _peek_json(peek: PeekRules) -> dict[str, Any]:
+    return {
+        "name": peek.name,
+        "raises": list(peek.raises),
+        "stake_fee": _fraction_text(peek.stake_fee),
+        "raise_fee": _fraction_text(peek.raise_fee),
+        "revealed": peek.revealed,
+        "source": peek.source,
+    }
 
 
 def _fail(field: str, message: str) -> RulesError:
@@ -182,6 +220,92 @@ def _optional_edge(field: str, value: object) -> float | None:
     return float(value)
 
 
+def _read_fraction(field: str, key: str, value: object) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise _fail(field, f'{key} must be a fraction as text (e.g. "1/5"), not {value!r}')
+    try:
+        return Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise _fail(
+            field, f'{key} must be a fraction as text (e.g. "1/5"), not {value!r}'
+        ) from None
+
+
+def _int_keys(field: str, key: str, value: object) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for k, w in _mapping(field, value).items():
+        if not isinstance(k, str) or not k.isdigit():
+            raise _fail(field, f"{key}: {k!r} is not a whole number")
+        out[int(k)] = _whole(field, w)
+    return out
+
+
+def _keys(field: str, data: Mapping[str, Any], required: set[str], known: set[str]) -> None:
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise _fail(field, f"{unknown[0]!r} is not a {field} setting")
+    missing = sorted(required - set(data))
+    if missing:
+        raise _fail(field, f"{missing[0]!r} is missing")
+
+
+def _lightning(field: str, value: object) -> LightningTable | None:
+    """[LB] A multiplier table from its document (``null``: none)."""
+    if value is None:
+        return None
+    data = _mapping(field, value)
+    known = {
+        "name",
+        "count_weights",
+        "multiplier_weights",
+        "fee",
+        "cap",
+        "multiplied_odds",
+        "source",
+    }
+    _keys(field, data, {"name", "count_weights", "multiplier_weights"}, known)
+    settings: dict[str, Any] = {
+        "name": _text(field, data["name"]),
+        "count_weights": _int_keys(field, "count_weights", data["count_weights"]),
+        "multiplier_weights": _int_keys(field, "multiplier_weights", data["multiplier_weights"]),
+    }
+    if "fee" in data:
+        settings["fee"] = _read_fraction(field, "fee", data["fee"])
+    if "cap" in data:
+        settings["cap"] = _optional_whole(field, data["cap"])
+    if "multiplied_odds" in data:
+        settings["multiplied_odds"] = {
+            _bet(field, k): _read_fraction(field, "multiplied_odds", v)
+            for k, v in _mapping(field, data["multiplied_odds"]).items()
+        }
+    if "source" in data:
+        settings["source"] = _text(field, data["source"])
+    return LightningTable(**settings)
+
+
+def _peek(field: str, value: object) -> PeekRules | None:
+    """[PK] Peek rules from their document (``null``: none)."""
+    if value is None:
+        return None
+    data = _mapping(field, value)
+    known = {"name", "raises", "stake_fee", "raise_fee", "revealed", "source"}
+    _keys(field, data, {"name"}, known)
+    settings: dict[str, Any] = {"name": _text(field, data["name"])}
+    if "raises" in data:
+        raises = data["raises"]
+        if not isinstance(raises, list | tuple):
+            raise _fail(field, f"raises must be a list, not {raises!r}")
+        settings["raises"] = tuple(_whole(field, r) for r in raises)
+    for key in ("stake_fee", "raise_fee"):
+        if key in data:
+            settings[key] = _read_fraction(field, key, data[key])
+    if "revealed" in data:
+        settings["revealed"] = _whole(field, data["revealed"])
+    if "source" in data:
+        settings["source"] = _text(field, data["source"])
+    return PeekRules(**settings)
+
+
 _READERS: Mapping[str, Callable[[str, object], object]] = MappingProxyType(
     {
         "name": _text,
@@ -208,13 +332,13 @@ _READERS: Mapping[str, Callable[[str, object], object]] = MappingProxyType(
         "card_seconds": _optional_seconds,
         "result_seconds": _optional_seconds,
         "close_below_edge": _optional_edge,
+        "lightning": _lightning,
+        "peek": _peek,
     }
 )
+OPTIONAL_FIELDS: frozenset[str] = frozenset({"close_below_edge", "lightning", "peek"})
+"""Keys a document written before they existed may lack (read as ``null``)."""
 assert set(_READERS) == set(DOCUMENT_FIELDS), "a rules field without a document reader"
-
-
-_ADDED_LATER = frozenset({"close_below_edge"})
-"""Settings a document stored before them may lack: each reads as its default."""
 
 
 def _settings(data: Mapping[str, Any]) -> dict[str, object]:
@@ -228,7 +352,7 @@ def rules_from_document(data: object) -> Rules:
     """The :class:`Rules` a complete document describes; :class:`RulesError` (its
     ``field`` set) for a missing, unknown or invalid key."""
     doc = _mapping("document", data)
-    missing = [name for name in DOCUMENT_FIELDS if name not in doc and name not in _ADDED_LATER]
+    missing = [name for name in DOCUMENT_FIELDS if name not in doc and name not in OPTIONAL_FIELDS]
     if missing:
         raise _fail(missing[0], "missing from the rules document")
     return Rules(**_settings(doc))  # type: ignore[arg-type]

@@ -4,6 +4,12 @@ Each bet's payout class (:func:`punto.bets.classify`) is priced by the table's p
 for that bet; the exact result ``stake × odds`` is brought to whole minor units by the
 table's one :class:`~punto.money.Rounding` rule. Nothing else moves money.
 
+At a multiplier table [LB] the hand's lightning draw is passed in: a winning multiplied
+bet's odds become :meth:`~punto.multipliers.LightningTable.net_odds` of the lightning
+cards in its hand, and one player's winnings of the round are capped at the table's cap
+(the excess taken from the last winning bets first). The fee is charged with the bet,
+not here. Without a draw a coup settles at the paytable's odds (no card lit).
+
 >>> from punto.cards import parse_cards
 >>> from punto.coup import deal_coup
 >>> from punto.rules import preset
@@ -21,7 +27,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from punto.bets import LOSE, MAIN_BETS, Bet, CoupFacts, classify
-from punto.errors import AmountError, UnknownBetError
+from punto.errors import AmountError, RulesError, UnknownBetError
+from punto.multipliers import COUNTED_HAND, LightningDraw
 from punto.outcome import Outcome, Winner
 
 if TYPE_CHECKING:
@@ -83,9 +90,25 @@ def _stake(bet: Bet, amount: int) -> int:
     return amount
 
 
-def settle(rules: Rules, coup: Outcome | CoupFacts, bets: Mapping[Bet, int]) -> Settlement:
-    """Settle ``bets`` (minor units) on a finished coup under ``rules``."""
-    return Settler(rules, coup).settle(bets)
+def settle(
+    rules: Rules,
+    coup: Outcome | CoupFacts,
+    bets: Mapping[Bet, int],
+    *,
+    lightning: LightningDraw | None = None,
+) -> Settlement:
+    """Settle ``bets`` (minor units) on a finished coup under ``rules`` (at a multiplier
+    table, with the hand's ``lightning`` draw [LB]).
+
+    >>> from punto.cards import parse_cards
+    >>> from punto.coup import deal_coup
+    >>> from punto.rules import preset
+    >>> coup = deal_coup(parse_cards("7S 2H AD 3C"))  # Player 8 beats Banker 5
+    >>> settle(preset("lightning"), coup, {Bet.PLAYER: 1000},
+    ...        lightning=LightningDraw.parse("7S=8,AD=2")).total_net
+    16000
+    """
+    return Settler(rules, coup, lightning=lightning).settle(bets)
 
 
 class Settler:
@@ -103,9 +126,30 @@ class Settler:
     (900, True)
     """
 
-    def __init__(self, rules: Rules, coup: Outcome | CoupFacts) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        coup: Outcome | CoupFacts,
+        *,
+        lightning: LightningDraw | None = None,
+    ) -> None:
         self._rules = rules
         self._facts = coup if isinstance(coup, CoupFacts) else CoupFacts.of(coup)
+        self._products: dict[Bet, int] = {}
+        self._cap: int | None = None
+        if lightning is not None:
+            table = rules.lightning
+            if table is None:
+                raise RulesError(f"the {rules.name} rules deal no lightning cards [LB]")
+            if not isinstance(coup, Outcome):
+                raise RulesError("a multiplier table settles on the coup's cards [LB]")
+            table.check(lightning)
+            hands = {"player": coup.player, "banker": coup.banker}
+            for bet in table.multiplied_odds:
+                hand = COUNTED_HAND[bet]
+                cards = (*coup.player, *coup.banker) if hand == "both" else hands[hand]
+                self._products[bet] = lightning.product(cards)
+            self._cap = table.cap
         self._areas: dict[Bet, tuple[str, Fraction]] = {}
         self._results: dict[tuple[Bet, int], BetResult] = {}
         self._slips: dict[tuple[tuple[Bet, int], ...], Settlement] = {}
@@ -126,14 +170,36 @@ class Settler:
                 if area is None:
                     payout_class = classify(bet, self._facts)
                     odds = self._rules.paytable_for(bet).odds(payout_class)
+                    if bet in self._products and self._rules.lightning is not None:
+                        odds = self._rules.lightning.net_odds(bet, odds, self._products[bet])
                     area = self._areas[bet] = (payout_class, odds)
                 payout_class, odds = area
                 net = -amount if payout_class == LOSE else self._rules.rounding.apply(amount * odds)
                 result = BetResult(bet, amount, payout_class, odds, net)
                 self._results[(bet, amount)] = result
             results.append(result)
+        if self._cap is not None:
+            results = _capped(results, self._cap)
         settlement = self._slips[key] = Settlement(tuple(results))
         return settlement
+
+
+def _capped(results: list[BetResult], cap: int) -> list[BetResult]:
+    """[LB] One player's winnings of a round held to ``cap``: the excess is taken from
+    the last winning bets first."""
+    excess = sum(r.net for r in results if r.net > 0) - cap
+    if excess <= 0:
+        return results
+    out = list(results)
+    for i in range(len(out) - 1, -1, -1):
+        r = out[i]
+        if excess <= 0:
+            break
+        if r.net > 0:
+            cut = min(r.net, excess)
+            out[i] = BetResult(r.bet, r.stake, r.payout_class, r.odds, r.net - cut)
+            excess -= cut
+    return out
 
 
 def refund(bets: Mapping[Bet, int]) -> Settlement:

@@ -55,6 +55,7 @@ __all__ = [
     "next_random",
     "ordered_shoe",
     "play_shoe",
+    "play_shoe_from",
     "private",
     "shuffle",
     "tableau",
@@ -351,7 +352,7 @@ def _coup(cards: npt.NDArray[np.uint8], pos: int, tableau: Tableau) -> tuple[int
 _coup_jit = njit(cache=True, inline="always")(_coup)
 
 
-def _play_shoe(
+def _play_shoe_from(
     cards: npt.NDArray[np.uint8],
     cut_index: int,
     shoe: ShoeParams,
@@ -359,11 +360,13 @@ def _play_shoe(
     tableau: Tableau,
     tally: npt.NDArray[np.int64],
     record: npt.NDArray[np.int64],
+    starts: npt.NDArray[np.int64],
 ) -> tuple[int, int]:
     """Deal one shoe in ``cards`` order like :class:`~punto.dealing.ShoeDealer`, at most
     ``quota`` hands: (hands dealt, void hands). A resolved hand adds one to its cell of
     ``tally``; when ``record`` has room, hand ``i`` is written to ``record[i]`` (its cell,
-    or ``-1 - cell`` for a void hand)."""
+    or ``-1 - cell`` for a void hand), and when ``starts`` has room, the position of its
+    first card to ``starts[i]`` (the variants read the hand's cards there)."""
     n = cards.shape[0]
     recorded = record.shape[0]
     pos = 0
@@ -379,6 +382,8 @@ def _play_shoe(
     hands = 0
     # Six cards short of the cut card, no hand can reach it: nothing to decide [M3].
     while hands < quota and pos + 6 <= cut_index:
+        if hands < starts.shape[0]:
+            starts[hands] = pos
         cell, pos = _coup_jit(cards, pos, tableau)
         tally[cell] += 1
         if hands < recorded:
@@ -396,6 +401,8 @@ def _play_shoe(
         if cut_hand < 0 and pos >= cut_index:
             cut_hand = hands + 1  # the cut card shows between hands [M3]
             last = cut_hand + extra
+        if hands < starts.shape[0]:
+            starts[hands] = pos
         cell, pos = _coup_jit(cards, pos, tableau)
         hands += 1
         if cut_hand < 0 and start < cut_index < pos:
@@ -413,6 +420,25 @@ def _play_shoe(
         if is_last:
             break
     return hands, voids
+
+
+play_shoe_from = njit(cache=True)(_play_shoe_from)
+"""Deal one shoe of a given order and cut index, recording where each hand starts:
+(hands dealt, void hands)."""
+
+
+def _play_shoe(
+    cards: npt.NDArray[np.uint8],
+    cut_index: int,
+    shoe: ShoeParams,
+    quota: int,
+    tableau: Tableau,
+    tally: npt.NDArray[np.int64],
+    record: npt.NDArray[np.int64],
+) -> tuple[int, int]:
+    """:func:`play_shoe_from` without the hands' start positions."""
+    no_starts = np.empty(0, dtype=np.int64)
+    return play_shoe_from(cards, cut_index, shoe, quota, tableau, tally, record, no_starts)
 
 
 play_shoe = njit(cache=True)(_play_shoe)

@@ -323,6 +323,15 @@ def simulate(
         )
     if rules.continuous_shuffler and rules.decks * 52 < 6:  # pragma: no cover
         raise SimulationError("a shoe needs at least six cards")
+    if rules.lightning is not None or rules.peek is not None:
+        if ray_address is not None:
+            raise SimulationError("a multiplier or Peek table is simulated here, not on Ray")
+        # [LB] [PK] the hands' cards matter, not only their cells: the variant loop
+        variants = importlib.import_module("punto.variant_simulation")
+        result: SimulationResult = variants.simulate_variant(
+            rules, hands=hands, seed=seed, workers=workers, stream_hands=stream_hands
+        )
+        return result
     quotas = stream_plan(hands, stream_hands=stream_hands)
     run_seed = resolve_seed(seed)
     params = ShoeParams.of(rules)

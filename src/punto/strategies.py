@@ -414,6 +414,11 @@ def evaluate(
         rules.paytable_for(bet)
     if rules.continuous_shuffler:
         raise SimulationError("betting systems read the roads of real shoes, not a shuffler")
+    if rules.lightning is not None or rules.peek is not None:
+        # [LB] [PK] their payouts depend on more than the cell the sessions are priced by
+        raise SimulationError(
+            f"betting systems are not evaluated at a multiplier or Peek table ({rules.name})"
+        )
     net_num, net_den = _net_tables(rules, system.unit)
     payouts = _Payouts(winner_of_cell=_winner_codes(), net_num=net_num, net_den=net_den)
     play = _Play(

@@ -9,13 +9,26 @@ positive when the house wins), ``rtp``, ``std_dev``, ``hit_frequency``, plus the
 ``paytable`` and the probability of each payout class; ``--eor`` adds
 ``effect_of_removal`` (bet to rank to the change in house edge when one card of that rank
 is removed).
+
+A multiplier table [LB] (``--rules lightning``) and a Peek table [PK] (``--rules peek``)
+price their bets exactly with the lightning draw and fee, or the optimal raise: their
+``rtp`` and ``house_edge`` are per unit *paid* (stake plus fees), the paytable's alone
+are kept as ``base_rtp`` and ``base_house_edge`` (a multiplier bet's ``std_dev`` is per
+unit paid too, the paytable's ``base_std_dev``; ``hit_frequency`` stays the paytable's).
+JSON adds ``lightning`` (the draw, fee, cap and per-bet figures; ``--stake`` applies
+the cap to that stake) or ``peek`` (the raise rules and, per bet, the optimal raise by
+two-card totals, ``raise_by_totals``, -1 where it depends on the cards, and by cards,
+``raise_by_cards``); the text adds the same.
 """
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from punto.analysis import Analysis, Composition, EffectOfRemoval, analyze, effect_of_removal
+from punto.analysis.lightning import LightningAnalysis, lightning_analysis
+from punto.analysis.peek import PeekAnalysis, peek_analysis
 from punto.cards import RANKS, parse_cards
 from punto.cli.output import write_json
 from punto.cli.rules import RULES_HELP
@@ -54,6 +67,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--eor", action="store_true", help="also the effect of removing one card of each rank"
     )
+    parser.add_argument(
+        "--stake",
+        type=int,
+        metavar="MINOR",
+        help="multiplier tables: apply the round's payout cap to this stake (minor units)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -71,17 +90,88 @@ def run(args: argparse.Namespace) -> int:
     shoe = composition_of(args, rules.decks)
     result = analyze(rules, shoe)
     eor = effect_of_removal(rules, shoe) if args.eor else None
+    lightning = (
+        lightning_analysis(rules, shoe, stake=args.stake) if rules.lightning is not None else None
+    )
+    peek = peek_analysis(rules, shoe) if rules.peek is not None else None
     if args.json:
         doc = result.as_dict()
         if args.remaining is None:
             doc["decks"] = rules.decks if args.decks is None else args.decks
         if eor is not None:
             doc["effect_of_removal"] = eor.as_dict()
+        _variant_json(doc, lightning, peek)
         write_json(doc)
     else:
         for line in edge_lines(result, eor):
             print(line)
+        for line in variant_lines(lightning, peek):
+            print(line)
     return 0
+
+
+def _variant_json(
+    doc: dict[str, Any], lightning: LightningAnalysis | None, peek: PeekAnalysis | None
+) -> None:
+    """The variant's figures over the paytable's, and its own block."""
+    figures: dict[str, tuple[float, float]] = {}
+    if lightning is not None:
+        doc["lightning"] = lightning.as_dict()
+        figures = {b.value: (float(r.rtp), float(r.house_edge)) for b, r in lightning.bets.items()}
+        for bet, r in lightning.bets.items():
+            doc["bets"][bet.value]["base_std_dev"] = doc["bets"][bet.value]["std_dev"]
+            doc["bets"][bet.value]["std_dev"] = r.as_dict()["std_dev"]
+    if peek is not None:
+        doc["peek"] = peek.as_dict()
+        figures = {b.value: (float(r.rtp), float(r.house_edge)) for b, r in peek.bets.items()}
+    bets = doc["bets"]
+    for name, (rtp, edge) in figures.items():
+        bets[name]["base_rtp"] = bets[name]["rtp"]
+        bets[name]["base_house_edge"] = bets[name]["house_edge"]
+        bets[name]["rtp"] = rtp
+        bets[name]["house_edge"] = edge
+
+
+def variant_lines(lightning: LightningAnalysis | None, peek: PeekAnalysis | None) -> list[str]:
+    """The text of a multiplier or Peek table's exact figures (and the raise table)."""
+    lines: list[str] = []
+    if lightning is not None:
+        table = lightning.table
+        cap = (
+            "no cap"
+            if lightning.stake is None
+            else f"cap {table.cap} on a stake of {lightning.stake}"
+        )
+        lines.append(f"lightning [LB] {table.name}: fee {_pct(float(table.fee))}, {cap}")
+        lines.append(f"{'bet':<14} {'RTP':>10} {'house edge':>11} {'lit wins':>10} {'mean M':>8}")
+        for bet, r in lightning.bets.items():
+            lines.append(
+                f"{bet.value:<14} {_pct(float(r.rtp)):>10} {_pct(float(r.house_edge)):>11} "
+                f"{_pct(float(r.multiplied_probability)):>10} {float(r.expected_multiplier):>8.4f}"
+            )
+    if peek is not None:
+        rules = peek.peek
+        lines.append(
+            f"peek [PK] {rules.name}: stake fee {_pct(float(rules.stake_fee))}, raise fee "
+            f"{_pct(float(rules.raise_fee))} of the raise, {rules.revealed} cards seen"
+        )
+        for bet, p in peek.bets.items():
+            lines.append(
+                f"{bet.value}: RTP {_pct(float(p.rtp))} with the optimal raise (never raised "
+                f"{_pct(float(p.base_rtp))}), raises {_pct(float(p.raise_probability))} of hands"
+            )
+            if p.revealed == 4:
+                lines.append(
+                    "  raise by totals (rows Player, columns Banker; ? depends on the cards):"
+                )
+                lines.append("      " + " ".join(f"{b:>2}" for b in range(10)))
+                for pt, row in p.by_totals().items():
+                    cells = " ".join(
+                        f"{'?' if row.get(str(b), 0) < 0 else row.get(str(b), 0):>2}"
+                        for b in range(10)
+                    )
+                    lines.append(f"  {pt:>2}  {cells}")
+    return lines
 
 
 def _pct(value: float) -> str:

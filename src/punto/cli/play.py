@@ -3,17 +3,26 @@
 Every bet of the chosen preset is offered, with the table's limits enforced; the coup
 is shown card by card, then the settlement and the new balance. Type ``help`` at the
 prompt for the commands.
+
+At a multiplier table [LB] each hand's lightning cards are drawn and shown before the
+deal and every bet pays the fee with its stake; at a Peek table [PK] the Player and
+Banker bets pay the stake fee and, once the four first cards are shown, the player is
+asked for a raise (the optimal one is suggested).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
+import secrets
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 
+from punto.analysis.peek import PeekBet, peek_analysis
 from punto.bets import TIGER_BETS, Bet, parse_bet
 from punto.cli.bets_arg import parse_stake
 from punto.cli.output import describe_outcome, odds_text
@@ -24,6 +33,8 @@ from punto.dealing import ShoeDealer
 from punto.errors import BetError, PuntoError, TableBalanceError
 from punto.limits import check_bets
 from punto.money import format_amount, parse_amount, show_amount
+from punto.multipliers import LightningDraw
+from punto.peek import PEEK_BETS
 from punto.roads import RoadBoard, RoadResult
 from punto.roads_render import render_text
 from punto.rules import Rules
@@ -89,10 +100,60 @@ class Game:
     last_bets: dict[Bet, int] = field(default_factory=dict)
     shoes: int = 0
     roads: RoadBoard = field(default_factory=RoadBoard)
+    ask: Callable[[str], str] | None = None
+    """[PK] Asks the player for a raise (``None``: never raise)."""
 
     def __post_init__(self) -> None:
         self.rules.tier(self.tier)
         self.dealer = self._new_shoe()
+        # [LB] the lightning draw's own generator: seeded with the shoes, or the system's
+        self._lightning_rng: random.Random = (
+            random.Random(self.seed) if self.seed is not None else secrets.SystemRandom()
+        )
+        self._strategy: dict[Bet, PeekBet] | None = None
+
+    def _fee(self, amount: int, fraction: Fraction) -> int:
+        """A fee in minor units, by the table's rounding rule."""
+        return self.rules.rounding.apply(amount * fraction)
+
+    def _fees(self, bets: dict[Bet, int]) -> int:
+        """[LB] [PK] What the bets' fees cost on top of their stakes."""
+        if self.rules.lightning is not None:
+            return sum(self._fee(a, self.rules.lightning.fee) for a in bets.values())
+        if self.rules.peek is not None:
+            fee = self.rules.peek.stake_fee
+            return sum(self._fee(a, fee) for b, a in bets.items() if b in PEEK_BETS)
+        return 0
+
+    def _raise(self, bets: dict[Bet, int], coup: Coup, number: int) -> None:
+        """[PK] Once the four first cards are up: ask for a raise of each raisable bet."""
+        peek = self.rules.peek
+        if peek is None or self.ask is None:
+            return
+        if self._strategy is None:
+            self._strategy = dict(peek_analysis(self.rules).bets)
+        ranks = [event.card.rank.value for event in coup.events[:4]]
+        for bet in [b for b in bets if b in PEEK_BETS and b in self._strategy]:
+            best = self._strategy[bet].decision(*ranks)
+            choices = "/".join(str(r) for r in (0, *peek.raises))
+            answer = self.ask(f"raise {bet.value} by {choices} stakes (best {best})? ").strip()
+            raised = int(answer) if answer.isdigit() else 0
+            if raised not in peek.raises:
+                continue
+            extra = bets[bet] * raised
+            cost = extra + self._fee(extra, peek.raise_fee)
+            if cost > self.balance:
+                self.write(f"  cannot raise: {self.money(cost)} is more than your balance")
+                continue
+            try:
+                check_bets(self.rules, {**bets, bet: bets[bet] + extra}, tier=self.tier,
+                           hand_number=number)  # fmt: skip
+            except PuntoError as exc:
+                self.write(f"  cannot raise: {exc}")
+                continue
+            self.balance -= cost
+            bets[bet] += extra
+            self.write(f"  {bet.value} raised to {self.money(bets[bet])}")
 
     def _new_shoe(self) -> ShoeDealer:
         seed = None if self.seed is None else self.seed + self.shoes
@@ -124,7 +185,8 @@ class Game:
             self.dealer = self._new_shoe()
         number = self.dealer.next_hand_number
         check_bets(self.rules, bets, tier=self.tier, hand_number=number)
-        stake = sum(bets.values())
+        bets = dict(bets)
+        stake = sum(bets.values()) + self._fees(bets)
         if stake > self.balance:
             raise TableBalanceError(
                 f"bets of {self.money(stake)} exceed your balance of {self.money(self.balance)}"
@@ -132,16 +194,29 @@ class Game:
         self.balance -= stake
         self.dealer.announce_cut_card()
         last = " (last hand)" if self.dealer.next_is_last else ""
-        self.write(f"hand {number}{last}: bets {self._show(bets)}")
+        fees = stake - sum(bets.values())
+        paid = f" (fees {self.money(fees)})" if fees else ""
+        self.write(f"hand {number}{last}: bets {self._show(bets)}{paid}")
+        lightning: LightningDraw | None = None
+        if self.rules.lightning is not None:
+            lightning = self.rules.lightning.draw(self._lightning_rng)
+            cards = ", ".join(f"{card.code} x{m}" for card, m in lightning.cards)
+            self.write(f"  lightning cards: {cards}")
         self.dealer.begin_hand()
         coup = Coup()
         while not coup.is_complete:
             event = coup.deal(self.dealer.draw())
             self.write(f"  {event.position.label}: {event.card.code}")
             self.sleep(self.delay)
+            if len(coup.events) == 4 and bets:
+                self._raise(bets, coup, number)
         hand = self.dealer.end_hand(coup.outcome)
         self.write(describe_outcome(hand.outcome))
-        result = refund(bets) if hand.void else settle(self.rules, hand.outcome, bets)
+        result = (
+            refund(bets)
+            if hand.void
+            else settle(self.rules, hand.outcome, bets, lightning=lightning)
+        )
         if hand.void:
             self.write(f"VOID: {hand.void_reason}; bets returned")
         if bets:
@@ -230,6 +305,12 @@ class Game:
         return True
 
 
+def _ask(prompt: str) -> str:
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    return sys.stdin.readline()
+
+
 def run(args: argparse.Namespace) -> int:
     """The interactive loop on standard input/output."""
     rules = load_rules(args.rules)
@@ -239,6 +320,7 @@ def run(args: argparse.Namespace) -> int:
         tier=args.tier,
         seed=args.seed,
         delay=args.delay,
+        ask=_ask,
     )
     game.write(f"Punto — {rules.name}. Balance {game.money(game.balance)}. Type help.")
     for text in game.describe_table():

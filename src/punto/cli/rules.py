@@ -56,7 +56,21 @@ def run_show(args: argparse.Namespace) -> int:
     for key, value in doc.items():
         if key == "limit_tiers":
             value = ", ".join(tier["name"] for tier in value)
+        elif key in ("lightning", "peek") and isinstance(value, dict):
+            # [LB] [PK] one line per setting of the variant
+            for sub, setting in value.items():
+                print(f"{key + '.' + sub:<24} {_flat(setting)}")
+            continue
         elif isinstance(value, dict):
-            value = ", ".join(f"{k}={v}" for k, v in value.items()) or "-"
+            value = _flat(value) or "-"
         print(f"{key:<24} {value}")
     return 0
+
+
+def _flat(value: object) -> str:
+    """A setting on one line: ``k=v, …`` for a mapping, ``a, b`` for a list."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)

@@ -1,9 +1,13 @@
-"""``punto settle [--json] --rules NAME --bets NAME=AMOUNT[,…] [--tier T [--hand N]] CARD...``.
+"""``punto settle [--json] --rules NAME --bets NAME=AMOUNT[,…] [--tier T [--hand N]]
+[--lightning CARD=MULT,…] CARD...``.
 
 Settles the bets on the coup dealt from the cards. With no card arguments, one coup
 per line from standard input, one answer line per input line (a failing line answers an
 error and the rest go on; exit status 1 if any failed). JSON: the coup (as ``punto coup``)
 plus ``net`` (bet name -> net result in the stake's units) and ``total_net``.
+
+A multiplier table [LB] settles with the hand's lightning cards, ``--lightning
+7S=8,AH=2`` (required there; the fee is paid with the bet, so ``net`` leaves it out).
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ from punto.cli.bets_arg import parse_bet_list
 from punto.cli.output import answer_lines, describe_outcome, number, write_json
 from punto.cli.rules import RULES_HELP
 from punto.coup import deal_coup
-from punto.errors import BetError
+from punto.errors import BetError, RulesError
 from punto.limits import check_bets
 from punto.money import show_amount
+from punto.multipliers import LightningDraw
 from punto.rules import Rules
 from punto.rules_document import load_rules
 from punto.settlement import Settlement, settle
@@ -48,6 +53,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="N",
         help="with --tier: the hand's number in the shoe, for bets that close (default 1)",
     )
+    parser.add_argument(
+        "--lightning",
+        metavar="CARD=MULT[,...]",
+        help="a multiplier table: the hand's lightning cards, e.g. 7S=8,AH=2",
+    )
     parser.add_argument("cards", nargs="*", metavar="CARD", help="card codes: AS TD 10D KH 9C")
     parser.set_defaults(handler=run)
 
@@ -64,20 +74,41 @@ def run(args: argparse.Namespace) -> int:
     else:
         for bet in bets:
             rules.paytable_for(bet)
+    draw = _lightning(rules, args.lightning)
     if args.cards:
-        _answer(rules, bets, " ".join(args.cards), as_json=args.json, one_line=False)
+        _answer(rules, bets, " ".join(args.cards), draw, as_json=args.json, one_line=False)
         return 0
     return answer_lines(
-        lambda line: _answer(rules, bets, line, as_json=args.json, one_line=True),
+        lambda line: _answer(rules, bets, line, draw, as_json=args.json, one_line=True),
         as_json=args.json,
     )
 
 
+def _lightning(rules: Rules, text: str | None) -> LightningDraw | None:
+    """The ``--lightning`` draw: required at a multiplier table, refused elsewhere [LB]."""
+    if rules.lightning is None:
+        if text is not None:
+            raise RulesError(f"the {rules.name} rules deal no lightning cards: drop --lightning")
+        return None
+    if text is None:
+        raise RulesError(
+            f"a {rules.name} hand settles with its lightning cards: give --lightning, "
+            "e.g. --lightning 7S=8,AH=2"
+        )
+    return LightningDraw.parse(text)
+
+
 def _answer(
-    rules: Rules, bets: dict[Bet, int], cards: str, *, as_json: bool, one_line: bool
+    rules: Rules,
+    bets: dict[Bet, int],
+    cards: str,
+    draw: LightningDraw | None,
+    *,
+    as_json: bool,
+    one_line: bool,
 ) -> None:
     outcome = deal_coup(iter_cards(cards))
-    result = settle(rules, outcome, bets)
+    result = settle(rules, outcome, bets, lightning=draw)
     if as_json:
         write_json({**outcome.as_dict(), **settlement_json(rules, result)})
     elif one_line:

@@ -240,6 +240,8 @@ export default {
   "rules.f.betting_seconds": "Betting time (seconds)",
   "rules.f.card_seconds": "Pause after each card (seconds; 0: all at once)",
   "rules.f.result_seconds": "Result shown for (seconds)",
+  "rules.f.lightning": "Lightning cards (multiplier table)",
+  "rules.f.peek": "Peek raise",
   "rules.pace_default": "default",
   "rules.f.overrides": "Overrides",
   "rules.f.document": "Rules document",

@@ -239,6 +239,8 @@ export default {
   "rules.f.betting_seconds": "下注時間（秒）",
   "rules.f.card_seconds": "每張牌後的停頓（秒；0：一次全開）",
   "rules.f.result_seconds": "結果顯示時間（秒）",
+  "rules.f.lightning": "閃電牌（倍數表）",
+  "rules.f.peek": "看牌加注",
   "rules.pace_default": "預設",
   "rules.f.overrides": "更改的設定",
   "rules.f.document": "規則文件",

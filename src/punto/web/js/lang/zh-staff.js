@@ -239,6 +239,8 @@ export default {
   "rules.f.betting_seconds": "下注时间（秒）",
   "rules.f.card_seconds": "每张牌后的停顿（秒；0：一次全开）",
   "rules.f.result_seconds": "结果显示时间（秒）",
+  "rules.f.lightning": "闪电牌（倍数表）",
+  "rules.f.peek": "看牌加注",
   "rules.pace_default": "默认",
   "rules.f.overrides": "覆盖设置",
   "rules.f.document": "规则文件",
