@@ -16,6 +16,9 @@
 # in milliseconds since the epoch modulo 2^24, which a page can read from the frames
 # (benchmarks/bench_video_latency.py does).
 #
+# A still of the picture, 320 pixels wide and refreshed every 2 s, is at
+# http://127.0.0.1:PORT/still.jpg: the lobby's tile of the table ({"video": {"still_url": …}}).
+#
 # With RECORD_DIR the studio also keeps a recording, as a real studio's media server does
 # (video by game number): 2-second HLS segments named by their wall-clock start and a
 # playlist with EXT-X-PROGRAM-DATE-TIME (rec-<start>.m3u8) in RECORD_DIR, which should be
@@ -59,20 +62,21 @@ TEXT="drawtext=text='PUNTO STUDIO %{localtime\\:%H\\\\\\:%M\\\\\\:%S}':x=(w-tw)/
 # ffmpeg runs in a session of its own: only cleanup() signals it, once, so that it ends
 # cleanly and writes the recording's last playlist (a second signal while it writes it may
 # leave it empty).
-SPLIT=""
+SPLIT=",split[v][s0]"
+OUTPUT+=(-map "[s]" -f image2 -update 1 -q:v 6 "$DIR/still.jpg")
 if [ -n "$WEBRTC" ]; then
   # the WebRTC media server's feed: the picture itself (raw frames through a named pipe),
   # so that no second encoder stands between the studio and its viewers
   mkfifo "$DIR/picture.yuv"
   "$PYTHON" "$HERE/whep_studio.py" --port $((PORT + 1)) --source "$DIR/picture.yuv" --size 640x360 --qualities 360p,180p &
   WHEP=$!
-  SPLIT=",split[v][r]"
+  SPLIT=",split=3[v][r][s0]"
   OUTPUT+=(-map "[r]" -f rawvideo -pix_fmt yuv420p -flush_packets 1 "$DIR/picture.yuv")
 fi
 # The capture time: each frame stamped with the wall clock (RTCTIME) as it leaves the
 # realtime filter, then the 24-block code of its milliseconds drawn from that stamp.
 BITS="16+219*mod(floor(mod(floor(T*1000)\,16777216)/pow(2\,floor(X/16)))\,2)"
-VIDEO="[0:v]realtime,settb=1/1000,setpts=RTCTIME/1000,split[a][b];[b]crop=384:24:0:0,geq=lum=$BITS:cb=128:cr=128[c];[a][c]overlay=0:0,settb=1/25,setpts=N,$TEXT${SPLIT:-[v]}"
+VIDEO="[0:v]realtime,settb=1/1000,setpts=RTCTIME/1000,split[a][b];[b]crop=384:24:0:0,geq=lum=$BITS:cb=128:cr=128[c];[a][c]overlay=0:0,settb=1/25,setpts=N,$TEXT$SPLIT;[s0]fps=1/2,scale=320:-2[s]"
 setsid ffmpeg -hide_banner -loglevel error -y \
   -f lavfi -i "testsrc2=size=640x360:rate=25" \
   -re -f lavfi -i "sine=frequency=440:sample_rate=44100" \

@@ -38,7 +38,7 @@ MAX_BODY = 65_536
 """The largest REST request body, in bytes."""
 
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https: http:; "
     "media-src 'self' blob: https: http:; "
     "connect-src 'self' ws: wss: https: http:; font-src 'self'; object-src 'none'; "
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -46,7 +46,9 @@ CONTENT_SECURITY_POLICY = (
 """The web client's policy: its own scripts, styles and fonts only, no frames. A table's live
 video comes from a media server or CDN an administrator names at run time (its stream URL), so
 ``media-src`` admits any http(s) origin (and ``blob:``), and ``connect-src`` too, because the
-table page reads the stream's playlist to measure its delay. Scripts stay ``'self'`` only, so
+table page reads the stream's playlist to measure its delay; ``img-src`` likewise, for the
+tables' stills and the dealers' photos the studio serves (``video.still_url``,
+``PUNTO_DEALER_PHOTOS``). Scripts stay ``'self'`` only, so
 no other origin can run code on the page."""
 
 

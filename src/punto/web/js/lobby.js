@@ -170,19 +170,34 @@ export function mount(root) {
     return { ...tb, tiers, currency_digits: purse.digits, min_bet: Math.min(...tiers.map((x) => x.min_bet)), max_bet: Math.max(...tiers.map((x) => x.max_bet)) };
   }
 
+  // One image a table, kept across the lobby's refreshes (a new element each time would
+  // flash while it loads); its address changes every STILL_MS, so the browser fetches it again.
+  const stills = new Map();
+  function stillImage(tb) {
+    const src = `${tb.still_url}${tb.still_url.includes("?") ? "&" : "?"}t=${Math.floor(Date.now() / STILL_MS)}`;
+    let img = stills.get(tb.id);
+    if (!img) {
+      img = h("img", { class: "lobby-still", alt: "", decoding: "async" });
+      stills.set(tb.id, img);
+    }
+    if (img.getAttribute("src") !== src) img.setAttribute("src", src);
+    return img;
+  }
+
   // The tile's picture: the studio's still of the table (refreshed every STILL_MS), else
   // the felt with the table's last results; the dealer's photo (or initial) and name on it.
   function thumb(tb, left) {
     const still = tb.still_url
-      ? h("img", { class: "lobby-still", src: `${tb.still_url}${tb.still_url.includes("?") ? "&" : "?"}t=${Math.floor(Date.now() / STILL_MS)}`, alt: "", loading: "lazy", decoding: "async" })
+      ? stillImage(tb)
       : h("div", { class: "lobby-felt", "aria-hidden": "true" },
         [...String(tb.last_results || "").slice(-12)].map((r) => h("i", { class: `bead bead-${r}` })));
+    const initial = () => h("span", { class: "lobby-dealer-photo lobby-dealer-initial", "aria-hidden": "true" }, [...tb.dealer][0].toUpperCase());
     const dealer = tb.dealer
       ? h("span", { class: "lobby-dealer", "data-testid": `dealer-${tb.id}` },
         tb.dealer_photo
-          ? h("img", { class: "lobby-dealer-photo", src: tb.dealer_photo, alt: "", loading: "lazy" })
-          : h("span", { class: "lobby-dealer-photo lobby-dealer-initial", "aria-hidden": "true" }, [...tb.dealer][0].toUpperCase()),
-        h("span", {}, tb.dealer))
+          ? h("img", { class: "lobby-dealer-photo", src: tb.dealer_photo, alt: "", loading: "lazy", onerror: (e) => e.target.replaceWith(initial()) })
+          : initial(),
+        h("span", { class: "lobby-dealer-name" }, tb.dealer))
       : null;
     const status = h("span", { class: ["lobby-phase", tb.phase === "betting_open" ? "lobby-phase-open" : ""] },
       phaseName(tb.phase), left !== null ? ` · ${t("lobby.closes_in", { n: left })}` : "");
@@ -213,7 +228,8 @@ export function mount(root) {
       thumb(tb, left),
       h("dl", { class: "kv kv-compact" },
         h("dt", { class: "kv-more" }, t("lobby.rules")), h("dd", { class: "kv-more" }, presetName(tb.rules)),
-        h("dt", {}, t("lobby.limits")), h("dd", { "data-testid": "lobby-limits" }, limitsList(tb, digits)),
+        h("dt", { class: "kv-more" }, t("lobby.limits")), h("dd", { class: "kv-more", "data-testid": "lobby-limits" }, limitsList(tb, digits)),
+        h("dd", { class: "kv-phone" }, `${money(tb.min_bet, digits)} – ${money(tb.max_bet, digits)}`),
         h("dt", { class: "kv-more" }, t("lobby.game")), h("dd", { class: "kv-more", "data-testid": "lobby-game" }, tb.game || "—"),
         h("dt", { class: "kv-more" }, t("lobby.status")), h("dd", { class: "kv-more" }, phaseName(tb.phase), left !== null ? ` · ${t("lobby.closes_in", { n: left })}` : ""),
         h("dt", { class: "kv-more" }, t("lobby.dealer")), h("dd", { class: "kv-more" }, tb.dealer || "—"),
