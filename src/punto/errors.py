@@ -331,9 +331,14 @@ class TableError(PuntoError, ValueError):
 
 
 class PhaseError(TableError):
-    """An action or a transition the table's current phase does not allow."""
+    """An action or a transition the table's current phase does not allow; ``phase``, the
+    phase the table is in (for a client to say so in its own words), when known."""
 
     kind: ClassVar[str] = "phase"
+
+    def __init__(self, message: str, *, phase: str | None = None) -> None:
+        super().__init__(message)
+        self.phase = phase
 
 
 class SeatError(TableError):

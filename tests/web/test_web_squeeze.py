@@ -73,3 +73,43 @@ def test_the_owner_squeezes_the_banker_cards(server: Server, browser: Browser) -
     page.locator('[data-action="leave"]').click()
     expect(page.locator('[data-action="watch"]')).to_be_visible()
     assert errors == []
+
+
+def test_a_third_card_squeeze_fits_a_phone_and_a_refusal_says_what_the_table_is_doing(
+    server: Server, browser: Browser
+) -> None:
+    """Three places a side (a third card's squeeze) on a 390 px phone: nothing wider than
+    the screen; a squeeze the table's phase refuses reads as words, not a rule's text."""
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page = new_page(browser, errors, width=390, height=844)
+    page.goto(server.url("/app/#/table/vip-1"))
+    expect(page.locator(".felt .squeeze-area")).to_be_attached()
+    width = page.evaluate(
+        """() => {
+          const card = '<button class="squeeze-card"></button>';
+          const side = (s) => `<div class="squeeze-side squeeze-${s}"><h3>${s}</h3>` +
+            `<div class="squeeze-cards">${card.repeat(3)}</div></div>`;
+          document.querySelector('.felt .squeeze-area').innerHTML =
+            `<section class="squeeze"><p class="squeeze-timer"></p>${side('player')}` +
+            `${side('banker')}</section>`;
+          return document.documentElement.scrollWidth;
+        }"""
+    )
+    assert width <= 390, f"the squeeze is wider than the phone ({width}px)"
+    said = page.evaluate(
+        """async () => {
+          const { errorText } = await import('/app/js/format.js');
+          const { setLang } = await import('/app/js/i18n.js');
+          const err = { code: 'phase', message: 'cannot squeeze while the table is dealing'
+                        + ' (needs squeeze)', params: { phase: 'dealing' } };
+          const out = [errorText(err)];
+          setLang('zh');
+          out.push(errorText(err));
+          setLang('en');
+          return out;
+        }"""
+    )
+    assert said == ["Not now: Dealing", "现在不行：发牌中"], said
+    assert errors == []

@@ -139,7 +139,10 @@ def require_phase(current: Phase, allowed: frozenset[Phase] | set[Phase], action
     """
     if current not in allowed:
         needs = _needs(frozenset(allowed))
-        raise PhaseError(f"cannot {action} while the table is {current.value} (needs {needs})")
+        raise PhaseError(
+            f"cannot {action} while the table is {current.value} (needs {needs})",
+            phase=current.value,
+        )
 
 
 @functools.cache

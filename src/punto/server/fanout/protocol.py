@@ -57,6 +57,7 @@ from punto.errors import (
     BetLimitError,
     ChatError,
     JurisdictionError,
+    PhaseError,
     ProtocolError,
     PuntoError,
     RateLimitedError,
@@ -631,7 +632,11 @@ def error_params(exc: BaseException) -> dict[str, Any] | None:
     {'limit': 'max_imbalance', 'value': 100}
 
     A refused chat message gives its ``reason`` (``empty`` or ``muted``); a rate limit the
-    whole seconds to wait (``retry_after``).
+    whole seconds to wait (``retry_after``); an action the table's phase refuses, the
+    ``phase`` it is in.
+
+    >>> error_params(PhaseError("x", phase="dealing"))
+    {'phase': 'dealing'}
 
     >>> error_params(ChatError("x", reason="muted"))
     {'reason': 'muted'}
@@ -651,6 +656,8 @@ def error_params(exc: BaseException) -> dict[str, Any] | None:
         return found
     if isinstance(exc, RateLimitedError):
         return {"retry_after": math.ceil(exc.retry_after)}
+    if isinstance(exc, PhaseError) and exc.phase is not None:
+        return {"phase": exc.phase}
     if isinstance(exc, TooManyTablesError):
         return {"max_tables": exc.limit}
     if isinstance(exc, BetClosedError):  # [O] closed from a hand, [EZ-C] by the shoe's edge

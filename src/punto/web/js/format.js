@@ -179,6 +179,8 @@ export function errorText(err, digits = 2) {
       feature: has(`feature.${err.params.feature}`) ? t(`feature.${err.params.feature}`) : "",
     });
   }
+  // an action the table's phase refuses: what the table is doing now, in words
+  if (code === "phase" && err.params && err.params.phase) return t("error.phase_now", { phase: phaseName(err.params.phase) });
   const label = has(`error.${code}`) ? t(`error.${code}`) : t("error.refused");
   const explained = explain(err && err.params, digits);
   if (explained) return labelValue(label, explained);

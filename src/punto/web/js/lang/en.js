@@ -459,6 +459,7 @@ export default {
   "error.timeout": "No answer",
   "error.internal": "Server error",
   "error.phase": "Not now",
+  "error.phase_now": "Not now: {phase}",
   "error.seat": "Seat refused",
   "error.access": "Access refused",
   "error.betting": "Bet refused",

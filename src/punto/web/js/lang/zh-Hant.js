@@ -461,6 +461,7 @@ export default {
   "error.timeout": "沒有回應",
   "error.internal": "伺服器錯誤",
   "error.phase": "現在不能操作",
+  "error.phase_now": "現在不行：{phase}",
   "error.seat": "座位要求被拒",
   "error.access": "拒絕進入",
   "error.betting": "投注被拒",

@@ -459,6 +459,7 @@ export default {
   "error.timeout": "没有回应",
   "error.internal": "服务器错误",
   "error.phase": "现在不能操作",
+  "error.phase_now": "现在不行：{phase}",
   "error.seat": "座位被拒",
   "error.access": "拒绝进入",
   "error.betting": "投注被拒",
