@@ -179,6 +179,10 @@ export function errorText(err, digits = 2) {
       feature: has(`feature.${err.params.feature}`) ? t(`feature.${err.params.feature}`) : "",
     });
   }
+  // too many failed logins from this client: how long it must wait, in its language
+  if (code === "rate_limited" && err.params && err.params.retry_after !== undefined) {
+    return t("error.rate_limited", { wait: duration(Math.ceil(Number(err.params.retry_after))) });
+  }
   const label = has(`error.${code}`) ? t(`error.${code}`) : t("error.refused");
   const explained = explain(err && err.params, digits);
   if (explained) return labelValue(label, explained);

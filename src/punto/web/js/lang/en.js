@@ -39,6 +39,7 @@ export default {
   "login.username": "Username",
   "login.password": "Password",
   "login.submit": "Log in",
+  "login.wrong": "Wrong username or password",
   "login.demo": "Demo accounts (password <name>-demo): players ann, bob, cleo, dev; dealers dana, lin; supervisor sam; admin admin.",
   "login.register_title": "New player",
   "login.register": "Create account",
@@ -450,6 +451,7 @@ export default {
 
   "error.bad_message": "Bad request",
   "error.unauthorized": "Not logged in or wrong password",
+  "error.rate_limited": "Too many attempts: try again in {wait}",
   "error.forbidden": "Not allowed",
   "error.not_found": "Not found",
   "error.conflict": "Conflict",

@@ -41,6 +41,7 @@ export default {
   "login.username": "用戶名稱",
   "login.password": "密碼",
   "login.submit": "登入",
+  "login.wrong": "使用者名稱或密碼錯誤",
   "login.demo": "示範帳戶（密碼為「用戶名稱-demo」）：玩家 ann、bob、cleo、dev；荷官 dana、lin；監場 sam；管理員 admin。",
   "login.register_title": "新玩家",
   "login.register": "開立帳戶",
@@ -452,6 +453,7 @@ export default {
 
   "error.bad_message": "請求有誤",
   "error.unauthorized": "未登入或密碼錯誤",
+  "error.rate_limited": "嘗試次數太多：請{wait}後再試",
   "error.forbidden": "無權操作",
   "error.not_found": "找不到",
   "error.conflict": "衝突",

@@ -39,6 +39,7 @@ export default {
   "login.username": "用户名",
   "login.password": "密码",
   "login.submit": "登录",
+  "login.wrong": "用户名或密码错误",
   "login.demo": "演示账户（密码为 <用户名>-demo）：玩家 ann、bob、cleo、dev；荷官 dana、lin；监场 sam；管理员 admin。",
   "login.register_title": "新玩家",
   "login.register": "创建账户",
@@ -450,6 +451,7 @@ export default {
 
   "error.bad_message": "请求有误",
   "error.unauthorized": "未登录或密码错误",
+  "error.rate_limited": "尝试次数太多：请{wait}后再试",
   "error.forbidden": "无权操作",
   "error.not_found": "找不到",
   "error.conflict": "冲突",
