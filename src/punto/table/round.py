@@ -62,7 +62,9 @@ class BettingRound(TableCore):
         self.seats.get(player)
         if chip not in self.chips_of(player):
             chips = ", ".join(self._show(c, player) for c in self.chips_of(player))
-            raise BettingError(f"no chip of {chip!r} at this table; chips are {chips}")
+            whole = isinstance(chip, int) and not isinstance(chip, bool)
+            shown = self._show(chip, player) if whole else repr(chip)
+            raise BettingError(f"no chip of {shown} at this table; chips are {chips}")
 
     def can_choose_chip(self, player: PlayerId, chip: int) -> bool:
         """Whether :meth:`choose_chip` would succeed."""
