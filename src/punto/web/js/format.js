@@ -158,6 +158,14 @@ export function sideName(side) {
   return t(`side.${side}`);
 }
 
+/** A time of day in epoch seconds as the app shows one: 24-hour, "14:05" (and the seconds
+ * with `seconds`). */
+export function clockTime(epoch, { seconds = false } = {}) {
+  const parts = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+  if (seconds) parts.second = "2-digit";
+  return new Date(epoch * 1000).toLocaleTimeString(locale(), parts);
+}
+
 /** A time in epoch seconds as local date and time. */
 export function when(epoch) {
   if (!epoch) return "—";

@@ -651,6 +651,7 @@ export default {
   "chat.mute": "Mute",
   "chat.unmute": "Unmute",
   "chat.you_muted": "A supervisor has muted your chat at this table.",
+  "chat.cut": "A message has at most {n} characters: yours was cut to fit",
   "chat.refused.empty": "Type a message first",
   "chat.refused.muted": "A supervisor has muted your chat at this table",
   "chat.refused.rate": "Too many messages: wait {n} s",

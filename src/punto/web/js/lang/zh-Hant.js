@@ -653,6 +653,7 @@ export default {
   "chat.mute": "禁言",
   "chat.unmute": "解除禁言",
   "chat.you_muted": "監場已在本桌將您禁言。",
+  "chat.cut": "訊息最多 {n} 個字，已截短",
   "chat.refused.empty": "請先輸入訊息",
   "chat.refused.muted": "監場已在本桌將您禁言",
   "chat.refused.rate": "訊息太多：請等 {n} 秒",

@@ -651,6 +651,7 @@ export default {
   "chat.mute": "禁言",
   "chat.unmute": "解除禁言",
   "chat.you_muted": "监场已在本桌将您禁言。",
+  "chat.cut": "消息最多 {n} 个字，已截短",
   "chat.refused.empty": "请先输入消息",
   "chat.refused.muted": "监场已在本桌将您禁言",
   "chat.refused.rate": "消息太多：请等 {n} 秒",
