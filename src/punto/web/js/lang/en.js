@@ -569,6 +569,8 @@ export default {
   "paytable.panda8_25": "Panda 8, 25 to 1",
   "amend.notice_correction": "Hand {game} was corrected: the roads and records show the correction.",
   "amend.notice_void": "Hand {game} was voided: the roads and records no longer count it.",
+  "amend.moved_correction": "Hand {game} was corrected: {amount} to your balance",
+  "amend.moved_void": "Hand {game} was voided: {amount} to your balance",
   "recall.open": "Recall",
   "recall.heading": "Game recall",
   "recall.hint": "Choose Recall next to one of your hands to see it as it was shown.",

@@ -571,6 +571,8 @@ export default {
   "paytable.panda8_25": "熊貓 8，1 賠 25",
   "amend.notice_correction": "第 {game} 局已更正：路單和記錄已按更正顯示。",
   "amend.notice_void": "第 {game} 局已作廢：路單和記錄不再計入。",
+  "amend.moved_correction": "牌局 {game} 已更正：餘額 {amount}",
+  "amend.moved_void": "牌局 {game} 已作廢：餘額 {amount}",
   "recall.open": "回顧",
   "recall.heading": "牌局回顧",
   "recall.hint": "在您的某一局旁選擇「回顧」，查看當時顯示的樣子。",

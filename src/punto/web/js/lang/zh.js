@@ -569,6 +569,8 @@ export default {
   "paytable.panda8_25": "熊猫 8，1 赔 25",
   "amend.notice_correction": "第 {game} 局已更正：路单和记录已按更正显示。",
   "amend.notice_void": "第 {game} 局已作废：路单和记录不再计入。",
+  "amend.moved_correction": "牌局 {game} 已更正：余额 {amount}",
+  "amend.moved_void": "牌局 {game} 已作废：余额 {amount}",
   "recall.open": "回顾",
   "recall.heading": "牌局回顾",
   "recall.hint": "在您的某一局旁选择“回顾”，查看当时显示的样子。",
