@@ -143,3 +143,20 @@ def test_a_login_throttles_wait_is_said_in_each_language(page: Page) -> None:
     ]
     assert said["zh"] == ["尝试次数太多：请42秒后再试", "尝试次数太多：请2分钟后再试"]
     assert said["zh-Hant"] == ["嘗試次數太多：請42秒後再試", "嘗試次數太多：請2分鐘後再試"]
+
+
+def test_an_error_says_each_thing_once(page: Page) -> None:
+    said = _in_each_language(
+        page,
+        """return [
+             f.errorText({ code: 'not_found', message: 'not found' }),
+             f.errorText({ code: 'unauthorized',
+                           message: 'the session token has expired: log in again' }),
+           ];""",
+    )
+    assert said["en"] == [
+        "Not found",
+        "Not logged in: the session token has expired: log in again",
+    ]
+    assert said["zh"] == ["找不到", "未登录"]
+    assert said["zh-Hant"][1] == "未登入"

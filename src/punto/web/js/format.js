@@ -195,7 +195,9 @@ export function errorText(err, digits = 2) {
   const explained = explain(err && err.params, digits);
   if (explained) return labelValue(label, explained);
   const detail = lang() === "en" && err && err.message && err.message !== code ? err.message : "";
-  return detail ? labelValue(label, detail) : label;
+  // a detail that only says the label again is left out ("Not found: not found")
+  const same = (a) => a.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+  return detail && same(detail) !== same(label) ? labelValue(label, detail) : label;
 }
 
 function explain(params, digits) {

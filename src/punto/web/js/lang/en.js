@@ -455,7 +455,7 @@ export default {
 
 
   "error.bad_message": "Bad request",
-  "error.unauthorized": "Not logged in or wrong password",
+  "error.unauthorized": "Not logged in",
   "error.rate_limited": "Too many attempts: try again in {wait}",
   "error.forbidden": "Not allowed",
   "error.not_found": "Not found",

@@ -457,7 +457,7 @@ export default {
 
 
   "error.bad_message": "請求有誤",
-  "error.unauthorized": "未登入或密碼錯誤",
+  "error.unauthorized": "未登入",
   "error.rate_limited": "嘗試次數太多：請{wait}後再試",
   "error.forbidden": "無權操作",
   "error.not_found": "找不到",

@@ -455,7 +455,7 @@ export default {
 
 
   "error.bad_message": "请求有误",
-  "error.unauthorized": "未登录或密码错误",
+  "error.unauthorized": "未登录",
   "error.rate_limited": "尝试次数太多：请{wait}后再试",
   "error.forbidden": "无权操作",
   "error.not_found": "找不到",
