@@ -364,7 +364,9 @@ def test_play_places_bets_deals_and_settles() -> None:
     assert sleeps == [0.25] * hand.outcome.cards_used
     assert game.balance == start + expected_net(game, bets)
     assert lines[-1] == f"balance {game.money(game.balance)}"
-    assert any(line.startswith("  total ") for line in lines)
+    net = expected_net(game, bets)
+    assert f"  total {'+' if net >= 0 else ''}{net / 100:,.2f}" in lines  # as the table says it
+    assert any(line.startswith("  banker 100.00: ") for line in lines)
     assert game.last_bets == bets
 
 

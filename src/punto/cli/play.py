@@ -220,7 +220,7 @@ class Game:
         if hand.void:
             self.write(f"VOID: {hand.void_reason}; bets returned")
         if bets:
-            for line in settlement_lines(self.rules, result):
+            for line in settlement_lines(self.rules, result, full=True):
                 self.write(line)
         self.balance += result.total_returned
         if not hand.void:
