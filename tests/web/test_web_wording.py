@@ -160,3 +160,16 @@ def test_an_error_says_each_thing_once(page: Page) -> None:
     ]
     assert said["zh"] == ["找不到", "未登录"]
     assert said["zh-Hant"][1] == "未登入"
+
+
+def test_bets_over_the_table_balance_say_both_amounts(page: Page) -> None:
+    said = _in_each_language(
+        page,
+        """return f.errorText({ code: 'table_balance', message: 'bets of 10.00 are more …',
+                              params: { needed: 1000, balance: 500 } }, 2);""",
+    )
+    assert said == {
+        "en": "Not enough table balance: these bets need 10.00, the balance is 5.00",
+        "zh": "台面余额不足：这些注码需要 10.00，余额只有 5.00",
+        "zh-Hant": "桌面餘額不足：這些注碼需要 10.00，餘額只有 5.00",
+    }

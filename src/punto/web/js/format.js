@@ -191,6 +191,10 @@ export function errorText(err, digits = 2) {
   if (code === "rate_limited" && err.params && err.params.retry_after !== undefined) {
     return t("error.rate_limited", { wait: duration(Math.ceil(Number(err.params.retry_after))) });
   }
+  // bets the table balance cannot cover: both amounts, in the table's money
+  if (code === "table_balance" && err.params && err.params.needed !== undefined) {
+    return t("error.table_balance_of", { needed: money(err.params.needed, digits), balance: money(err.params.balance, digits) });
+  }
   const label = has(`error.${code}`) ? t(`error.${code}`) : t("error.refused");
   const explained = explain(err && err.params, digits);
   if (explained) return labelValue(label, explained);

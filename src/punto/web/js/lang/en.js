@@ -470,6 +470,7 @@ export default {
   "error.access": "Access refused",
   "error.betting": "Bet refused",
   "error.table_balance": "Not enough table balance",
+  "error.table_balance_of": "Not enough table balance: these bets need {needed}, the balance is {balance}",
   "error.squeeze": "Squeeze refused",
   "error.fault": "Fault refused",
   "error.table": "Table refused",

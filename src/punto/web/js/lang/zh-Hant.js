@@ -472,6 +472,7 @@ export default {
   "error.access": "拒絕進入",
   "error.betting": "投注被拒",
   "error.table_balance": "桌面餘額不足",
+  "error.table_balance_of": "桌面餘額不足：這些注碼需要 {needed}，餘額只有 {balance}",
   "error.squeeze": "咪牌被拒",
   "error.fault": "事故報告被拒",
   "error.table": "賭桌拒絕此操作",

@@ -470,6 +470,7 @@ export default {
   "error.access": "拒绝进入",
   "error.betting": "投注被拒",
   "error.table_balance": "台面余额不足",
+  "error.table_balance_of": "台面余额不足：这些注码需要 {needed}，余额只有 {balance}",
   "error.squeeze": "咪牌被拒",
   "error.fault": "事故报告被拒",
   "error.table": "赌台拒绝",
