@@ -290,9 +290,9 @@ def coup_of_hands(player: Sequence[Card], banker: Sequence[Card]) -> Outcome:
         coup.deal(card)
     outcome = coup.outcome
     if list(outcome.player) != list(player) or list(outcome.banker) != list(banker):
-        raise TableauError(
+        raise TableauError(  # [M9]
             "those cards do not make those hands: the tableau gives "
             f"Player {' '.join(c.code for c in outcome.player)}, "
-            f"Banker {' '.join(c.code for c in outcome.banker)} [M9]"
+            f"Banker {' '.join(c.code for c in outcome.banker)}"
         )
     return outcome

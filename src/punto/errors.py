@@ -363,9 +363,17 @@ class BettingError(TableError, BetError):
 
 
 class TableBalanceError(BettingError):
-    """Bets to confirm that are larger than the player's table balance."""
+    """Bets to confirm that are larger than the player's table balance; ``needed`` and
+    ``balance`` (minor units), when known, what the bets need and what the balance holds."""
 
     kind: ClassVar[str] = "table_balance"
+
+    def __init__(
+        self, message: str, *, needed: int | None = None, balance: int | None = None
+    ) -> None:
+        super().__init__(message)
+        self.needed = needed
+        self.balance = balance
 
 
 class SqueezeError(TableError):

@@ -24,7 +24,7 @@ Amounts are integer minor units.
 >>> check_bets(rules, {Bet.BANKER: 2500}, tier="low", hand_number=1)
 Traceback (most recent call last):
 ...
-punto.errors.BetLimitError: Banker bet 25 must be a multiple of the table minimum 10 [M18]
+punto.errors.BetLimitError: Banker bet 25.00 must be a multiple of the table minimum 10.00
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from punto.errors import (
     BetLimitError,
     UnknownBetError,
 )
-from punto.money import show_amount
+from punto.money import display_amount
 from punto.rules import Rules
 from punto.tiers import LimitTier
 
@@ -295,9 +295,9 @@ def check_imbalance(rules: Rules, *, banker: int, player: int) -> None:
     if limit is not None and abs(banker - player) > limit:
         d = rules.currency_digits
         raise BetLimitError(
-            f"the difference between Banker ({show_amount(banker, digits=d)}) and Player "
-            f"({show_amount(player, digits=d)}) bets would exceed this table's imbalance limit "
-            f"of {show_amount(limit, digits=d)} [M14]",
+            f"the difference between Banker ({display_amount(banker, digits=d)}) and Player "
+            f"({display_amount(player, digits=d)}) bets would exceed this table's imbalance limit "
+            f"of {display_amount(limit, digits=d)}",
             limit="max_imbalance",
             value=limit,
         )
@@ -314,15 +314,15 @@ def check_bet_maximum(
     >>> check_bet_maximum(preset("macau"), Bet.TIE, 10**9, tier="low")
     Traceback (most recent call last):
     ...
-    punto.errors.BetLimitError: Tie bet 10000000 is above this table's maximum of 500
+    punto.errors.BetLimitError: Tie bet 10,000,000.00 is above this table's maximum of 500.00
     """
     chosen = rules.tier(tier) if isinstance(tier, str) else tier
     high = chosen.limits_for(bet)[1]
     if amount > high:
         d = rules.currency_digits if digits is None else digits
         raise BetLimitError(
-            f"{bet.label} bet {show_amount(amount, digits=d)} is above this table's maximum "
-            f"of {show_amount(high, digits=d)}",
+            f"{bet.label} bet {display_amount(amount, digits=d)} is above this table's maximum "
+            f"of {display_amount(high, digits=d)}",
             limit=f"{bet.value}_max",
             value=high,
         )
@@ -375,17 +375,17 @@ def check_bets(
         short = _shortfall(rules, chosen, bet, amount)
         if short is not None and short.limit is AreaLimit.MIN:
             raise BetLimitError(
-                f"{bet.label} bet {show_amount(amount, digits=d)} is below this table's "
-                f"minimum of {show_amount(short.value, digits=d)}",
+                f"{bet.label} bet {display_amount(amount, digits=d)} is below this table's "
+                f"minimum of {display_amount(short.value, digits=d)}",
                 limit=f"{bet.value}_min",
                 value=short.value,
             )
         check_bet_maximum(rules, bet, amount, tier=chosen, digits=d)
         opens_until = _closed_from(rules, bet, hand_number)
         if opens_until is not None:
-            raise BetClosedError(
+            raise BetClosedError(  # [O]
                 f"{bet.label} is closed from hand {opens_until} of the shoe; "
-                f"this is hand {hand_number} [O]",
+                f"this is hand {hand_number}",
                 bet=bet.value,
                 value=opens_until,
             )
@@ -395,18 +395,18 @@ def check_bets(
         short = _shortfall(rules, chosen, Bet.BANKER, bets[Bet.BANKER])
         if short is not None and short.limit is AreaLimit.BANKER_MULTIPLE:
             raise BetLimitError(
-                f"Banker bet {show_amount(bets[Bet.BANKER], digits=d)} must be a multiple of "
-                f"the table minimum {show_amount(short.value, digits=d)} [M18]",
+                f"Banker bet {display_amount(bets[Bet.BANKER], digits=d)} must be a multiple of "
+                f"the table minimum {display_amount(short.value, digits=d)}",
                 limit="banker_multiple",
                 value=short.value,
             )
     if any(_one_side(rules, bet, bets) for bet in bets):
-        raise BetCombinationError(
-            "this table takes bets on Player or on Banker, not both (Tie is always allowed) [S11]"
+        raise BetCombinationError(  # [S11]
+            "this table takes bets on Player or on Banker, not both (Tie is always allowed)"
         )
     if any(_tiger_with_main(rules, bet, bets) for bet in bets):
-        raise BetCombinationError(
-            "this table refuses Tiger side bets to a player who also bets Player or Banker [L]"
+        raise BetCombinationError(  # [L]
+            "this table refuses Tiger side bets to a player who also bets Player or Banker"
         )
     banker = table_banker + bets.get(Bet.BANKER, 0)
     player = table_player + bets.get(Bet.PLAYER, 0)

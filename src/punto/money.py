@@ -26,6 +26,7 @@ __all__ = [
     "Fraction",
     "Rounding",
     "amount_decimal",
+    "display_amount",
     "format_amount",
     "parse_amount",
     "show_amount",
@@ -134,3 +135,15 @@ def show_amount(minor: int, *, digits: int = DEFAULT_DIGITS) -> str:
     """
     text = format_amount(minor, digits=digits)
     return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def display_amount(minor: int, *, digits: int = DEFAULT_DIGITS) -> str:
+    """Minor units as a person reads them in a message: major units with all the
+    currency's decimals and the thousands grouped.
+
+    >>> display_amount(20_000_000), display_amount(500), display_amount(-475)
+    ('200,000.00', '5.00', '-4.75')
+    >>> display_amount(1_000_000, digits=0)
+    '1,000,000'
+    """
+    return f"{amount_decimal(minor, digits=digits):,.{digits}f}"

@@ -244,7 +244,7 @@ def _check_decks(decks: int) -> None:
     if isinstance(decks, bool) or not isinstance(decks, int):
         raise ShoeError(f"the number of decks must be a whole number, not {decks!r}")
     if not MIN_DECKS <= decks <= MAX_DECKS:
-        raise ShoeError(f"a shoe holds {MIN_DECKS}-{MAX_DECKS} decks [M1], not {decks}")
+        raise ShoeError(f"a shoe holds {MIN_DECKS}-{MAX_DECKS} decks, not {decks}")  # [M1]
 
 
 def _check_composition(cards: Sequence[Card], decks: int) -> None:

@@ -39,6 +39,7 @@ from punto.analysis import CELLS, Composition, analyze, bet_table, cell_facts
 from punto.bets import Bet
 from punto.compiling import CompileNotice, compile_notice
 from punto.errors import SimulationError
+from punto.money import DEFAULT_DIGITS, display_amount
 from punto.outcome import Winner
 from punto.rules import Rules
 from punto.shoeloop import TABLEAU, ShoeParams, Tableau, new_shoe, ordered_shoe, play_shoe, private
@@ -103,18 +104,25 @@ class BettingSystem:
     session_hands: int = 100
     max_bet: int | None = None
     """The table's maximum bet: a progression never stakes more."""
+    digits: int = DEFAULT_DIGITS
+    """Decimal digits of the currency's minor unit: messages say amounts in major units."""
 
     def __post_init__(self) -> None:
         for name in ("unit", "bankroll", "session_hands"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise SimulationError(f"{name} must be a positive whole number, not {value!r}")
+        d = self.digits
         if self.bankroll < self.unit:
             raise SimulationError(
-                f"a bankroll of {self.bankroll} cannot cover one unit of {self.unit}"
+                f"a bankroll of {display_amount(self.bankroll, digits=d)} cannot cover one "
+                f"unit of {display_amount(self.unit, digits=d)}"
             )
         if self.max_bet is not None and self.max_bet < self.unit:
-            raise SimulationError(f"the maximum bet {self.max_bet} is below one unit")
+            raise SimulationError(
+                f"the maximum bet {display_amount(self.max_bet, digits=d)} is below one unit "
+                f"of {display_amount(self.unit, digits=d)}"
+            )
 
     @property
     def name(self) -> str:
@@ -353,10 +361,11 @@ def _net_tables(rules: Rules, unit: int) -> tuple[npt.NDArray[np.int64], npt.NDA
         table = bet_table(bet, rules.paytable_for(bet))
         for cells, odds in zip(table.cells_of_class, table.odds, strict=True):
             if (unit * odds).denominator != 1:
+                d = rules.currency_digits
                 raise SimulationError(
-                    f"a unit of {unit} minor units does not pay a whole number on "
-                    f"{bet.label} ({table.paytable.name} pays {odds}); choose a unit that "
-                    f"is a multiple of {odds.denominator}"
+                    f"a unit of {display_amount(unit, digits=d)} does not pay a whole amount "
+                    f"on {bet.label} ({table.paytable.name} pays {odds}); choose a unit that "
+                    f"is a multiple of {display_amount(odds.denominator, digits=d)}"
                 )
             num[side, cells] = odds.numerator
             den[side, cells] = odds.denominator

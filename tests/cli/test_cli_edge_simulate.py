@@ -95,7 +95,28 @@ def test_edge_removed_and_remaining(capsys: pytest.CaptureFixture[str]) -> None:
         (["simulate", "--rules", "macau"], "--hands N"),
         (["simulate", "--rules", "macau", "--hands", "0"], "positive whole number"),
         (["simulate", "--rules", "macau", "--hands", "10", "--workers", "99"], "at most"),
-        (["simulate", "--rules", "macau", "--strategy", "flat", "--unit", "10.05"], "multiple"),
+        (
+            ["simulate", "--rules", "macau", "--strategy", "flat", "--unit", "10.05"],
+            "a unit of 10.05 does not pay a whole amount on Banker",
+        ),
+        (
+            [
+                "simulate",
+                "--rules",
+                "macau",
+                "--strategy",
+                "flat",
+                "--unit",
+                "10",
+                "--bankroll",
+                "5",
+            ],
+            "punto: error: a bankroll of 5.00 cannot cover one unit of 10.00\n",
+        ),
+        (
+            ["simulate", "--rules", "macau", "--strategy", "flat", "--max-bet", "5"],
+            "punto: error: the maximum bet 5.00 is below one unit of 10.00\n",
+        ),
         (["simulate", "--rules", "macau", "--hands", "10", "--seed", "-1"], "seed must be"),
         (["simulate", "--rules", "macau", "--strategy", "flat", "--seed", "-1"], "seed must be"),
         (["simulate", "--rules", "macau", "--strategy", "flat", "--hands", "10"], "--hands is"),
@@ -154,7 +175,13 @@ def test_simulate_a_betting_system(capsys: pytest.CaptureFixture[str]) -> None:
     assert 0 < doc["risk_of_ruin"] < 1  # type: ignore[operator]
     assert doc["return"] < 0  # type: ignore[operator]
     assert _main([a for a in argv if a != "--json"]) == 0
-    assert "risk of ruin" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "risk of ruin" in out
+    # Amounts in the table's major units, with its decimals and the thousands grouped.
+    staked = f"staked {doc['total_staked'] / 100:,.2f}"  # type: ignore[operator]
+    assert f"bets placed: {doc['bets']:,}, {staked}\n" in out
+    mean = f"mean session result: {doc['mean_net'] / 100:,.2f}\n"  # type: ignore[operator]
+    assert mean in out
 
 
 def test_a_first_run_says_it_compiles_on_standard_error(

@@ -249,15 +249,15 @@ def test_settle_needs_rules_and_bets(
         (["--rules", "macau", "--tier", "low", "--bets", "banker=25"], "multiple of the table"),
         (
             ["--rules", "macau", "--tier", "low", "--bets", "player=1500"],
-            "Player bet 1500 is above this table's maximum of 1000",
+            "Player bet 1,500.00 is above this table's maximum of 1,000.00",
         ),
         (
             ["--rules", "macau", "--tier", "standard", "--bets", "player=40"],
-            "Player bet 40 is below this table's minimum of 50",
+            "Player bet 40.00 is below this table's minimum of 50.00",
         ),
         (
             ["--rules", "super_punto_banco", "--tier", "low", "--bets", "banker=10,player=10"],
-            "[S11]",
+            "on Player or on Banker, not both (Tie is always allowed)\n",
         ),
         (
             ["--rules", "online_8deck", "--tier", "low", "--hand", "31", "--bets", "big=10"],
@@ -359,19 +359,21 @@ def test_play_places_bets_deals_and_settles() -> None:
     start = game.balance
     assert game.command("banker 100 tie 10")
     bets = {Bet.BANKER: 10_000, Bet.TIE: 1_000}
-    assert "hand 1: bets banker 100, tie 10" in lines
+    assert "hand 1: bets banker 100.00, tie 10.00" in lines
     hand = last_hand(game)
     assert sleeps == [0.25] * hand.outcome.cards_used
     assert game.balance == start + expected_net(game, bets)
     assert lines[-1] == f"balance {game.money(game.balance)}"
-    assert any(line.startswith("  total ") for line in lines)
+    net = expected_net(game, bets)
+    assert f"  total {'+' if net >= 0 else ''}{net / 100:,.2f}" in lines  # as the table says it
+    assert any(line.startswith("  banker 100.00: ") for line in lines)
     assert game.last_bets == bets
 
 
 def test_play_accepts_name_equals_amount_and_commas() -> None:
     game, lines = make_game(preset("macau"))
     game.command("player=20, tie=5")
-    assert "hand 1: bets player 20, tie 5" in lines
+    assert "hand 1: bets player 20.00, tie 5.00" in lines
 
 
 def test_play_rebet_repeats_the_last_bets() -> None:
@@ -379,10 +381,10 @@ def test_play_rebet_repeats_the_last_bets() -> None:
     game.command("player 50")
     after_first = game.balance
     game.command("rebet")
-    assert "hand 2: bets player 50" in lines
+    assert "hand 2: bets player 50.00" in lines
     assert game.balance == after_first + expected_net(game, {Bet.PLAYER: 5_000})
     game.command("r")
-    assert "hand 3: bets player 50" in lines
+    assert "hand 3: bets player 50.00" in lines
 
 
 def test_play_rebet_with_no_earlier_bets_is_an_error() -> None:
@@ -397,12 +399,16 @@ def test_play_rebet_with_no_earlier_bets_is_an_error() -> None:
 @pytest.mark.parametrize(
     ("name", "command", "message"),
     [
-        ("macau", "banker 25", "error: Banker bet 25 must be a multiple of the table minimum 10"),
-        ("macau", "player 5", "error: Player bet 5 is below this table's minimum of 10"),
-        ("macau", "tie 600", "error: Tie bet 600 is above this table's maximum of 500"),
+        (
+            "macau",
+            "banker 25",
+            "error: Banker bet 25.00 must be a multiple of the table minimum 10.00",
+        ),
+        ("macau", "player 5", "error: Player bet 5.00 is below this table's minimum of 10.00"),
+        ("macau", "tie 600", "error: Tie bet 600.00 is above this table's maximum of 500.00"),
         ("macau", "lucky6 10", "error: Lucky 6 is not offered at a macau table"),
         ("super_punto_banco", "player 10 banker 10", "error: this table takes bets on Player"),
-        ("macau", "banker 1000 player 1000", "exceed your balance of 1000.00"),
+        ("macau", "banker 1000 player 1000", "bets of 2,000.00 exceed your balance of 1,000.00"),
         ("macau", "dragon 10", "error: unknown bet 'dragon'"),
         ("macau", "banker 0", "error: Banker bet: amount '0' must be positive"),
         ("macau", "banker ten", "error: Banker bet: amount 'ten' is not a number"),
@@ -477,7 +483,7 @@ def test_play_past_the_end_of_a_shoe_starts_a_new_shoe() -> None:
     assert game.balance == balance
     end = lines.index("-- the shoe is finished; the next hand starts a new shoe")
     assert lines[end + 1].startswith("-- new shoe (1 decks), commitment ")
-    assert lines[end + 2] == "hand 1: bets player 10"
+    assert lines[end + 2] == "hand 1: bets player 10.00"
 
 
 def test_s5_play_returns_the_bets_of_a_void_hand() -> None:
@@ -495,7 +501,7 @@ def test_s5_play_returns_the_bets_of_a_void_hand() -> None:
 
 def test_play_errors_are_typed_and_change_nothing() -> None:
     game, _ = make_game(preset("macau"))
-    with pytest.raises(TableBalanceError, match=r"exceed your balance of 1000\.00"):
+    with pytest.raises(TableBalanceError, match=r"exceed your balance of 1,000\.00$"):
         game.place_and_deal({Bet.BANKER: 100_000, Bet.PLAYER: 10_000})
     with pytest.raises(BetError, match="bets come in pairs"):
         game.parse_bets(["banker"])
@@ -507,20 +513,20 @@ def test_play_errors_are_typed_and_change_nothing() -> None:
 @pytest.mark.parametrize(
     ("name", "changes", "rule"),
     [
-        ("macau", {}, "  rule: Banker bets in multiples of 10 [M18]"),
-        ("macau", {}, "  rule: Banker and Player bets may differ by at most 200000 [M14]"),
-        ("super_punto_banco", {}, "  rule: Player or Banker, not both; Tie always allowed [S11]"),
+        ("macau", {}, "  rule: Banker bets in multiples of 10.00"),
+        ("macau", {}, "  rule: Banker and Player bets may differ by at most 200,000.00"),
+        ("super_punto_banco", {}, "  rule: Player or Banker, not both; Tie always allowed"),
         (
             "online_8deck",
             {},
             "  rule: big, small, super_tie_0, super_tie_1, super_tie_2, super_tie_3, "
             "super_tie_4, super_tie_5, super_tie_6, super_tie_7, super_tie_8, super_tie_9 "
-            "closed from hand 31 of a shoe [O]",
+            "closed from hand 31 of a shoe",
         ),
         (
             "live_tiger",
             {"tiger_with_main": False},
-            "  rule: no Tiger bets together with Player or Banker [L]",
+            "  rule: no Tiger bets together with Player or Banker",
         ),
     ],
 )
@@ -573,8 +579,8 @@ def test_play_command_line_session(
         "banker 10 small_tiger 5\nplayer 2000\nq\n",
     )
     assert (status, err) == (0, "")
-    assert "hand 1: bets banker 10, small_tiger 5" in out
-    assert "error: Player bet 2000 is above this table's maximum of 1000" in out
+    assert "hand 1: bets banker 10.00, small_tiger 5.00" in out
+    assert "error: Player bet 2,000.00 is above this table's maximum of 1,000.00" in out
     assert "final balance" in out
 
 

@@ -29,7 +29,7 @@ from punto.errors import (
     UnknownBetError,
 )
 from punto.limits import LimitTier, area_rooms, check_bets, check_imbalance
-from punto.money import show_amount
+from punto.money import display_amount
 from punto.rules import DEFAULT_TIERS, PRESETS, Rules, preset
 
 MACAU = preset("macau")
@@ -68,11 +68,11 @@ def test_per_bet_minimum_and_maximum_of_each_tier(
     with pytest.raises(BetLimitError) as below:
         check_bets(PLAIN, {bet: low - 1}, tier=tier, hand_number=1)
     assert (below.value.limit, below.value.value) == (f"{bet.value}_min", low)
-    assert f"below this table's minimum of {show_amount(low)}" in str(below.value)
+    assert f"below this table's minimum of {display_amount(low)}" in str(below.value)
     with pytest.raises(BetLimitError) as above:
         check_bets(PLAIN, {bet: high + 1}, tier=tier, hand_number=1)
     assert (above.value.limit, above.value.value) == (f"{bet.value}_max", high)
-    assert f"above this table's maximum of {show_amount(high)}" in str(above.value)
+    assert f"above this table's maximum of {display_amount(high)}" in str(above.value)
 
 
 @pytest.mark.parametrize("tier", sorted(_TIERS))
@@ -88,7 +88,7 @@ def test_tie_has_its_own_limits_on_every_tier(tier: str) -> None:
 def test_limit_message_names_the_bet_the_amount_and_the_limit() -> None:
     with pytest.raises(BetLimitError) as err:
         check_bets(PLAIN, {Bet.BANKER: major(1_500)}, tier="low", hand_number=1)
-    assert str(err.value) == "Banker bet 1500 is above this table's maximum of 1000"
+    assert str(err.value) == "Banker bet 1,500.00 is above this table's maximum of 1,000.00"
     assert isinstance(err.value, BetError)
     assert isinstance(err.value, ValueError)
 
@@ -96,7 +96,7 @@ def test_limit_message_names_the_bet_the_amount_and_the_limit() -> None:
 def test_a_limit_tier_object_may_be_given_instead_of_a_name() -> None:
     tier = LimitTier(name="tiny", min_bet=100, max_bet=200, side_min=50, side_max=60)
     check_bets(PLAIN, {Bet.PLAYER: 200, Bet.TIE: 60}, tier=tier, hand_number=1)
-    with pytest.raises(BetLimitError, match=r"above this table's maximum of 0\.6"):
+    with pytest.raises(BetLimitError, match=r"above this table's maximum of 0\.60$"):
         check_bets(PLAIN, {Bet.TIE: 61}, tier=tier, hand_number=1)
 
 
@@ -212,8 +212,8 @@ def test_m14_imbalance_counts_other_players_table_totals() -> None:
             rules, {Bet.BANKER: major(200)}, tier="low", hand_number=1, table_banker=major(900)
         )
     assert (err.value.limit, err.value.value) == ("max_imbalance", major(1_000))
-    assert "imbalance limit of 1000 [M14]" in str(err.value)
-    assert "Banker (1100) and Player (0)" in str(err.value)
+    assert str(err.value).endswith("imbalance limit of 1,000.00")
+    assert "Banker (1,100.00) and Player (0.00)" in str(err.value)
     # Other players' Player bets balance the table.
     check_bets(
         rules,
@@ -227,7 +227,7 @@ def test_m14_imbalance_counts_other_players_table_totals() -> None:
 
 def test_m14_imbalance_applies_to_the_player_side_too() -> None:
     rules = MACAU.replace(max_imbalance=major(1_000))
-    with pytest.raises(BetLimitError, match=r"\[M14\]"):
+    with pytest.raises(BetLimitError, match="imbalance limit"):
         check_bets(
             rules, {Bet.PLAYER: major(100)}, tier="low", hand_number=1, table_player=major(950)
         )
@@ -236,7 +236,7 @@ def test_m14_imbalance_applies_to_the_player_side_too() -> None:
 def test_m14_a_players_own_two_sides_count_against_each_other() -> None:
     rules = PLAIN.replace(max_imbalance=major(500))
     check_bets(rules, {Bet.BANKER: major(1_000), Bet.PLAYER: major(500)}, tier="low", hand_number=1)
-    with pytest.raises(BetLimitError, match=r"\[M14\]"):
+    with pytest.raises(BetLimitError, match="imbalance limit"):
         check_bets(
             rules, {Bet.BANKER: major(1_000), Bet.PLAYER: major(499)}, tier="low", hand_number=1
         )
@@ -253,7 +253,7 @@ def test_m14_a_bet_that_narrows_the_gap_is_allowed_over_the_limit() -> None:
         table_banker=major(6_000),
         table_player=major(1_000),
     )
-    with pytest.raises(BetLimitError, match=r"\[M14\]"):
+    with pytest.raises(BetLimitError, match="imbalance limit"):
         check_bets(
             rules,
             {Bet.BANKER: major(10)},
@@ -274,7 +274,7 @@ def test_m14_check_imbalance_alone() -> None:
 
 def test_m14_macau_preset_limit_is_200000() -> None:
     assert MACAU.max_imbalance == major(200_000)
-    with pytest.raises(BetLimitError, match="imbalance limit of 200000"):
+    with pytest.raises(BetLimitError, match=r"imbalance limit of 200,000\.00$"):
         check_bets(MACAU, {Bet.BANKER: major(201_000)}, tier="vip", hand_number=1)
 
 
@@ -288,7 +288,7 @@ def test_m18_banker_bets_in_multiples_of_the_table_minimum(tier: str, minimum: i
     with pytest.raises(BetLimitError) as err:
         check_bets(MACAU, {Bet.BANKER: major(minimum) * 3 // 2}, tier=tier, hand_number=1)
     assert (err.value.limit, err.value.value) == ("banker_multiple", major(minimum))
-    assert f"multiple of the table minimum {minimum} [M18]" in str(err.value)
+    assert str(err.value).endswith(f"multiple of the table minimum {minimum:,}.00")
 
 
 def test_m18_player_bets_at_least_the_minimum_in_any_amount() -> None:
@@ -308,7 +308,9 @@ def test_m18_is_a_table_setting() -> None:
 
 
 def test_s11_player_and_banker_together_are_refused() -> None:
-    with pytest.raises(BetCombinationError, match=r"Player or on Banker, not both .*\[S11\]"):
+    with pytest.raises(
+        BetCombinationError, match=r"Player or on Banker, not both \(Tie is always allowed\)$"
+    ):
         check_bets(SPB, {Bet.PLAYER: major(10), Bet.BANKER: major(10)}, tier="low", hand_number=1)
 
 
@@ -333,7 +335,7 @@ def test_o_big_small_super_tie_open_at_hand_30_closed_from_31(name: str, bet: Be
     rules = preset(name)
     check_bets(rules, {bet: major(5)}, tier="low", hand_number=30)
     for hand in (31, 32, 60):
-        with pytest.raises(BetClosedError, match=f"closed from hand 31 .* hand {hand} \\[O\\]"):
+        with pytest.raises(BetClosedError, match=f"closed from hand 31 .* hand {hand}$"):
             check_bets(rules, {bet: major(5)}, tier="low", hand_number=hand)
 
 
@@ -352,7 +354,7 @@ def test_l_tiger_bets_with_a_main_bet_refused_when_tiger_with_main_is_false(
     tiger: Bet, side: Bet
 ) -> None:
     rules = LIVE.replace(tiger_with_main=False)
-    with pytest.raises(BetCombinationError, match=r"Tiger side bets .*\[L\]"):
+    with pytest.raises(BetCombinationError, match=r"Tiger side bets .*Player or Banker$"):
         check_bets(rules, {side: major(10), tiger: major(5)}, tier="low", hand_number=1)
     check_bets(rules, {tiger: major(5)}, tier="low", hand_number=1)
     check_bets(rules, {tiger: major(5), Bet.TIE: major(5)}, tier="low", hand_number=1)
@@ -487,9 +489,11 @@ def test_check_bets_rejects_exactly_what_breaks_a_limit(data: st.DataObject, rul
     with pytest.raises(BetError) as err:
         check()
     assert type(err.value) in {v[0] for v in expected}
+    # A player reads the refusal: it names no rule article ("[M14]") and no minor units.
+    assert re.search(r"\[[A-Z]+\d*\]", str(err.value)) is None, str(err.value)
     if isinstance(err.value, BetLimitError):
         assert (BetLimitError, err.value.limit, err.value.value) in expected
-        assert show_amount(err.value.value, digits=rules.currency_digits) in str(err.value)
+        assert display_amount(err.value.value, digits=rules.currency_digits) in str(err.value)
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

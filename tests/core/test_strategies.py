@@ -75,7 +75,8 @@ def test_results_are_reproducible_for_a_seed_whatever_the_workers() -> None:
 
 
 def test_a_unit_that_cannot_be_paid_exactly_is_refused() -> None:
-    with pytest.raises(SimulationError, match="multiple of 20"):
+    refused = r"a unit of 10\.10 does not pay .* a multiple of 0\.20$"
+    with pytest.raises(SimulationError, match=refused):
         evaluate(RULES, _system(Progression.FLAT, Pattern.BANKER, unit=1010), sessions=10)
 
 
@@ -83,8 +84,8 @@ def test_a_unit_that_cannot_be_paid_exactly_is_refused() -> None:
     ("kwargs", "message"),
     [
         ({"unit": 0}, "unit must be"),
-        ({"bankroll": 500}, "cannot cover one unit"),
-        ({"max_bet": 10}, "below one unit"),
+        ({"bankroll": 500}, r"^a bankroll of 5\.00 cannot cover one unit of 10\.00$"),
+        ({"max_bet": 10}, r"^the maximum bet 0\.10 is below one unit of 10\.00$"),
     ],
 )
 def test_bad_systems_are_refused(kwargs: dict[str, int], message: str) -> None:

@@ -227,6 +227,8 @@ async def test_a_confirm_with_bets_is_one_message_and_bad_bets_change_nothing(
             for message in messages:
                 answer = await ann.request({"type": "confirm", **message})
                 assert (answer["type"], answer["error"]) == ("error", code), (message, answer)
+                if code == "table_balance":  # both amounts, for the client to say
+                    assert answer["params"] == {"needed": start + 1000, "balance": start}
         assert table.balance("ann") == start
         assert dict(table.bets("ann")) == {}
         ann.skip_to_end()

@@ -32,7 +32,7 @@ def test_a_yen_player_bets_yen_chips_on_the_tier_in_yen() -> None:
     table.join("jpy", balance=50_000, purse=_yen())
     table.sit("jpy", 2, tier="low")
     table.open_betting()
-    with pytest.raises(BettingError, match="no chip of 1000000"):
+    with pytest.raises(BettingError, match="no chip of 1,000,000 at this table"):
         table.choose_chip("jpy", 1_000_000)
     table.choose_chip("jpy", 5000)
     table.add_chip("jpy", Bet.BANKER)
@@ -61,7 +61,7 @@ def test_a_bet_above_the_yen_maximum_is_refused_in_yen() -> None:
     table.choose_chip("jpy", 100_000)
     table.add_chip("jpy", Bet.BANKER)
     with pytest.raises(
-        BetLimitError, match=r"Banker bet 200000 is above this table.s maximum of 100000$"
+        BetLimitError, match=r"Banker bet 200,000 is above this table.s maximum of 100,000$"
     ):
         table.add_chip("jpy", Bet.BANKER)
 

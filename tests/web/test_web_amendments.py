@@ -1,6 +1,7 @@
 """One truth per hand, live: a player's table page is open while a supervisor corrects
 their hand, corrects a hand nobody bet on and voids their hand; the roads and the
-player's records change on the open page without a reload [O]."""
+player's records change on the open page without a reload [O], and a notice says what the
+correction and the void moved on the player's balance."""
 
 from __future__ import annotations
 
@@ -97,6 +98,8 @@ def test_corrections_and_voids_change_an_open_players_roads_and_records(
         _shows_beads(player, corrected)
         net = stake if letter == "P" else -stake
         expect(row).to_have_attribute("data-net", str(net))
+        # the money the correction moved is said at once, in a notice
+        expect(player.locator(".toast", has_text=f"Hand {game} was corrected: ")).to_be_visible()
         expect(row).to_contain_text("corrected")
 
         quiet_hand_record = cast(dict[str, Any], server.get(f"/api/hands/{quiet}", "sam"))
@@ -117,6 +120,7 @@ def test_corrections_and_voids_change_an_open_players_roads_and_records(
         _shows_beads(player, voided)
         expect(row).to_have_attribute("data-net", "0")
         expect(row).to_contain_text("void")
+        expect(player.locator(".toast", has_text=f"Hand {game} was voided: ")).to_be_visible()
     finally:
         _post(server, f"/api/supervisor/tables/{TABLE}/resume", {})
     assert errors == []

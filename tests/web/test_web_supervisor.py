@@ -1,5 +1,6 @@
-"""A new player registers and plays a hand; the supervisor finds it by game number and
-voids it: every stake comes back as new ledger transactions, and the records say so."""
+"""A new player registers and plays a hand; the supervisor finds it by game number (the
+correction form filled with the recorded cards) and voids it: every stake comes back as
+new ledger transactions, and the records say so."""
 
 from __future__ import annotations
 
@@ -41,6 +42,13 @@ def test_supervisor_voids_a_settled_hand(server: Server, browser: Browser) -> No
     supervisor.get_by_test_id("game-input").press("Enter")
     record = supervisor.locator(f'article.hand-record[data-game="{game}"]')
     expect(record).to_contain_text("erin")
+    # the correction form starts from the cards the record holds
+    hand = cast(dict[str, Any], server.get(f"/api/hands/{game}", "sam"))
+    player_cards = supervisor.get_by_test_id("correct-player")
+    expect(player_cards).to_have_value(" ".join(hand["outcome"]["player"]))
+    expect(supervisor.get_by_test_id("correct-banker")).to_have_value(
+        " ".join(hand["outcome"]["banker"])
+    )
     void = supervisor.locator("form", has=supervisor.get_by_role("button", name="Void and refund"))
     void.get_by_label("Reason (required)").fill("dealer error seen on video")
     void.get_by_role("button", name="Void and refund").click()

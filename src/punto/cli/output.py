@@ -15,6 +15,7 @@ from punto.outcome import Outcome
 __all__ = [
     "answer_lines",
     "describe_outcome",
+    "description_of",
     "error_object",
     "number",
     "odds_text",
@@ -44,6 +45,22 @@ def describe_outcome(outcome: Outcome) -> str:
         f"Player {player} = {outcome.player_total} | Banker {banker} = {outcome.banker_total}"
         f" | {', '.join(notes)}"
     )
+
+
+def description_of(doc: str | None) -> str | None:
+    """A command module's docstring as its ``--help`` description: the paragraphs after the
+    first (the usage line, which argparse prints itself), without the reStructuredText
+    literal marks a terminal would show as they are.
+
+    >>> description_of('''``punto x [--y]``.
+    ...
+    ... With ``--y`` it does *more*.
+    ... ''')
+    'With --y it does *more*.'
+    """
+    if doc is None or "\n\n" not in doc:
+        return None
+    return doc.split("\n\n", 1)[1].replace("``", "").strip()
 
 
 def error_object(exc: PuntoError) -> dict[str, str]:

@@ -32,7 +32,7 @@ from punto.coup import Coup
 from punto.dealing import ShoeDealer
 from punto.errors import BetError, PuntoError, TableBalanceError
 from punto.limits import check_bets
-from punto.money import format_amount, parse_amount, show_amount
+from punto.money import display_amount, parse_amount
 from punto.multipliers import LightningDraw
 from punto.peek import PEEK_BETS
 from punto.roads import RoadBoard, RoadResult
@@ -165,8 +165,8 @@ class Game:
         return dealer
 
     def money(self, minor: int) -> str:
-        """An amount for display."""
-        return format_amount(minor, digits=self.rules.currency_digits)
+        """An amount for display: major units, all the currency's decimals, grouped."""
+        return display_amount(minor, digits=self.rules.currency_digits)
 
     def parse_bets(self, words: list[str]) -> dict[Bet, int]:
         """``["banker", "100", "tie", "10"]`` -> bets in minor units."""
@@ -220,7 +220,7 @@ class Game:
         if hand.void:
             self.write(f"VOID: {hand.void_reason}; bets returned")
         if bets:
-            for line in settlement_lines(self.rules, result):
+            for line in settlement_lines(self.rules, result, full=True):
                 self.write(line)
         self.balance += result.total_returned
         if not hand.void:
@@ -235,21 +235,18 @@ class Game:
     def _show(self, bets: dict[Bet, int]) -> str:
         if not bets:
             return "none"
-        d = self.rules.currency_digits
-        return ", ".join(f"{b.value} {show_amount(a, digits=d)}" for b, a in bets.items())
+        return ", ".join(f"{b.value} {self.money(a)}" for b, a in bets.items())
 
     def describe_table(self) -> list[str]:
         """The table's bets, paytables and this player's limits."""
         tier = self.rules.tier(self.tier)
-        d = self.rules.currency_digits
         lines = [f"{self.rules.name}: {self.rules.description}"]
         for bet in self.rules.offered_bets:
             low, high = tier.limits_for(bet)
             table = self.rules.paytable_for(bet)
             pays = ", ".join(f"{k} {odds_text(v)}" for k, v in table.pays.items())
             lines.append(
-                f"  {bet.value:<14} pays {pays:<40} limits "
-                f"{show_amount(low, digits=d)}-{show_amount(high, digits=d)}"
+                f"  {bet.value:<14} pays {pays:<40} limits {self.money(low)}-{self.money(high)}"
             )
         lines.extend(f"  rule: {text}" for text in self.table_rules())
         return lines
@@ -257,23 +254,22 @@ class Game:
     def table_rules(self) -> list[str]:
         """The limits on bet combinations this table enforces, besides each bet's range."""
         rules = self.rules
-        d = rules.currency_digits
         texts = []
-        if rules.banker_multiple_of_min:
-            minimum = show_amount(rules.tier(self.tier).min_bet, digits=d)
-            texts.append(f"Banker bets in multiples of {minimum} [M18]")
-        if rules.one_side_only:
-            texts.append("Player or Banker, not both; Tie always allowed [S11]")
-        if rules.max_imbalance is not None:
-            limit = show_amount(rules.max_imbalance, digits=d)
-            texts.append(f"Banker and Player bets may differ by at most {limit} [M14]")
+        if rules.banker_multiple_of_min:  # [M18]
+            minimum = self.money(rules.tier(self.tier).min_bet)
+            texts.append(f"Banker bets in multiples of {minimum}")
+        if rules.one_side_only:  # [S11]
+            texts.append("Player or Banker, not both; Tie always allowed")
+        if rules.max_imbalance is not None:  # [M14]
+            limit = self.money(rules.max_imbalance)
+            texts.append(f"Banker and Player bets may differ by at most {limit}")
         closing: dict[int, list[str]] = {}
         for bet, hand in rules.close_from_hand.items():
             closing.setdefault(hand, []).append(bet.value)
         for hand, names in sorted(closing.items()):
-            texts.append(f"{', '.join(names)} closed from hand {hand} of a shoe [O]")
-        if not rules.tiger_with_main and TIGER_BETS.intersection(rules.offered_bets):
-            texts.append("no Tiger bets together with Player or Banker [L]")
+            texts.append(f"{', '.join(names)} closed from hand {hand} of a shoe")  # [O]
+        if not rules.tiger_with_main and TIGER_BETS.intersection(rules.offered_bets):  # [L]
+            texts.append("no Tiger bets together with Player or Banker")
         return texts
 
     def command(self, line: str) -> bool:

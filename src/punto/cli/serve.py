@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 
 from punto.cli.extras import load_extra
+from punto.cli.output import description_of
 
 __all__ = ["register", "run"]
 
@@ -23,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "serve",
         help="run the table server (web client, WebSocket tables, REST API)",
-        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+        description=description_of(__doc__),
     )
     parser.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")

@@ -22,7 +22,7 @@ from punto.cli.rules import RULES_HELP
 from punto.coup import deal_coup
 from punto.errors import BetError, RulesError
 from punto.limits import check_bets
-from punto.money import show_amount
+from punto.money import display_amount, show_amount
 from punto.multipliers import LightningDraw
 from punto.rules import Rules
 from punto.rules_document import load_rules
@@ -129,14 +129,17 @@ def settlement_json(rules: Rules, result: Settlement) -> dict[str, object]:
     }
 
 
-def settlement_lines(rules: Rules, result: Settlement) -> list[str]:
-    """One line per bet, then the total."""
+def settlement_lines(rules: Rules, result: Settlement, *, full: bool = False) -> list[str]:
+    """One line per bet, then the total; amounts in their shortest form, or with
+    ``full`` as a table shows them (all the currency's decimals, grouped: ``10.00``)."""
     d = rules.currency_digits
+    shown = display_amount if full else show_amount
     lines = [
-        f"  {r.bet.value} {show_amount(r.stake, digits=d)}: {r.payout_class} {_signed(r.net, d)}"
+        f"  {r.bet.value} {shown(r.stake, digits=d)}: {r.payout_class} "
+        f"{_signed(r.net, d, full=full)}"
         for r in result.results
     ]
-    lines.append(f"  total {_signed(result.total_net, d)}")
+    lines.append(f"  total {_signed(result.total_net, d, full=full)}")
     return lines
 
 
@@ -153,6 +156,6 @@ def settlement_line(rules: Rules, result: Settlement) -> str:
     return "; ".join(line.strip() for line in settlement_lines(rules, result))
 
 
-def _signed(minor: int, digits: int) -> str:
-    text = show_amount(minor, digits=digits)
+def _signed(minor: int, digits: int, *, full: bool = False) -> str:
+    text = (display_amount if full else show_amount)(minor, digits=digits)
     return text if minor < 0 else f"+{text}"

@@ -25,7 +25,7 @@ from punto.cli.output import write_json
 from punto.cli.progress import progress_bar
 from punto.cli.rules import RULES_HELP
 from punto.errors import SimulationError
-from punto.money import parse_amount, show_amount
+from punto.money import display_amount, parse_amount, show_amount
 from punto.rules import Rules
 from punto.rules_document import load_rules
 from punto.simulation import SimulationResult, simulate
@@ -148,6 +148,7 @@ def _evaluate(rules: Rules, args: argparse.Namespace) -> SystemResult:
         bankroll=parse_amount(args.bankroll, digits=digits),
         session_hands=args.session_hands,
         max_bet=None if args.max_bet is None else parse_amount(args.max_bet, digits=digits),
+        digits=digits,
     )
     return evaluate(
         rules,
@@ -157,6 +158,12 @@ def _evaluate(rules: Rules, args: argparse.Namespace) -> SystemResult:
         workers=args.workers,
         compiling=say_compiling,
     )
+
+
+def _signed_mean(minor: float, digits: int) -> str:
+    """A mean result in minor units, said in major units with the currency's decimals."""
+    rounded = round(minor)
+    return ("+" if rounded > 0 else "") + display_amount(rounded, digits=digits)
 
 
 def _pct(value: float) -> str:
@@ -194,10 +201,11 @@ def system_lines(result: SystemResult, *, digits: int) -> list[str]:
         f"{result.rules}: {system.name}, unit {show_amount(system.unit, digits=digits)}, "
         f"bankroll {show_amount(system.bankroll, digits=digits)}, "
         f"{result.sessions:,} sessions of up to {system.session_hands} hands (seed {result.seed})",
-        f"bets placed: {result.bets:,}, staked {show_amount(result.total_staked, digits=digits)}",
+        f"bets placed: {result.bets:,}, "
+        f"staked {display_amount(result.total_staked, digits=digits)}",
         f"return per unit staked: {_pct(result.return_per_staked)} "
         f"(exact: banker {_pct(banker)}, player {_pct(player)})",
-        f"mean session result: {result.mean_net / 10**digits:+.2f}",
+        f"mean session result: {_signed_mean(result.mean_net, digits)}",
         f"risk of ruin: {100 * result.risk_of_ruin:.2f}%   "
         f"sessions ahead: {100 * result.chance_ahead:.2f}%",
     ]

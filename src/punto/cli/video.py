@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from punto.cli.output import write_json
+from punto.cli.output import description_of, write_json
 from punto.errors import ServerError
 
 __all__ = ["register", "run_prune"]
@@ -32,8 +32,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     prune = actions.add_parser(
         "prune",
         help="delete the recordings older than the retention",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=description_of(__doc__),
     )
     prune.add_argument("--dir", metavar="DIR", help="the recordings folder ($PUNTO_RECORDINGS_DIR)")
     prune.add_argument(

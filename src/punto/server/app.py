@@ -12,9 +12,9 @@ import math
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
@@ -31,6 +31,7 @@ from punto.server.features.lobbyprefs import router as lobbyprefs_router
 from punto.server.features.recall import router as recall_router
 from punto.server.http.api import router
 from punto.server.http.guard import InputGuard, SecurityHeaders
+from punto.server.http.pages import NotFoundPage, wants_page
 from punto.server.http.reports import router as reports_router
 from punto.server.logging import configure_logging
 from punto.server.node import Node
@@ -163,8 +164,18 @@ def create_app(
         }
         return JSONResponse(body, status_code=400)
 
+    not_found = NotFoundPage.of(settings.web_dir) if settings.web_dir.is_dir() else None
+
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        accept = request.headers.get("accept", "")
+        if (
+            exc.status_code == 404
+            and not_found is not None
+            and wants_page(request.method, request.url.path, accept)
+        ):
+            root = str(request.scope.get("root_path", ""))
+            return HTMLResponse(not_found.html(root), status_code=404)
         code = {404: "not_found", 405: "bad_message", 401: "unauthorized"}.get(
             exc.status_code, "bad_message"
         )

@@ -35,7 +35,6 @@ from punto.table.views import Viewer
 __all__ = [
     "ANONYMOUS",
     "Actor",
-    "LoginLimiter",
     "Role",
     "TokenSigner",
     "check_password",
@@ -241,51 +240,3 @@ def check_password(password: str, stored: str) -> bool:
     except ValueError:
         return False
     return hmac.compare_digest(mine, _unb64(digest))
-
-
-class LoginLimiter:
-    """Failed logins counted per account and per address over a sliding ``window``
-    (seconds): past ``per_account`` (or ``per_address``) failures, further attempts are
-    refused until the oldest failure leaves the window. No I/O; the clock is passed in.
-
-    >>> limiter = LoginLimiter(per_account=2, per_address=10, window=60)
-    >>> limiter.failed("ann", "10.0.0.1", now=0.0); limiter.failed("ann", "10.0.0.1", now=1.0)
-    >>> limiter.wait("ann", "10.0.0.2", now=30.0)
-    30.0
-    >>> limiter.wait("bob", "10.0.0.1", now=30.0) is None
-    True
-    """
-
-    def __init__(self, *, per_account: int, per_address: int, window: float) -> None:
-        self._limits = {"account": per_account, "address": per_address}
-        self._window = window
-        self._failures: dict[tuple[str, str], list[float]] = {}
-
-    def _recent(self, key: tuple[str, str], now: float) -> list[float]:
-        times = [t for t in self._failures.get(key, ()) if t > now - self._window]
-        if times:
-            self._failures[key] = times
-        else:
-            self._failures.pop(key, None)
-        return times
-
-    def wait(self, account: str, address: str, *, now: float) -> float | None:
-        """Seconds to wait before trying again, or ``None`` when an attempt may be made."""
-        waits = []
-        for kind, name in (("account", account), ("address", address)):
-            times = self._recent((kind, name), now)
-            if len(times) >= self._limits[kind]:
-                waits.append(times[-self._limits[kind]] + self._window - now)
-        return max(waits) if waits else None
-
-    def failed(self, account: str, address: str, *, now: float) -> None:
-        """Count a failed attempt."""
-        for key in (("account", account), ("address", address)):
-            self._failures.setdefault(key, []).append(now)
-        if len(self._failures) > 100_000:  # bound the memory a flood of names can take
-            for key in list(self._failures):
-                self._recent(key, now)
-
-    def succeeded(self, account: str) -> None:
-        """A good password clears the account's failures (not the address's)."""
-        self._failures.pop(("account", account), None)

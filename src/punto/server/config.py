@@ -50,10 +50,15 @@ class Settings:
     token_ttl: float = 3600.0
     """Session token lifetime; a client renews its token before (``/api/auth/renew``)."""
     login_attempts: int = 5
-    """Failed logins of one account within ``login_window`` before it must wait (429)."""
+    """Failed logins of one account from one client before that client must wait (429):
+    the account stays open to its owner on any other client."""
     login_address_attempts: int = 20
-    """Failed logins from one address within ``login_window`` before it must wait."""
+    """Failed logins from one client, whatever the accounts, before it must wait."""
+    login_delay: float = 1.0
+    """A client's first cool-down past its free failures; each further failure doubles it."""
     login_window: float = 300.0
+    """The longest cool-down; a client's failures are forgotten this long after its last
+    cool-down ends."""
     process_id: str = field(default_factory=_process_id)
     wallet: str = "internal"
     """``internal`` (transfer wallet in the ledger) or ``seamless`` (operator HTTP API)."""
@@ -173,6 +178,8 @@ class Settings:
             raise ServerError("the betting time must be positive")
         if self.token_ttl <= 0 or self.login_window <= 0:
             raise ServerError("the token lifetime and the login window must be positive")
+        if not 0 < self.login_delay <= self.login_window:
+            raise ServerError("the login delay must be positive and at most the login window")
         if self.confirm_batch < 1 or self.confirm_writers < 1:
             raise ServerError("the confirm batch and the confirm writers must be at least 1")
         if self.login_attempts < 1 or self.login_address_attempts < 1:
@@ -258,6 +265,7 @@ class Settings:
         floats = {
             "PUNTO_TOKEN_TTL": "token_ttl",
             "PUNTO_LOGIN_WINDOW": "login_window",
+            "PUNTO_LOGIN_DELAY": "login_delay",
             "PUNTO_BETTING_SECONDS": "betting_seconds",
             "PUNTO_CARD_DELAY": "card_delay",
             "PUNTO_SQUEEZE_SECONDS": "squeeze_seconds",

@@ -21,7 +21,7 @@ from punto.bets import Bet
 from punto.cards import Card
 from punto.coup import Coup, Position
 from punto.errors import AccessError, BettingError, PuntoError, SeatError, TableError
-from punto.money import show_amount
+from punto.money import display_amount
 from punto.outcome import Outcome, Side
 from punto.rules import Rules
 from punto.settlement import pushed_main_bets, refund
@@ -473,9 +473,11 @@ class TableCore:
         return slip
 
     def _show(self, amount: int, player: PlayerId | None = None) -> str:
+        """``amount`` as a message says it: major units of the player's currency (or the
+        table's), with all its decimals."""
         purse = None if player is None else self.purses.get(player)
         digits = self.rules.currency_digits if purse is None else purse.digits
-        return show_amount(amount, digits=digits)
+        return display_amount(amount, digits=digits)
 
     def tier_of(self, player: PlayerId) -> LimitTier:
         """The limits ``player`` bets on: their tier, in their own currency."""

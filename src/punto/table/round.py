@@ -62,7 +62,9 @@ class BettingRound(TableCore):
         self.seats.get(player)
         if chip not in self.chips_of(player):
             chips = ", ".join(self._show(c, player) for c in self.chips_of(player))
-            raise BettingError(f"no chip of {chip!r} at this table; chips are {chips}")
+            whole = isinstance(chip, int) and not isinstance(chip, bool)
+            shown = self._show(chip, player) if whole else repr(chip)
+            raise BettingError(f"no chip of {shown} at this table; chips are {chips}")
 
     def can_choose_chip(self, player: PlayerId, chip: int) -> bool:
         """Whether :meth:`choose_chip` would succeed."""
@@ -315,10 +317,12 @@ class BettingRound(TableCore):
             for bet, amount in placed.items():
                 merged[bet] = merged.get(bet, 0) + amount
             combined = freeze_bets(merged)
-        if total > self.money.balance(player):
+        if total > (balance := self.money.balance(player)):
             raise TableBalanceError(
                 f"bets of {self._show(total, player)} are more than the balance of "
-                f"{self._show(self.money.balance(player), player)}"
+                f"{self._show(balance, player)}",
+                needed=total,
+                balance=balance,
             )
         self._check_limits(player, combined, game)
 
@@ -379,10 +383,12 @@ class BettingRound(TableCore):
         verify_tie_change(self.rules.tie_policy, slip.standing, new)
         old_main = sum(slip.main_confirmed.values())
         extra = sum(new.values()) - old_main
-        if extra > self.money.balance(player):
+        if extra > (balance := self.money.balance(player)):
             raise TableBalanceError(
                 f"raising the standing bets by {self._show(extra, player)} is more than the "
-                f"balance of {self._show(self.money.balance(player), player)}"
+                f"balance of {self._show(balance, player)}",
+                needed=extra,
+                balance=balance,
             )
         full = {b: a for b, a in slip.confirmed.items() if b not in MAIN_BETS} | dict(new)
         if full:

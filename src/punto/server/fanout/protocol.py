@@ -62,6 +62,7 @@ from punto.errors import (
     PuntoError,
     RateLimitedError,
     RemoteError,
+    TableBalanceError,
     TooManyTablesError,
 )
 from punto.outcome import Side
@@ -640,6 +641,11 @@ def error_params(exc: BaseException) -> dict[str, Any] | None:
 
     >>> error_params(ChatError("x", reason="muted"))
     {'reason': 'muted'}
+
+    Bets the table balance cannot cover give what they need and what the balance holds.
+
+    >>> error_params(TableBalanceError("x", needed=1000, balance=500))
+    {'needed': 1000, 'balance': 500}
     >>> error_params(RateLimitedError("x", retry_after=2.5))
     {'retry_after': 3}
     """
@@ -658,6 +664,8 @@ def error_params(exc: BaseException) -> dict[str, Any] | None:
         return {"retry_after": math.ceil(exc.retry_after)}
     if isinstance(exc, PhaseError) and exc.phase is not None:
         return {"phase": exc.phase}
+    if isinstance(exc, TableBalanceError) and exc.needed is not None:
+        return {"needed": exc.needed, "balance": exc.balance}
     if isinstance(exc, TooManyTablesError):
         return {"max_tables": exc.limit}
     if isinstance(exc, BetClosedError):  # [O] closed from a hand, [EZ-C] by the shoe's edge

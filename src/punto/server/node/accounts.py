@@ -11,7 +11,6 @@ from punto.errors import AuthError, RateLimitedError
 from punto.ledger.wallet import Wallet
 from punto.server.auth import (
     Actor,
-    LoginLimiter,
     Role,
     TokenSigner,
     check_password,
@@ -21,6 +20,7 @@ from punto.server.auth import (
 from punto.server.clock import ServerClock
 from punto.server.config import Settings
 from punto.server.fanout.hub import Connection
+from punto.server.logins import LoginThrottle, client_key
 from punto.server.money.bank import Bank
 from punto.server.store.storage import ServerStore
 
@@ -28,9 +28,10 @@ __all__ = ["Accounts"]
 
 
 class Accounts:
-    """A process's logins and sessions: it signs and checks session tokens, limits
-    failed logins, ends sessions (and this process's sockets opened with them), and
-    makes users (``dealer_added`` runs when a new one is a dealer)."""
+    """A process's logins and sessions: it signs and checks session tokens, throttles
+    the clients that fail to log in (never the accounts they try), ends sessions (and
+    this process's sockets opened with them), and makes users (``dealer_added`` runs when
+    a new one is a dealer)."""
 
     def __init__(
         self,
@@ -51,10 +52,11 @@ class Accounts:
         self.signer = TokenSigner(
             settings.secret or secrets.token_hex(32), ttl=settings.token_ttl, clock=clock
         )
-        self.logins = LoginLimiter(
+        self.logins = LoginThrottle(
             per_account=settings.login_attempts,
             per_address=settings.login_address_attempts,
-            window=settings.login_window,
+            delay=settings.login_delay,
+            longest=settings.login_window,
         )
         self._decoy_hash: str | None = None
         self.sessions: dict[str, set[Connection]] = {}
@@ -73,13 +75,16 @@ class Accounts:
     async def check_login(self, user_id: str, password: str, *, address: str) -> Actor:
         """The user a username and password name, or :class:`AuthError`. An unknown name
         costs the same work as a known one (no timing oracle); the hash runs off the event
-        loop; past the limits of failed attempts, :class:`RateLimitedError`."""
-        wait = self.logins.wait(user_id, address, now=self._clock.monotonic())
+        loop; a client past its free failures waits its cool-down (:class:`RateLimitedError`,
+        the password unchecked), whatever the account, which stays open to other clients."""
+        client = client_key(address)
+        wait = self.logins.wait(user_id, client, now=self._clock.monotonic())
         if wait is not None:
+            seconds = max(1, math.ceil(wait))
             raise RateLimitedError(
-                f"too many failed logins: try again in {math.ceil(wait)} s",
-                retry_after=math.ceil(wait),
+                f"too many failed logins: try again in {seconds} s", retry_after=seconds
             )
+        self.logins.attempt(user_id, client, now=self._clock.monotonic())
         user = await self._store.user(user_id)
         if self._decoy_hash is None:
             self._decoy_hash = await asyncio.to_thread(
@@ -88,9 +93,8 @@ class Accounts:
         stored = self._decoy_hash if user is None else user.password_hash
         good = await asyncio.to_thread(check_password, password, stored)
         if user is None or not good:
-            self.logins.failed(user_id, address, now=self._clock.monotonic())
             raise AuthError("wrong username or password")
-        self.logins.succeeded(user_id)
+        self.logins.succeeded(user_id, client, now=self._clock.monotonic())
         return Actor(user.id, user.role, user.display_name)
 
     async def revoke(self, actor: Actor, *, close: bool = True) -> None:

@@ -288,6 +288,8 @@ class Corrections:
                         "wallet_balance": wallet,
                         "game": game,
                         "reason": "corrected",
+                        "kind": kind,
+                        "amount": moved[player],
                     },
                 }
             )

@@ -63,6 +63,11 @@ _PLAYER_ACTIONS = frozenset(
 """What only a player at the table may send."""
 
 _OWNER_ACTIONS = frozenset({Action.CHANGE_SHOE, Action.CHANGE_DEALER})
+
+_HAND_OPENERS = frozenset(
+    {Action.START_SHOE, Action.OPEN_BETTING, Action.START_BLANK_HAND, Action.DEAL_DEMO_HAND}
+)
+"""A live dealer's commands that begin a shoe or a hand: the one who sends them deals it."""
 """Dealer's steps a VIP owner may ask for too [O]."""
 
 
@@ -110,6 +115,8 @@ class Commands:
                     f"{kind}: an RNG table deals by itself; its dealer may report "
                     "faults, pause, resume, change dealer or close it"
                 )
+        if role is Role.DEALER and kind in _HAND_OPENERS:
+            self._dealer_takes_the_table(actor)
         handler = _COMMANDS.get(kind)
         if handler is None:  # a join or a confirm is the runner's, the rest no table's
             sender = "player" if role is Role.PLAYER else "dealer"
@@ -117,6 +124,13 @@ class Commands:
         done = handler(self, actor, command)
         if type(done) is CoroutineType:
             await done
+
+    def _dealer_takes_the_table(self, actor: Actor) -> None:
+        """The signed-in dealer who begins a hand is the table's dealer: the hand's record
+        and a complaint about it name them [L], not the roster's name the table had."""
+        name = actor.name.strip()
+        if name and self.table.dealer != name and self.table.can_change_dealer(name):
+            self.table.change_dealer(name)
 
     def next_dealer(self) -> str:
         """The dealer after the one at the table, in the roster's order."""

@@ -143,17 +143,19 @@ function tablesTab() {
   const load = async () => {
     try {
       const { tables } = await api.adminTables();
-      fill(list, h("table", { class: "data", "data-testid": "admin-tables" },
+      // on a phone each table is a card of labelled lines (table.data-cards), not a squeezed grid
+      const cell = (key, ...content) => h("td", { "data-label": t(key) }, ...content);
+      fill(list, h("table", { class: "data data-cards", "data-testid": "admin-tables" },
         h("thead", {}, h("tr", {}, ["admin.id", "admin.name", "admin.rules", "admin.kind", "admin.dealing", "admin.seats", "admin.betting_seconds", "admin.state", ""].map((k) => h("th", { scope: "col" }, k ? t(k) : "")))),
         h("tbody", {}, tables.map((tb) => {
           const secs = h("input", { type: "number", min: 1, max: 600, step: "any", value: tb.betting_seconds, "aria-label": t("admin.betting_seconds_of", { table: tb.id }), class: "narrow" });
           return h("tr", { "data-table": tb.id },
-            h("td", {}, tb.id), h("td", {}, tableName(tb)), h("td", {}, presetName(tb.rules), Object.keys(tb.overrides || {}).length ? ` + ${t("rules.changes", { n: Object.keys(tb.overrides).length })}` : "", h("br"), h("small", { class: "hint" }, t("rules.version", { version: tb.rules_version }))), h("td", {}, t(`kind.${tb.kind}`)), h("td", {}, t(`dealing.${tb.dealing}`)), h("td", {}, tb.seats),
-            h("td", {}, secs, h("button", { type: "button", class: "btn btn-small", onclick: async () => {
+            cell("admin.id", tb.id), cell("admin.name", tableName(tb)), cell("admin.rules", h("span", {}, presetName(tb.rules), Object.keys(tb.overrides || {}).length ? ` + ${t("rules.changes", { n: Object.keys(tb.overrides).length })}` : "", h("br"), h("small", { class: "hint" }, t("rules.version", { version: tb.rules_version })))), cell("admin.kind", t(`kind.${tb.kind}`)), cell("admin.dealing", t(`dealing.${tb.dealing}`)), cell("admin.seats", tb.seats),
+            cell("admin.betting_seconds", h("span", { class: "cell-inline" }, secs, h("button", { type: "button", class: "btn btn-small", onclick: async () => {
               try { await api.updateTable(tb.id, { betting_seconds: Number(secs.value) }); toast(t("admin.saved"), "ok"); } catch (err) { fail(err); }
-            } }, t("admin.save"))),
-            h("td", {}, tb.enabled ? t("admin.open") : t("admin.closed")),
-            h("td", {},
+            } }, t("admin.save")))),
+            cell("admin.state", tb.enabled ? t("admin.open") : t("admin.closed")),
+            h("td", { class: "cell-buttons" },
               h("button", { type: "button", class: "btn btn-small", onclick: () => fill(editor, limitsEditor(tb.id, load)) }, t("admin.limits")),
               h("button", { type: "button", class: "btn btn-small", "data-testid": `names-edit-${tb.id}`, onclick: () => fill(editor, namesEditor(tb, load)) }, t("admin.names")),
               h("button", { type: "button", class: "btn btn-small", "data-testid": `video-edit-${tb.id}`, onclick: () => fill(editor, videoEditor(tb, load)) }, t("admin.video")),

@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { h, fill, icon, toast } from "./dom.js";
 import { has, t } from "./i18n.js";
-import { errorText } from "./format.js";
+import { clockTime, errorText } from "./format.js";
 
 const MAX_LENGTH = 300; // the server's CHAT_MAX_LENGTH
 const KEEP = 200;
@@ -37,11 +37,19 @@ export function chatPanel({ tableId, send, canMute = false, me = null, store = c
   let unread = 0;
 
   const log = h("ol", { class: "chat-log", role: "log", "aria-live": "polite", "aria-label": t("chat.title"), "data-testid": "chat-log" });
-  const input = h("input", {
-    type: "text", maxlength: MAX_LENGTH, autocomplete: "off", enterkeyhint: "send",
-    "aria-label": t("chat.input"), placeholder: t("chat.placeholder"), "data-testid": "chat-input",
-  });
   const error = h("p", { class: "chat-error", role: "alert", "data-testid": "chat-error" });
+  // No maxlength: a browser would cut a long paste silently; cut here, and say so.
+  const input = h("input", {
+    type: "text", autocomplete: "off", enterkeyhint: "send",
+    "aria-label": t("chat.input"), placeholder: t("chat.placeholder"), "data-testid": "chat-input",
+    oninput: () => {
+      const chars = Array.from(input.value);
+      if (chars.length > MAX_LENGTH) {
+        input.value = chars.slice(0, MAX_LENGTH).join("");
+        fill(error, t("chat.cut", { n: MAX_LENGTH }));
+      }
+    },
+  });
   const note = h("p", { class: "hint chat-note", "data-testid": "chat-muted" });
   const count = h("span", { class: "chat-unread", "aria-hidden": "true" });
   const toggle = h("button", {
@@ -100,7 +108,7 @@ export function chatPanel({ tableId, send, canMute = false, me = null, store = c
 
   function lineElement(m) {
     const staff = m.role === "dealer" || m.role === "supervisor";
-    const at = new Date(m.at * 1000).toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+    const at = clockTime(m.at);
     const mute = canMute && m.role === "player"
       ? h("button", {
           type: "button", class: "btn btn-small chat-mute", "data-testid": `mute-${m.from}`,

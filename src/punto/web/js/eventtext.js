@@ -1,6 +1,6 @@
 // One line of text per table event, for the event logs of the table and the console.
 import { has, listOf, t } from "./i18n.js";
-import { betName, money, sideName } from "./format.js";
+import { betName, money, sideName, signed } from "./format.js";
 
 // A reason is a code (punto.table.reasons, docs/protocol.md) with its parameters
 // (reason_params): "typed" is what a person typed, shown as typed; "fault" names the fault.
@@ -21,6 +21,16 @@ function sideBetsClosedText(ev) {
   if (ev.closed.length) parts.push(t("ev.side_bets_closed", { bets: listOf(ev.closed.map(betName)) }));
   if (ev.reopened.length) parts.push(t("ev.side_bets_reopened", { bets: listOf(ev.reopened.map(betName)) }));
   return parts.join(" ");
+}
+
+/**
+ * The notice for a `balance` message a supervisor's correction or void sent ("Hand … was
+ * voided: +10.00 to your balance"), or null for any other balance message.
+ */
+export function amendedBalanceText(msg, digits = 2) {
+  if (!msg || msg.type !== "balance" || msg.reason !== "corrected" || !msg.amount) return null;
+  const key = msg.kind === "void" ? "amend.moved_void" : "amend.moved_correction";
+  return t(key, { game: msg.game, amount: signed(msg.amount, digits) });
 }
 
 /** A reason of an event (void, refund, burn, transfer …) in the current language: its

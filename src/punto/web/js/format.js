@@ -158,6 +158,14 @@ export function sideName(side) {
   return t(`side.${side}`);
 }
 
+/** A time of day in epoch seconds as the app shows one: 24-hour, "14:05" (and the seconds
+ * with `seconds`). */
+export function clockTime(epoch, { seconds = false } = {}) {
+  const parts = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+  if (seconds) parts.second = "2-digit";
+  return new Date(epoch * 1000).toLocaleTimeString(locale(), parts);
+}
+
 /** A time in epoch seconds as local date and time. */
 export function when(epoch) {
   if (!epoch) return "—";
@@ -181,11 +189,21 @@ export function errorText(err, digits = 2) {
   }
   // an action the table's phase refuses: what the table is doing now, in words
   if (code === "phase" && err.params && err.params.phase) return t("error.phase_now", { phase: phaseName(err.params.phase) });
+  // too many failed logins from this client: how long it must wait, in its language
+  if (code === "rate_limited" && err.params && err.params.retry_after !== undefined) {
+    return t("error.rate_limited", { wait: duration(Math.ceil(Number(err.params.retry_after))) });
+  }
+  // bets the table balance cannot cover: both amounts, in the table's money
+  if (code === "table_balance" && err.params && err.params.needed !== undefined) {
+    return t("error.table_balance_of", { needed: money(err.params.needed, digits), balance: money(err.params.balance, digits) });
+  }
   const label = has(`error.${code}`) ? t(`error.${code}`) : t("error.refused");
   const explained = explain(err && err.params, digits);
   if (explained) return labelValue(label, explained);
   const detail = lang() === "en" && err && err.message && err.message !== code ? err.message : "";
-  return detail ? labelValue(label, detail) : label;
+  // a detail that only says the label again is left out ("Not found: not found")
+  const same = (a) => a.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+  return detail && same(detail) !== same(label) ? labelValue(label, detail) : label;
 }
 
 function explain(params, digits) {

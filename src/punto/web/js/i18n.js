@@ -97,7 +97,9 @@ export function applyDocumentLang() {
  * `params`. A missing key falls back to English, then to the key itself.
  */
 export function t(key, params = {}) {
-  const text = LANGUAGES[current][key] ?? en[key] ?? key;
+  // a count of one is said as the language says it ("1 hand") where it has `${key}.one`
+  const one = Number(params.n) === 1 ? LANGUAGES[current][`${key}.one`] ?? en[`${key}.one`] : undefined;
+  const text = one ?? LANGUAGES[current][key] ?? en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 

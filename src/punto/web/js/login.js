@@ -20,7 +20,8 @@ export function mount(root, _params, { navigate }) {
     try {
       done(await api.login(v.username.trim(), v.password));
     } catch (err) {
-      fill(error, errorText(err));
+      // a refused password says so once, not "not logged in" with it
+      fill(error, err && err.code === "unauthorized" ? t("login.wrong") : errorText(err));
     }
   } },
     field(t("login.username"), h("input", { name: "username", autocomplete: "username", required: true, autofocus: true, "data-testid": "username" })),

@@ -25,6 +25,11 @@ const ROUTES = [
   { re: /^#\/admin$/, screen: admin, roles: ["admin"] },
 ];
 
+// A path the server does not serve answers this page with a mark (404): the client moves
+// to its own address and says "page not found" in the reader's language.
+const missing = document.querySelector('meta[name="punto-not-found"]');
+if (missing) window.history.replaceState(null, "", `${missing.content}#/not-found`);
+
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");
 const account = document.getElementById("account");
@@ -43,7 +48,7 @@ function route() {
   active = null;
   renderHeader();
   if (!found) {
-    fill(main, h("div", { class: "page" }, h("h1", {}, t("nav.not_found")), h("a", { href: "#/" }, t("nav.lobby"))));
+    fill(main, h("div", { class: "page", "data-testid": "not-found" }, h("h1", {}, t("nav.not_found")), h("a", { href: "#/" }, t("nav.lobby"))));
     return;
   }
   const { r, m } = found;

@@ -70,7 +70,7 @@ export function handRecordView(rec) {
 }
 
 /** The hand lookup: a game number field and the record it finds. */
-export function handLookup(initial = "") {
+export function handLookup(initial = "", { onRecord = null } = {}) {
   const out = h("div", { class: "hand-lookup-result", "aria-live": "polite" });
   const input = h("input", { type: "text", name: "game", value: initial, placeholder: "macau-1-001-017", required: true, class: "game-input", "data-testid": "game-input" });
   let shown = null;
@@ -78,7 +78,9 @@ export function handLookup(initial = "") {
     shown = game.trim();
     fill(out, h("p", { class: "hint" }, t("common.loading")));
     try {
-      fill(out, handRecordView(await api.hand(game.trim())));
+      const record = await api.hand(game.trim());
+      fill(out, handRecordView(record));
+      if (onRecord) onRecord(record);
     } catch (err) {
       fill(out, h("p", { class: "error", role: "alert" }, errorText(err)));
     }

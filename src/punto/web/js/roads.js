@@ -27,7 +27,7 @@ function grid(cells, minCols, size, label) {
   for (let r = 0; r <= ROWS; r++) lines.push(svg("line", { x1: 0, y1: r * size, x2: width, y2: r * size, class: "road-grid" }));
   return svg(
     "svg",
-    { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": label, class: "road-svg", "data-end": end },
+    { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": label, class: "road-svg", "data-end": end, "data-size": size },
     svg("title", {}, label),
     svg("rect", { x: 0, y: 0, width, height, class: "road-bg" }),
     ...lines,
@@ -157,11 +157,16 @@ function counts(c) {
   );
 }
 
-/** Scroll ``box`` just far enough that its road's newest mark is in view. */
-function showNewest(box, road) {
+/**
+ * Scroll ``box`` just far enough that its road's newest mark is in view, by whole columns:
+ * the first column in view is never cut in half.
+ */
+export function showNewest(box, road) {
   window.requestAnimationFrame(() => {
     const end = Number(road.getAttribute("data-end")) || 0;
-    box.scrollLeft = Math.max(0, end - box.clientWidth);
+    const size = Number(road.getAttribute("data-size")) || 1;
+    const most = Math.max(0, box.scrollWidth - box.clientWidth);
+    box.scrollLeft = Math.min(Math.floor(most / size), Math.ceil(Math.max(0, end - box.clientWidth) / size)) * size;
   });
 }
 

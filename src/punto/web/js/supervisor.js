@@ -86,10 +86,15 @@ function tablesTab() {
 }
 
 function handsTab() {
-  const lookup = handLookup();
+  const pCards = h("input", { type: "text", placeholder: "9S KD", required: true, "data-testid": "correct-player" });
+  const bCards = h("input", { type: "text", placeholder: "7H 8C", required: true, "data-testid": "correct-banker" });
+  // the correction starts from the cards the record holds: the supervisor changes only the wrong one
+  const lookup = handLookup("", { onRecord: (record) => {
+    const o = record.outcome;
+    pCards.value = o ? o.player.join(" ") : "";
+    bCards.value = o ? o.banker.join(" ") : "";
+  } });
   const game = () => lookup.element.querySelector("input").value.trim();
-  const pCards = h("input", { type: "text", placeholder: "9S KD", required: true });
-  const bCards = h("input", { type: "text", placeholder: "7H 8C", required: true });
   const cReason = h("input", { type: "text", required: true });
   const vReason = h("input", { type: "text", required: true });
   const out = h("p", { role: "status", "aria-live": "polite" });

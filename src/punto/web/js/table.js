@@ -19,7 +19,7 @@ import { bigRoadPreview, roadBoard } from "./roads.js";
 import { videoPanel } from "./video.js";
 import { call, effect, onSoundChange, setSound, soundOn } from "./sound.js";
 import { WIN_DISPLAY_MS, winDisplay, winSentence, winSummary } from "./windisplay.js";
-import { describeEvent, outcomeText, reasonText } from "./eventtext.js";
+import { amendedBalanceText, describeEvent, outcomeText, reasonText } from "./eventtext.js";
 import { betRecords, handLookup } from "./records.js";
 import { current, role } from "./session.js";
 import { chatPanel, chatStore } from "./chat.js";
@@ -279,6 +279,8 @@ export function mount(root, { id, compact = false }) {
       if (effect.resync) socket.send("resync").catch(() => {});
       if (msg.type === "event") onEvent(msg.event, before);
       if (msg.type === "records") onAmended(msg);
+      const moved = amendedBalanceText(msg, digitsNow());
+      if (moved) toast(moved, "ok"); // a supervisor's correction or void moved my money
     }
     schedule();
   }

@@ -32,8 +32,9 @@ export function winningAreas(outcome, results, offered, summary = null) {
 
 /**
  * What the display shows, from the settled hand: `{game, kind, amount, areas, outcome,
- * stake}`; kind is "win", "lose", "push", "standing", "refund" or "none" (no bet of the
- * player's in the hand).
+ * stake, bets}`; kind is "win", "lose", "push" (every bet given back as it was), "even" (a
+ * bet won what another lost), "standing", "refund" or "none" (no bet of the player's in the
+ * hand).
  */
 export function winSummary({ game, outcome, mine, results, offered, summary = null, refunded = false, pushes = [] }) {
   const areas = refunded ? [] : winningAreas(outcome, results, offered, summary);
@@ -42,9 +43,12 @@ export function winSummary({ game, outcome, mine, results, offered, summary = nu
   const settlement = mine.settlement || { total_net: 0, total_stake: 0 };
   const net = settlement.total_net;
   const stake = settlement.total_stake;
+  const lines = settlement.results || [];
   let kind = net > 0 ? "win" : net < 0 ? "lose" : "push";
+  // nothing won overall, but a bet won what another lost: not a push (nothing came back as it was)
+  if (net === 0 && lines.some((line) => line.net > 0)) kind = "even";
   if (net === 0 && mine.standing && Object.keys(mine.standing).length) kind = "standing";
-  return { game, kind, amount: net, returned: mine.returned, stake, areas, outcome, pushes };
+  return { game, kind, amount: net, returned: mine.returned, stake, bets: lines.length || 1, areas, outcome, pushes };
 }
 
 /** The display's element for a summary (null when there is nothing to show). */
@@ -59,7 +63,9 @@ export function winDisplay(summary, digits) {
   } else if (summary.kind === "lose") {
     mine = [h("span", { class: "win-label" }, t("win.you_lose")), h("b", { class: "win-amount", "data-testid": "win-amount" }, signed(summary.amount, digits))];
   } else if (summary.kind === "push") {
-    mine = [h("span", { class: "win-label" }, t("win.push")), h("b", { class: "win-amount", "data-testid": "win-amount" }, money(summary.returned || 0, digits))];
+    mine = [h("span", { class: "win-label" }, t("win.push", { n: summary.bets })), h("b", { class: "win-amount", "data-testid": "win-amount" }, money(summary.returned || 0, digits))];
+  } else if (summary.kind === "even") {
+    mine = [h("span", { class: "win-label" }, t("win.even")), h("b", { class: "win-amount", "data-testid": "win-amount" }, money(0, digits))];
   } else if (summary.kind === "standing") {
     mine = [h("span", { class: "win-label" }, t("result.standing"))];
   } else if (summary.kind === "refund") {
@@ -89,7 +95,8 @@ export function winSentence(summary, digits) {
   if (o) parts.push(`${t(`result.winner.${o.winner}`)}, ${t("win.totals", { player: o.player_total, banker: o.banker_total })}`);
   if (summary.kind === "win") parts.push(`${t("win.you_win")} ${signed(summary.amount, digits)}`);
   if (summary.kind === "lose") parts.push(`${t("win.you_lose")} ${signed(summary.amount, digits)}`);
-  if (summary.kind === "push") parts.push(`${t("win.push")} ${money(summary.returned || 0, digits)}`);
+  if (summary.kind === "push") parts.push(`${t("win.push", { n: summary.bets })} ${money(summary.returned || 0, digits)}`);
+  if (summary.kind === "even") parts.push(`${t("win.even")} ${money(0, digits)}`);
   if (summary.kind === "standing") parts.push(t("result.standing"));
   if (summary.kind === "refund") parts.push(`${t("win.refund")} ${money(summary.amount, digits)}`);
   if (summary.areas.length) parts.push(t("win.areas", { bets: listOf(summary.areas.map(betName)) }));
