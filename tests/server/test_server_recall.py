@@ -57,6 +57,7 @@ async def test_a_player_recalls_each_of_their_last_ten_hands(tmp_path: Path) -> 
             assert shown["player"]["total"] == record["outcome"]["player_total"]
             assert shown["banker"]["total"] == record["outcome"]["banker_total"]
             assert recall["bets"] == {"ann": {"banker": 1000}}
+            assert recall["video"]["state"] == "off"  # this server keeps no recordings
             net = record["results"]["ann"]["settlement"]["total_net"]
             assert recall["net"] == {"ann": net}
             # the roads of that moment: every hand of the shoe up to this one

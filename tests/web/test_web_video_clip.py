@@ -156,3 +156,50 @@ def test_l_a_supervisor_watches_a_hand_by_its_game_number_until_it_is_pruned(
     finally:
         shutil.rmtree(recordings, ignore_errors=True)
     assert errors == []
+
+
+def test_l_a_player_recalls_their_own_hand_with_its_clip(browser: Browser, tmp_path: Path) -> None:
+    """GLI-19 recall of the player's own hand carries the hand's clip: it plays from the
+    hand's start beside the cards as they were shown."""
+    from playwright.sync_api import expect
+
+    from web.pages import confirm_bet, new_player, sit
+
+    shots = Path(os.environ.get("PUNTO_SCREENSHOTS", tmp_path))
+    errors: list[str] = []
+    recordings = Path(tempfile.mkdtemp(prefix="punto-recordings-"))
+    try:
+        with (
+            run_server(PUNTO_RECORDINGS_DIR=str(recordings)) as server,
+            studio(recordings / TABLE),
+        ):
+            player = new_player(server, "rc")
+            page = new_page(browser, errors, width=1366, height=768)
+            log_in(page, server, player)
+            sit(page, server, TABLE, 3)
+            confirm_bet(page, 1000, "player", "10.00")
+            game = page.get_by_test_id("info-game").inner_text()
+            token = server.token(player)
+            deadline = time.monotonic() + 120
+            while True:  # the hand is dealt and recorded by the table's timers
+                answer = httpx.get(
+                    server.url(f"/api/hands/{game}/video"),
+                    headers={"Authorization": f"Bearer {token}"},
+                )
+                if answer.status_code == 200:
+                    clip = answer.json()
+                    if clip["marks"][-1]["offset"] < clip["duration"]:
+                        break
+                assert time.monotonic() < deadline, answer.text
+                time.sleep(0.5)
+            page.goto(server.url("/app/#/records"))
+            page.locator(f'[data-recall="{game}"]').click()
+            recall = page.get_by_test_id("recall")
+            expect(recall.locator(f'article.recall[data-game="{game}"]')).to_be_visible()
+            expect(recall.get_by_test_id("hand-clip")).to_have_attribute("data-state", "available")
+            _plays_from_the_hand(page, clip)
+            _shoot(page, shots, "recall-clip-1366x768-en")
+            page.context.close()
+    finally:
+        shutil.rmtree(recordings, ignore_errors=True)
+    assert errors == []

@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { when } from "./format.js";
+import { cardLabel } from "./cards.js";
 
 function clock(epoch) {
   return new Date(epoch * 1000).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
@@ -15,7 +16,7 @@ function clock(epoch) {
 function markLabel(mark) {
   if (mark.mark === "start") return t("clip.start");
   if (mark.mark === "end") return t("clip.end");
-  return `${t(`pos.${mark.mark}`)}${mark.card ? ` ${mark.card}` : ""}`;
+  return `${t(`pos.${mark.mark}`)}${mark.card ? ` ${cardLabel(mark.card)}` : ""}`;
 }
 
 function goneLine(video) {

@@ -1,6 +1,7 @@
 // Game recall (GLI-19): one of the player's hands as it was shown at the time — the
 // cards in order per side, totals, their bets, result, the roads of that moment — and
-// the amendments made since (GET /api/me/recall/{game}).
+// the amendments made since, and the hand's clip from the table's recording
+// (GET /api/me/recall/{game}).
 import { api } from "./api.js";
 import { h, fill } from "./dom.js";
 import { labelValue, t } from "./i18n.js";
@@ -9,6 +10,7 @@ import { cardElement } from "./cards.js";
 import { outcomeText, reasonText } from "./eventtext.js";
 import { roadBoard } from "./roads.js";
 import { complaintForm } from "./complaints.js";
+import { clipPanel } from "./clip.js";
 
 const DIGITS = 2;
 
@@ -42,6 +44,7 @@ export function recallView(rec, player, onComplaint = () => {}) {
       h("dt", {}, t("recall.net_then")), h("dd", { "data-testid": "recall-net-then" }, netText(then))),
     h("h4", {}, t("recall.shown")),
     sidesView(rec.shown, "recall-shown"),
+    clipPanel(rec), // the hand's clip from the table's recording, where one was kept
     rec.corrected
       ? h("section", { class: "recall-corrected" },
           h("h4", {}, t("recall.corrected")),
