@@ -1,6 +1,7 @@
 // One line of text per table event, for the event logs of the table and the console.
 import { has, listOf, t } from "./i18n.js";
 import { betName, money, sideName, signed } from "./format.js";
+import { cardLabel } from "./cards.js";
 
 // A reason is a code (punto.table.reasons, docs/protocol.md) with its parameters
 // (reason_params): "typed" is what a person typed, shown as typed; "fault" names the fault.
@@ -110,8 +111,8 @@ export function describeEvent(ev, digits = 2) {
     case "betting_closed": return t("ev.betting_closed");
     case "blank_hand_started": return t("ev.blank_hand_started", { game: ev.game });
     case "cards_held": return t("ev.cards_held", { player: p, side: sideName(ev.side) });
-    case "card_placed": return t("ev.card_placed", { position: ev.position, card: ev.card || t("card.face_down") });
-    case "cards_revealed": return t("ev.cards_revealed", { by: ev.by || t("table.dealer"), cards: ev.cards.map(([pos, c]) => `${pos} ${c}`).join(" ") });
+    case "card_placed": return t("ev.card_placed", { position: t(`pos.${ev.position}`), card: cardLabel(ev.card) });
+    case "cards_revealed": return t("ev.cards_revealed", { by: ev.by || t("table.dealer"), cards: listOf(ev.cards.map(([pos, c]) => `${t(`pos.${pos}`)} ${cardLabel(c)}`)) });
     case "hand_restarted": return t("ev.hand_restarted", { reason: reasonText(ev.reason, ev.reason_params) });
     case "hand_result": return (ev.pushes || []).length
       ? `${outcomeText(ev.outcome)} — ${t("result.pushes", { bets: listOf(ev.pushes.map(betName)) })}`

@@ -467,7 +467,8 @@ export function mount(root, { id, compact = false }) {
           ? h("a", { href: `#/table/${encodeURIComponent(id)}`, class: "back", "aria-label": t("multi.open_full", { table: tableName(s.table) }) }, "↗")
           : h("a", { href: "#/", class: "back", "aria-label": t("nav.back_lobby") }, "←"),
         h("div", {},
-          h(compact ? "h2" : "h1", {}, tableName(s.table), " ", h("small", {}, s.table.id)),
+          // the table's id is for staff (it names the table in their tools), not players
+          h(compact ? "h2" : "h1", {}, tableName(s.table), role() && role() !== "player" ? [" ", h("small", {}, s.table.id)] : null),
           h("p", { class: "table-sub" }, [t(`kind.${s.table.kind}`), presetName(s.table.rules), t(`dealing.${s.table.dealing}`), t(`reading.${s.table.reading}`)].join(" · "))),
         current() && !compact ? chat.toggle : null),
       h("dl", { class: "table-info" }, info.map(([k, v, tid]) => h("div", { class: `info-${tid}` }, h("dt", {}, k), h("dd", { "data-testid": `info-${tid}` }, v)))),
