@@ -1,7 +1,8 @@
 """What a player reads at a table, over hands they bet on: every text the page shows (each
 change of the DOM, caught as it happens) is scanned for what a player must never see —
 a rule's code ("[M14]"), a card's code ("5H"), the table's id beside its name, an amount
-in minor units — on a phone in Traditional Chinese and a desktop in English."""
+in minor units — on a phone in Traditional Chinese and a desktop in English; and the bet
+areas stay where they are through every phase."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ HANDS = 4
 
 _COLLECT = """() => {
   window.seenTexts = new Set();
+  window.spotTops = new Set();
   const visible = (el) => el && el.getClientRects().length && !el.closest('[aria-hidden=true]');
   const take = () => {
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -31,6 +33,8 @@ _COLLECT = """() => {
       const text = n.textContent.trim();
       if (text && visible(n.parentElement)) window.seenTexts.add(text);
     }
+    const spot = document.querySelector('[data-bet="player"]');
+    if (spot) window.spotTops.add(Math.round(spot.getBoundingClientRect().top + window.scrollY));
   };
   take();
   new MutationObserver(take).observe(document.body,
@@ -56,7 +60,7 @@ def test_no_code_id_or_minor_unit_reaches_a_players_screen(
     page.goto(server.url(f"/app/#/table/{TABLE}"))
     expect(page.locator('[data-action="watch"]')).to_be_visible()
     page.evaluate(_COLLECT)
-    for _ in range(HANDS):
+    for hand in range(HANDS):
 
         def bet() -> None:
             page.locator('.chip[data-chip="1000"]').click(timeout=5_000)
@@ -65,9 +69,14 @@ def test_no_code_id_or_minor_unit_reaches_a_players_screen(
             page.get_by_test_id("confirmed-banker").wait_for(timeout=15_000)
 
         in_one_round(page, bet, seconds=3)
+        if hand == 0:  # from the first chip on the player is at the table: the layout holds
+            page.evaluate("() => window.spotTops.clear()")
         page.wait_for_function(
             "() => document.querySelector('[data-testid=win-display]')", timeout=60_000
         )
+    # the layout holds still: the Player spot stood in one place through every phase
+    tops = page.evaluate("() => [...window.spotTops]")
+    assert max(tops) - min(tops) <= 2, f"the bet areas moved between phases: {tops}"
     texts: list[str] = page.evaluate("() => [...window.seenTexts]")
     assert len(texts) > 50, texts
     for text in texts:
