@@ -7,7 +7,6 @@ roads at that moment — and every amendment made since.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -16,8 +15,8 @@ from fastapi import APIRouter
 from punto.errors import NotFoundError
 from punto.roads_render import roads_dict
 from punto.server.auth import Role, require_role
-from punto.server.features.recordings import hand_video
 from punto.server.http.api import ActorDep, NodeDep
+from punto.server.http.records import video_state
 from punto.server.tables.truth import player_net, roads_of
 from punto.table.records import GameNumber
 
@@ -119,14 +118,5 @@ async def recall(game: str, actor: ActorDep, node: NodeDep) -> dict[str, Any]:
     number = GameNumber.parse(game)
     shoe = await node.store.shoe_hands(number.table, number.shoe)
     view = recall_view(record, shoe, player)
-    view["video"] = (  # the hand's clip, as its record gives it (GET /api/hands/{game}/video)
-        await asyncio.to_thread(
-            hand_video,
-            record,
-            node.recordings,
-            now=node.clock.now(),
-            retention=node.settings.video_retention,
-            margin=node.settings.video_margin,
-        )
-    ).json()
+    view["video"] = await video_state(node, record)  # its clip: GET /api/hands/{game}/video
     return view

@@ -14,7 +14,20 @@ from punto.server.features.recordings import hand_video
 from punto.server.node import Node
 from punto.server.tables.truth import player_net
 
-__all__ = ["hand_record", "own_view", "players_view"]
+__all__ = ["hand_record", "own_view", "players_view", "video_state"]
+
+
+async def video_state(node: Node, record: dict[str, Any]) -> dict[str, Any]:
+    """Where the hand's video stands (``available``, ``gone``, ``none`` or ``off``)."""
+    video = await asyncio.to_thread(
+        hand_video,
+        record,
+        node.recordings,
+        now=node.clock.now(),
+        retention=node.settings.video_retention,
+        margin=node.settings.video_margin,
+    )
+    return video.json()
 
 
 async def hand_record(node: Node, game: str) -> dict[str, Any]:
@@ -28,16 +41,7 @@ async def hand_record(node: Node, game: str) -> dict[str, Any]:
         config = await node.config(record["table"])
         record["table_name"] = config.name
         record["table_names"] = dict(config.names)
-    record["video"] = (
-        await asyncio.to_thread(
-            hand_video,
-            record,
-            node.recordings,
-            now=node.clock.now(),
-            retention=node.settings.video_retention,
-            margin=node.settings.video_margin,
-        )
-    ).json()
+    record["video"] = await video_state(node, record)
     record["amendments"] = await node.store.amendments(game=game)
     record["ledger"] = [
         {
