@@ -178,7 +178,12 @@ class HandDealing(TableCore):
         require_phase(
             self.phase, {Phase.BETTING_CLOSED, Phase.DEALING, Phase.RESULT}, "deal a card"
         )
-        return self._require_game()
+        game = self._require_game()
+        if not game.started and self._now() < game.lightning_until:
+            raise PhaseError(
+                "the lightning cards are being shown: the first card waits for them [LB]"
+            )
+        return game
 
     def _verify_deal_next(self) -> None:
         self._verify_next_card(self._deal_turn(), None)
@@ -353,7 +358,8 @@ class HandDealing(TableCore):
         results: list[PlayerResult] = []
         bets_of: dict[PlayerId, Bets] = {}
         if not game.blank:
-            settler = Settler(self.rules, outcome)  # one ratio per area, shared results
+            # one ratio per area, shared results; multiplied by the hand's draw [LB]
+            settler = Settler(self.rules, outcome, lightning=game.lightning)
             for player, slip in self._slips.items():
                 if not slip.confirmed:
                     continue
@@ -372,7 +378,7 @@ class HandDealing(TableCore):
         self._emit(event)
         if not end.void_reason and not game.blank:
             self._settled[game.number] = SettledHand(
-                outcome, bets_of, {r.player: r for r in results}
+                outcome, bets_of, {r.player: r for r in results}, game.lightning
             )
             self._last_bets.update(bets_of)
         self._end_game()
