@@ -44,8 +44,10 @@ def test_the_draw_follows_the_close_and_the_first_card_waits_for_its_show() -> N
     place(table, "ann", {Bet.PLAYER: 10_000})
     close(table, clock)
     closed, drawn = table.events[-2:]
-    assert isinstance(closed, BettingClosed) and isinstance(drawn, LightningDrawn)
-    assert drawn.game == closed.game and drawn.shown_until == clock.now() + SHOW
+    assert isinstance(closed, BettingClosed)
+    assert isinstance(drawn, LightningDrawn)
+    assert drawn.game == closed.game
+    assert drawn.shown_until == clock.now() + SHOW
     rules = table.rules.lightning
     assert rules is not None
     assert len(drawn.cards) in rules.count_weights

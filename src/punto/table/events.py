@@ -8,8 +8,8 @@ server can post it to a ledger:
 
 - :class:`PlayerJoined` brings ``balance`` to the table; :class:`PlayerLeft` takes
   ``cashed_out`` away;
-- :class:`BetsConfirmed` debits ``debited`` (and its ``fee`` [LB]); :class:`TieBetsChanged` debits ``debited``
-  and credits ``credited``;
+- :class:`BetsConfirmed` debits ``debited`` (and its ``fee`` [LB]);
+  :class:`TieBetsChanged` debits ``debited`` and credits ``credited``;
 - :class:`HandSettled` and :class:`BetsRefunded` credit each :class:`PlayerResult`'s
   ``returned``; :class:`HandResettled` moves each correction.
 
