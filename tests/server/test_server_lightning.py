@@ -1,0 +1,84 @@
+"""A multiplier table [LB] on a real server (SQLite and PostgreSQL): created through the
+back office's API with the ``lightning`` preset, dealt live from the dealer console. The
+table's RNG draws the lightning cards once betting closes and every client is sent them;
+the first card waits for their show (the server's clock, held by the test); the fee is
+charged with every confirm through the ledger, a winning hand's lit card multiplies its
+payout, a confirm the balance cannot cover with its fee is refused, and the books check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from ledger_support import BACKENDS
+from lightning_support import player_natural_with
+from server_support import TableClient, server_on
+
+from punto.cards import Card
+from punto.server.clock import GivenClock
+from punto.table import ManualClock
+
+pytestmark = pytest.mark.asyncio
+
+START = 1_765_000_000.0
+SHOW = 2.0
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_lb_a_lit_card_multiplies_the_win_and_every_bet_pays_its_fee(
+    backend: str, tmp_path: Path
+) -> None:
+    held = ManualClock(START)
+    async with server_on(
+        backend, tmp_path, clock=GivenClock(held), betting_seconds=30.0, lightning_seconds=SHOW
+    ) as server:
+        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
+        table = {"id": "bolt", "name": "Bolt", "rules": "lightning", "dealing": "live"}
+        created = await server.http.post("/api/admin/tables", json=table, headers=admin)
+        assert created.status_code == 201, created.text
+        async with (
+            TableClient.connect(server, "bolt", await server.token("dana")) as dealer,
+            TableClient.connect(server, "bolt", await server.token("cleo")) as player,
+        ):
+            await dealer.ok({"type": "start_shoe"})
+            await player.ok({"type": "join"})
+            await player.ok({"type": "sit", "seat": 2, "tier": "low"})
+            wallet = await server.node.bank.balance("cleo")
+            await dealer.ok({"type": "open_betting"})
+            opened = await player.next_of("betting_opened")
+            game = opened["event"]["game"]
+            # the whole wallet on Player: with its 20% fee more than the balance [LB]
+            refused = await player.request({"type": "confirm", "bets": {"player": wallet}})
+            assert refused["type"] == "error", refused
+            assert refused["error"] == "table_balance", refused
+            assert await server.node.bank.balance("cleo") == wallet
+            assert await server.node.bank.round_bets(game) == {}
+            confirmed = await player.request(
+                {"type": "confirm", "bets": {"player": 10_000, "banker": 5_000}}
+            )
+            assert confirmed["type"] == "ok", confirmed
+            event = (await player.next_of("bets_confirmed"))["event"]
+            assert (event["debited"], event["fee"]) == (15_000, 3_000)
+            assert await server.node.bank.balance("cleo") == wallet - 18_000
+            await dealer.ok({"type": "close_betting"})
+            drawn = (await player.next_of("lightning_drawn"))["event"]
+            assert drawn["game"] == game
+            assert drawn["shown_until"] == pytest.approx(held.now() + SHOW)
+            cards = [(Card.parse(code), multiplier) for code, multiplier in drawn["cards"]]
+            codes, multiplier = player_natural_with(cards)
+            early = await dealer.request({"type": "deal_card", "card": codes.split()[0]})
+            assert early["error"] == "phase"  # the lightning cards are being shown
+            held.advance(SHOW)
+            for card in codes.split():
+                await dealer.ok({"type": "deal_card", "card": card})
+            settled = await player.next_of("hand_settled", lambda m: m["event"]["game"] == game)
+            (result,) = settled["event"]["results"]
+            nets = {r["bet"]: r["net"] for r in result["settlement"]["results"]}
+            assert nets == {"player": 10_000 * multiplier, "banker": -5_000}
+            await player.next_of("balance", lambda m: m["reason"] == "settled")
+            after = wallet - 3_000 - 5_000 + 10_000 * multiplier
+            assert await server.node.bank.balance("cleo") == after
+        hand = await server.node.store.hand(game)
+        assert hand is not None
+        report = await server.node.ledger.check()
+        assert report.ok, report.problems
