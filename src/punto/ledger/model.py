@@ -33,8 +33,8 @@ from punto.errors import (
     LedgerError,
     UnbalancedTransactionError,
 )
-from punto.outcome import Outcome
 from punto.multipliers import LightningDraw
+from punto.outcome import Outcome
 from punto.rules import Rules
 from punto.settlement import Settlement, Settler
 
