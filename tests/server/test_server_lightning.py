@@ -80,5 +80,7 @@ async def test_lb_a_lit_card_multiplies_the_win_and_every_bet_pays_its_fee(
             assert await server.node.bank.balance("cleo") == after
         hand = await server.node.store.hand(game)
         assert hand is not None
+        assert hand["lightning"] == drawn["cards"]  # the hand's record keeps the draw
+        assert hand["fees"] == {"cleo": 3_000}
         report = await server.node.ledger.check()
         assert report.ok, report.problems

@@ -80,6 +80,9 @@ def test_a_lit_card_in_the_winning_hand_multiplies_the_payout_after_the_fee() ->
     assert table.balances["ann"] == 1_000_000 - 3_000 - 5_000 + 10_000 * multiplier
     assert table.house_result == 3_000 + 5_000 - 10_000 * multiplier
     assert table.money_check()
+    record = table.records()[-1]
+    assert record.lightning == _drawn(table).cards
+    assert record.fees == {"ann": 3_000}
 
 
 def test_a_confirm_the_balance_cannot_cover_with_its_fee_is_refused() -> None:

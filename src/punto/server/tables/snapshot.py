@@ -32,6 +32,7 @@ from punto.table.events import (
     Event,
     HandRestarted,
     HandResult,
+    LightningDrawn,
     SideBetsClosed,
 )
 from punto.table.purses import Purse
@@ -106,6 +107,8 @@ class SnapshotState(TypedDict):
     cards: list[dict[str, Any]]
     outcome: dict[str, Any] | None
     edge_closed: dict[str, float]
+    lightning: list[tuple[str, int]]
+    """[LB] The hand's lightning cards, ``[card, multiplier]`` (none before the draw)."""
     vip: VipJson
     blank_owed: bool
     paused: bool
@@ -297,6 +300,7 @@ def snapshot_state(
         "cards": cards,
         "outcome": outcome,
         "edge_closed": _edge_closed(hand_events, table.game),
+        "lightning": _lightning(hand_events),
         "vip": {
             "squeeze": table.vip.squeeze,
             "vertical_squeeze": table.vip.vertical_squeeze,
@@ -356,6 +360,14 @@ def purse_json(purse: Purse) -> dict[str, Any]:
         "chips": list(purse.chips),
         "limits": [tier_json(t) for t in purse.tiers.values()],
     }
+
+
+def _lightning(hand_events: Sequence[Event]) -> list[tuple[str, int]]:
+    """[LB] The lightning cards drawn for the hand of these events (none yet: empty)."""
+    for event in reversed(hand_events):
+        if isinstance(event, LightningDrawn):
+            return [(card.code, multiplier) for card, multiplier in event.cards]
+    return []
 
 
 def _edge_closed(hand_events: Sequence[Event], game: GameNumber | None) -> dict[str, float]:
