@@ -162,6 +162,11 @@ class HandDealing(TableCore):
         must allow (to ``position``, if the scanner names one) [M7], [M9], [S8]; while
         someone holds face-down cards, the next card waits for the squeeze [M16]."""
         game = self._deal_turn()
+        if not game.started and self._now() < game.lightning_until:
+            # (the dealer's legal actions say a card may come: only its moment waits)
+            raise PhaseError(
+                "the lightning cards are being shown: the first card waits for them [LB]"
+            )
         shoe = self._require_shoe()
         shoe.verify_card(card)
         if card is not None:
@@ -178,12 +183,7 @@ class HandDealing(TableCore):
         require_phase(
             self.phase, {Phase.BETTING_CLOSED, Phase.DEALING, Phase.RESULT}, "deal a card"
         )
-        game = self._require_game()
-        if not game.started and self._now() < game.lightning_until:
-            raise PhaseError(
-                "the lightning cards are being shown: the first card waits for them [LB]"
-            )
-        return game
+        return self._require_game()
 
     def _verify_deal_next(self) -> None:
         self._verify_next_card(self._deal_turn(), None)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 from punto.codec import card_values_json, legal_actions_json
+from punto.multipliers import LightningTable
 from punto.paytables import paytable
 from punto.server.auth import Actor
 from punto.server.fanout.protocol import (
@@ -167,6 +168,7 @@ def table_json(config: TableConfig, settings: TableSettings) -> dict[str, Any]:
         "seats": settings.seats,
         "chips": list(settings.chips),
         "bets": [b.value for b in rules.offered_bets],
+        "lightning": _lightning_table(rules.lightning),
         "paytables": {b.value: name for b, name in rules.paytables.items()},
         "pays": {
             b.value: {cls: str(odds) for cls, odds in paytable(name).pays.items()}
@@ -359,6 +361,18 @@ def purse_json(purse: Purse) -> dict[str, Any]:
         "digits": purse.digits,
         "chips": list(purse.chips),
         "limits": [tier_json(t) for t in purse.tiers.values()],
+    }
+
+
+def _lightning_table(table: LightningTable | None) -> dict[str, Any] | None:
+    """[LB] What a client shows of a multiplier table: the fee (a fraction of the stake,
+    ``[numerator, denominator]``), the cap (minor units) and the multipliers."""
+    if table is None:
+        return None
+    return {
+        "fee": [table.fee.numerator, table.fee.denominator],
+        "cap": table.cap,
+        "multipliers": list(table.multipliers),
     }
 
 
