@@ -15,7 +15,7 @@ from punto.cards import parse_cards
 from punto.errors import PhaseError, TableBalanceError
 from punto.server.tables.configs import TableConfig
 from punto.table import ManualClock, Table
-from punto.table.events import BettingClosed, LightningDrawn
+from punto.table.events import BetsConfirmed, BettingClosed, LightningDrawn
 
 SHOW = 3.0  # the default Pace's lightning_seconds
 
@@ -65,6 +65,7 @@ def test_a_lit_card_in_the_winning_hand_multiplies_the_payout_after_the_fee() ->
     table.open_betting()
     place(table, "ann", {Bet.PLAYER: 10_000, Bet.BANKER: 5_000})
     confirmed = table.events[-1]
+    assert isinstance(confirmed, BetsConfirmed)
     assert (confirmed.debited, confirmed.fee) == (15_000, 3_000)  # 20% of the stakes [LB]
     assert table.balances["ann"] == 1_000_000 - 18_000
     close(table, clock)
@@ -106,7 +107,9 @@ def test_an_rng_table_draws_by_itself_and_waits_the_show_before_dealing() -> Non
     while table.phase.value != "betting_open":
         table.advance()
     place(table, "ann", {Bet.TIE: 1_000})
-    clock.advance(table.closes_at - clock.now())
+    closes_at = table.closes_at
+    assert closes_at is not None
+    clock.advance(closes_at - clock.now())
     assert table.advance() == SHOW  # closed, drawn: the first card in the show's time
     assert isinstance(table.events[-1], LightningDrawn)
     cards = table.event_count
@@ -128,7 +131,9 @@ def test_a_plain_table_draws_nothing_and_charges_no_fee() -> None:
     seat(table, "ann", 1)
     table.open_betting()
     place(table, "ann", {Bet.PLAYER: 10_000})
-    assert table.events[-1].fee == 0
+    confirmed = table.events[-1]
+    assert isinstance(confirmed, BetsConfirmed)
+    assert confirmed.fee == 0
     close(table, clock)
     assert not any(isinstance(e, LightningDrawn) for e in table.events)
     deal(table, "2S 9H 3D 9C")
