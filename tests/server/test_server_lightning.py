@@ -14,7 +14,12 @@ from ledger_support import BACKENDS
 from lightning_support import player_natural_with
 from server_support import TableClient, server_on
 
+from punto.bets import Bet
 from punto.cards import Card
+from punto.coup import coup_of_hands
+from punto.multipliers import LightningDraw
+from punto.rules import preset
+from punto.settlement import settle
 from punto.server.clock import GivenClock
 from punto.table import ManualClock
 
@@ -82,5 +87,63 @@ async def test_lb_a_lit_card_multiplies_the_win_and_every_bet_pays_its_fee(
         assert hand is not None
         assert hand["lightning"] == drawn["cards"]  # the hand's record keeps the draw
         assert hand["fees"] == {"cleo": 3_000}
+        report = await server.node.ledger.check()
+        assert report.ok, report.problems
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_lb_the_rng_demo_table_draws_shows_and_settles_a_hand_multiplied(
+    backend: str, tmp_path: Path
+) -> None:
+    held = ManualClock(START)
+    async with server_on(
+        backend,
+        tmp_path,
+        clock=GivenClock(held),
+        betting_seconds=10.0,
+        card_delay=0.0,
+        result_seconds=1.0,
+        lightning_seconds=SHOW,
+    ) as server:
+        runner = server.node.runners["lightning-rng"]
+        async with TableClient.connect(server, "lightning-rng", await server.token("ann")) as ann:
+            await ann.ok({"type": "join"})
+            await ann.ok({"type": "sit", "seat": 1, "tier": "low"})
+            game = await ann.betting_open()
+            wallet = await server.node.bank.balance("ann")
+            bets = {"player": 10_000, "banker": 10_000, "tie": 5_000}
+            confirmed = await ann.request({"type": "confirm", "bets": bets})
+            assert confirmed["type"] == "ok", confirmed
+            assert await server.node.bank.balance("ann") == wallet - 25_000 - 5_000
+            held.advance(10.0)
+            runner.wake()
+            closed = (await ann.next_of("betting_closed"))["event"]
+            drawn = (await ann.next_of("lightning_drawn"))["event"]
+            assert drawn["game"] == game
+            assert drawn["shown_until"] == closed["at"] + SHOW
+            held.advance(SHOW)
+            runner.wake()
+            settled = await ann.next_of("hand_settled", lambda m: m["event"]["game"] == game)
+            hand = [
+                m["event"]
+                for m in ann.received
+                if m.get("type") == "event" and m["event"].get("game") == game
+            ]
+            cards = [e for e in hand if e["kind"] == "card_placed"]
+            assert min(e["at"] for e in cards) == drawn["shown_until"]  # after the show
+            # the payout the rules give this coup under this draw, to the minor unit
+            coup = coup_of_hands(
+                [Card.parse(e["card"]) for e in cards if e["position"].startswith("P")],
+                [Card.parse(e["card"]) for e in cards if e["position"].startswith("B")],
+            )
+            draw = LightningDraw.parse(",".join(f"{c}={m}" for c, m in drawn["cards"]))
+            expected = settle(
+                preset("lightning"), coup, {Bet(b): a for b, a in bets.items()}, lightning=draw
+            )
+            (result,) = settled["event"]["results"]
+            assert result["settlement"]["total_net"] == expected.total_net
+            await ann.next_of("balance", lambda m: m["reason"] == "settled")
+            returned = expected.total_returned
+            assert await server.node.bank.balance("ann") == wallet - 30_000 + returned
         report = await server.node.ledger.check()
         assert report.ok, report.problems
