@@ -19,8 +19,8 @@ from punto.cards import Card
 from punto.coup import coup_of_hands
 from punto.multipliers import LightningDraw
 from punto.rules import preset
-from punto.settlement import settle
 from punto.server.clock import GivenClock
+from punto.settlement import settle
 from punto.table import ManualClock
 
 pytestmark = pytest.mark.asyncio
