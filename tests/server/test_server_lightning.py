@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import httpx
 import pytest
 from ledger_support import BACKENDS
 from lightning_support import player_natural_with
@@ -17,6 +18,8 @@ from server_support import TableClient, server_on
 from punto.bets import Bet
 from punto.cards import Card
 from punto.coup import coup_of_hands
+from punto.ledger.operator_ref import ReferenceOperator, create_app
+from punto.ledger.wallet import RetryPolicy, SeamlessWallet
 from punto.multipliers import LightningDraw
 from punto.rules import preset
 from punto.server.clock import GivenClock
@@ -147,3 +150,52 @@ async def test_lb_the_rng_demo_table_draws_shows_and_settles_a_hand_multiplied(
             assert await server.node.bank.balance("ann") == wallet - 30_000 + returned
         report = await server.node.ledger.check()
         assert report.ok, report.problems
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_lb_with_the_operators_wallet_the_fee_is_debited_with_the_stake(
+    backend: str, tmp_path: Path
+) -> None:
+    operator = ReferenceOperator({"ann": 100_000})
+    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(operator)))
+    wallet = SeamlessWallet(
+        "http://operator/wallet", client=client, retry=RetryPolicy(attempts=2, base_delay=0.01)
+    )
+    held = ManualClock(START)
+    try:
+        async with server_on(
+            backend,
+            tmp_path,
+            wallet_of=wallet,
+            wallet="seamless",
+            wallet_url="http://operator/wallet",
+            clock=GivenClock(held),
+            betting_seconds=10.0,
+            card_delay=0.0,
+            lightning_seconds=SHOW,
+        ) as server:
+            runner = server.node.runners["lightning-rng"]
+            token = await server.token("ann")
+            async with TableClient.connect(server, "lightning-rng", token) as ann:
+                await ann.ok({"type": "join"})
+                await ann.ok({"type": "sit", "seat": 1, "tier": "low"})
+                game = await ann.betting_open()
+                refused = await ann.request({"type": "confirm", "bets": {"player": 100_000}})
+                assert refused["error"] == "table_balance", refused  # 100,000 + its 20,000
+                assert operator.balances["ann"] == 100_000  # no call reached the operator
+                confirmed = await ann.request({"type": "confirm", "bets": {"player": 10_000}})
+                assert confirmed["type"] == "ok", confirmed
+                assert operator.balances["ann"] == 100_000 - 12_000  # stake and fee at once
+                held.advance(10.0)
+                runner.wake()
+                await ann.next_of("lightning_drawn")
+                held.advance(SHOW)
+                runner.wake()
+                settled = await ann.next_of("hand_settled", lambda m: m["event"]["game"] == game)
+                (result,) = settled["event"]["results"]
+                await ann.next_of("balance", lambda m: m["reason"] == "settled")
+                assert operator.balances["ann"] == 88_000 + result["returned"]
+            report = await server.node.ledger.check()
+            assert report.ok, report.problems
+    finally:
+        await client.aclose()
