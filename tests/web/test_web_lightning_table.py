@@ -89,6 +89,12 @@ def test_lb_the_strip_comes_before_the_first_card_and_the_win_is_multiplied(
         dealer.locator('[data-action="close_betting"]').click()
         strip = player.get_by_test_id("lightning-strip")
         expect(strip).to_be_visible()
+        player.wait_for_function(  # the strip's entrance played out, for the picture
+            "() => document.querySelector('.lightning-strip').getAnimations().length === 0"
+        )
+        for width, height in SIZES:  # the show: the strip up, no card yet
+            player.set_viewport_size({"width": width, "height": height})
+            save(player, tmp_path, f"lightning-show-en-{width}")
         drawn = [
             (
                 Card.parse(str(c.get_attribute("data-card"))),
