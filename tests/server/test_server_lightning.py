@@ -90,6 +90,10 @@ async def test_lb_a_lit_card_multiplies_the_win_and_every_bet_pays_its_fee(
         assert hand is not None
         assert hand["lightning"] == drawn["cards"]  # the hand's record keeps the draw
         assert hand["fees"] == {"cleo": 3_000}
+        cleo = {"Authorization": f"Bearer {await server.token('cleo')}"}
+        recall = (await server.http.get(f"/api/me/recall/{game}", headers=cleo)).json()
+        assert recall["lightning"] == drawn["cards"]
+        assert recall["fees"] == {"cleo": 3_000}
         report = await server.node.ledger.check()
         assert report.ok, report.problems
 
