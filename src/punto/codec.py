@@ -582,6 +582,8 @@ def hand_record_json(
             "cards": [[p.value, at] for p, at in record.card_times.items()],
             "end": record.closed_at,
         },
+        "lightning": [[card.code, multiplier] for card, multiplier in record.lightning],
+        "fees": dict(record.fees),
     }
 
 

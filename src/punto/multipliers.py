@@ -175,6 +175,16 @@ class LightningTable:
             if multiplier not in self.multiplier_weights:
                 raise _fail(f"{card.code}: x{multiplier} is not a multiplier of {self.name}")
 
+    def fee_on(self, stake: int) -> int:
+        """[LB] The fee charged with bets staking ``stake`` minor units in all, to the
+        minor unit up (a player never pays part of one).
+
+        >>> table = LIGHTNING_TABLES["evolution_lightning"]
+        >>> table.fee_on(1_000), table.fee_on(1)
+        (200, 1)
+        """
+        return -((-stake * self.fee.numerator) // self.fee.denominator)
+
     def net_odds(self, bet: Bet, odds: Fraction, product: int) -> Fraction:
         """[LB] What a winning ``bet`` pays to 1 when its paytable gives ``odds`` and the
         lightning cards among its counted cards multiply to ``product`` (1: none).

@@ -68,6 +68,7 @@ EVENT_NAMES: dict[type[Any], str] = {
     events.PlayerLeft: "player_left",
     events.BettingOpened: "betting_opened",
     events.SideBetsClosed: "side_bets_closed",
+    events.LightningDrawn: "lightning_drawn",
     events.BettingExtended: "betting_extended",
     events.OpenCardsRequested: "open_cards_requested",
     events.ChipChosen: "chip_chosen",

@@ -203,7 +203,10 @@ def test_o_bid_squeeze_open_the_cards_while_betting_and_during_the_squeeze(
                 0, timeout=30_000
             )
     log = page.locator(".event-log")
-    dealer = {"en": "Cards turned by Dealer: Banker's first card ", "zh": "荷官 开牌：庄家第一张牌 "}[lang]
+    dealer = {
+        "en": "Cards turned by Dealer: Banker's first card ",
+        "zh": "荷官 开牌：庄家第一张牌 ",
+    }[lang]
     asked = {"en": "asked to open the cards", "zh": "请求开牌"}[lang]
     settled = {"en": f"Hand {game} settled", "zh": f"第 {game} 局已结算"}[lang]
     for line in (dealer, asked, settled):

@@ -95,7 +95,7 @@ async def confirm_many(
                 raise LedgerError(
                     f"{r.player_id}'s bets in round {r.round_id} are funded by {other}"
                 )
-            amount = sum(r.bets.values())
+            amount = sum(r.bets.values()) + r.fee  # the stakes and their fee [LB]
             balance = held.get(source.code, 0)
             if balance < amount and not source.kind.may_go_negative:
                 raise InsufficientFundsError(

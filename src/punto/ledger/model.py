@@ -33,6 +33,7 @@ from punto.errors import (
     LedgerError,
     UnbalancedTransactionError,
 )
+from punto.multipliers import LightningDraw
 from punto.outcome import Outcome
 from punto.rules import Rules
 from punto.settlement import Settlement, Settler
@@ -473,18 +474,35 @@ def stake(
     *,
     confirmation_id: str,
     funding: Account | None = None,
+    fee: int = 0,
+    house: Account | None = None,
 ) -> Transaction:
     """A confirm: the stakes move from ``funding`` (default: the player's wallet; in
     seamless mode the operator's account, which the operator has debited) to the round's
-    escrow (in the funding account's currency). Keyed ``stake:<confirmation_id>``."""
+    escrow (in the funding account's currency). Keyed ``stake:<confirmation_id>``.
+    ``fee``: a multiplier table's fee on the stakes [LB], from the same source to the
+    table's ``house`` account at once (never escrowed, never returned).
+
+    >>> tx = stake("r1", "bob", {Bet.PLAYER: 1000}, confirmation_id="c1", fee=200,
+    ...            house=Account.house("t1"))
+    >>> sorted((e.account.code, e.amount) for e in tx.entries)
+    [('escrow:r1', 1000), ('house:t1', 200), ('player:bob', -1200)]
+    """
     if not bets:
         raise LedgerError("a confirm needs at least one bet")
     total = _stakes_total(bets)
     source = funding or Account.player(player_id)
+    amounts = {source: -total, Account.escrow(round_id, source.currency): total}
+    if fee:
+        _positive(fee, "a fee")
+        if house is None:
+            raise LedgerError("a fee goes to a table's house account [LB]")
+        amounts[source] -= fee
+        amounts[house] = fee
     return Transaction(
         TransactionKind.STAKE,
         f"stake:{confirmation_id}",
-        _entries({source: -total, Account.escrow(round_id, source.currency): total}),
+        _entries(amounts),
         round_id=round_id,
         player_id=player_id,
         lines=tuple(Line(bet.value, amount) for bet, amount in sorted(bets.items(), key=_bet)),
@@ -831,8 +849,14 @@ def unclaimed(
 
 
 def settle_players(
-    rules: Rules, coup: Outcome | CoupFacts, bets: Mapping[str, Mapping[Bet, int]]
+    rules: Rules,
+    coup: Outcome | CoupFacts,
+    bets: Mapping[str, Mapping[Bet, int]],
+    *,
+    lightning: LightningDraw | None = None,
 ) -> dict[str, Settlement]:
-    """Every player's settlement of one coup (the input of a round's settlement)."""
-    settler = Settler(rules, coup)  # each area's ratio found once, identical bets shared
+    """Every player's settlement of one coup (the input of a round's settlement; at a
+    multiplier table, with the hand's ``lightning`` draw [LB])."""
+    # each area's ratio found once, identical bets shared
+    settler = Settler(rules, coup, lightning=lightning)
     return {player: settler.settle(player_bets) for player, player_bets in bets.items()}

@@ -82,6 +82,9 @@ class ConfirmRequest:
     bets: Mapping[Bet, int]
     confirmation_id: str
     funding: Account | None = None
+    fee: int = 0
+    """[LB] A multiplier table's fee on the bets, paid from ``funding`` to ``house``."""
+    house: Account | None = None
 
 
 @dataclass(frozen=True, slots=True)

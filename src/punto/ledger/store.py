@@ -388,4 +388,6 @@ def _stake(request: ConfirmRequest) -> Transaction:
         request.bets,
         confirmation_id=request.confirmation_id,
         funding=request.funding,
+        fee=request.fee,
+        house=request.house,
     )

@@ -90,6 +90,8 @@ class Settings:
     """Seconds a squeeze lasts before an RNG table turns the cards itself [O]."""
     result_seconds: float = 3.0
     """Seconds a result shows before an RNG table opens the next round."""
+    lightning_seconds: float = 3.0
+    """Seconds a multiplier table shows its lightning cards before the first card [LB]."""
     seat_grace: float = 60.0
     """How long (seconds) a player whose last connection to a table closed keeps their
     place there; then they leave it (bets in play stay and settle first) [S13]."""
@@ -170,7 +172,9 @@ class Settings:
             raise ServerError(f"PUNTO_CURRENCY must be an ISO 4217 code, not {self.currency!r}")
         if self.wallet_dialect not in ("punto", "hub88"):
             raise ServerError(f"wallet dialect must be punto or hub88, not {self.wallet_dialect!r}")
-        if self.card_delay < 0 or self.result_seconds < 0 or self.squeeze_seconds < 0:
+        if min(self.card_delay, self.result_seconds, self.squeeze_seconds) < 0 or (
+            self.lightning_seconds < 0
+        ):
             raise ServerError("server timers cannot be negative")
         if self.seat_grace < 0 or self.max_tables < 1:
             raise ServerError("seat_grace must be ≥ 0 and max_tables ≥ 1")
@@ -232,6 +236,7 @@ class Settings:
             card_seconds=self.card_delay,
             squeeze_seconds=self.squeeze_seconds,
             result_seconds=self.result_seconds,
+            lightning_seconds=self.lightning_seconds,
         )
 
     def replace(self, **changes: object) -> Settings:
@@ -270,6 +275,7 @@ class Settings:
             "PUNTO_CARD_DELAY": "card_delay",
             "PUNTO_SQUEEZE_SECONDS": "squeeze_seconds",
             "PUNTO_RESULT_SECONDS": "result_seconds",
+            "PUNTO_LIGHTNING_SECONDS": "lightning_seconds",
             "PUNTO_LEASE_SECONDS": "lease_seconds",
             "PUNTO_OUTBOX_SECONDS": "outbox_seconds",
             "PUNTO_OUTBOX_MAX_DELAY": "outbox_max_delay",

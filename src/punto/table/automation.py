@@ -63,9 +63,16 @@ class Pace:
     """How long a holder may squeeze before the table turns the cards [O]."""
     result_seconds: float = 3.0
     """After settling, before the next betting round opens."""
+    lightning_seconds: float = 3.0
+    """[LB] How long a multiplier table shows the lightning cards before the first card."""
 
     def __post_init__(self) -> None:
-        if min(self.card_seconds, self.squeeze_seconds, self.result_seconds) < 0:
+        if (
+            min(
+                self.card_seconds, self.squeeze_seconds, self.result_seconds, self.lightning_seconds
+            )
+            < 0
+        ):
             raise RulesError(f"a table's pace cannot be negative: {self}")
 
     def for_rules(self, rules: Rules) -> Pace:
@@ -74,7 +81,7 @@ class Pace:
 
         >>> from punto.rules import preset
         >>> Pace().for_rules(preset("speed"))
-        Pace(card_seconds=0.0, squeeze_seconds=10.0, result_seconds=2.0)
+        Pace(card_seconds=0.0, squeeze_seconds=10.0, result_seconds=2.0, lightning_seconds=3.0)
         """
         return Pace(
             card_seconds=self.card_seconds if rules.card_seconds is None else rules.card_seconds,
@@ -82,6 +89,7 @@ class Pace:
             result_seconds=(
                 self.result_seconds if rules.result_seconds is None else rules.result_seconds
             ),
+            lightning_seconds=self.lightning_seconds,
         )
 
     def after(self, automation: Automation) -> float:

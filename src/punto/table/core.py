@@ -22,6 +22,7 @@ from punto.cards import Card
 from punto.coup import Coup, Position
 from punto.errors import AccessError, BettingError, PuntoError, SeatError, TableError
 from punto.money import display_amount
+from punto.multipliers import LightningDraw
 from punto.outcome import Outcome, Side
 from punto.rules import Rules
 from punto.settlement import pushed_main_bets, refund
@@ -37,6 +38,7 @@ from punto.table.events import (
     Event,
     HandResult,
     HandVoided,
+    LightningDrawn,
     OpenCardsRequested,
     PlayerConnection,
     PlayerJoined,
@@ -111,6 +113,10 @@ class OpenHand:
     new_shoe_after: bool = False
     edge_closed: Mapping[Bet, float] = field(default_factory=dict)
     """[EZ-C] The side bets closed for this hand, with the house edge that closed each."""
+    lightning: LightningDraw | None = None
+    """[LB] The hand's lightning cards, drawn when betting closed (a multiplier table)."""
+    lightning_until: float = 0.0
+    """[LB] The first card waits until then: the lightning cards are being shown."""
 
     @property
     def cards(self) -> list[tuple[Position, Card]]:
@@ -125,6 +131,8 @@ class SettledHand:
     outcome: Outcome
     bets: Mapping[PlayerId, Bets]
     results: Mapping[PlayerId, PlayerResult]
+    lightning: LightningDraw | None = None
+    """[LB] The hand's lightning cards: a re-settlement multiplies by them too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -663,7 +671,24 @@ class TableCore:
         )
         self._emit(event)
         self._enter(Phase.BETTING_CLOSED)
+        self._draw_lightning(game)
         return event
+
+    def _draw_lightning(self, game: OpenHand) -> None:
+        """[LB] A multiplier table's RNG draws the hand's lightning cards once betting
+        closed (the house's draw, at a live table too), shown before the first card."""
+        table = self.rules.lightning
+        if table is None or game.blank:
+            return
+        draw = table.draw(self._rng)
+        now = self._now()
+        game.lightning = draw
+        game.lightning_until = now + self.settings.pace.lightning_seconds
+        self._emit(
+            LightningDrawn(
+                at=now, game=game.number, cards=draw.cards, shown_until=game.lightning_until
+            )
+        )
 
     def _choose_holders(self) -> HolderChoice:
         """Who holds each side now, and who the bets designate."""

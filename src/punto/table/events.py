@@ -8,8 +8,8 @@ server can post it to a ledger:
 
 - :class:`PlayerJoined` brings ``balance`` to the table; :class:`PlayerLeft` takes
   ``cashed_out`` away;
-- :class:`BetsConfirmed` debits ``debited``; :class:`TieBetsChanged` debits ``debited``
-  and credits ``credited``;
+- :class:`BetsConfirmed` debits ``debited`` (and its ``fee`` [LB]);
+  :class:`TieBetsChanged` debits ``debited`` and credits ``credited``;
 - :class:`HandSettled` and :class:`BetsRefunded` credit each :class:`PlayerResult`'s
   ``returned``; :class:`HandResettled` moves each correction.
 
@@ -74,6 +74,7 @@ __all__ = [
     "HandResult",
     "HandSettled",
     "HandVoided",
+    "LightningDrawn",
     "LimitsChanged",
     "OpenCardsRequested",
     "PauseCalledOff",
@@ -452,6 +453,20 @@ class SideBetsClosed:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class LightningDrawn:
+    """[LB] Betting closed on hand ``game`` of a multiplier table: the house's RNG drew
+    its lightning ``cards`` (rank and suit, each with its multiplier), shown to every
+    client until ``shown_until`` before the first card is dealt."""
+
+    kind: ClassVar[str] = "lightning_drawn"
+
+    at: float
+    game: GameNumber
+    cards: tuple[tuple[Card, int], ...]
+    shown_until: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BettingExtended:
     """The countdown now ends at ``closes_at``: a player asked "wait for me" [O]."""
 
@@ -559,6 +574,9 @@ class BetsConfirmed:
     added: Bets
     bets: Bets
     debited: int
+    fee: int = 0
+    """[LB] The fee charged with ``added`` at a multiplier table, on top of ``debited``
+    (the house's at once, never returned)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -787,6 +805,7 @@ Event = (
     | BetsConfirmed
     | TieBetsChanged
     | BettingClosed
+    | LightningDrawn
     | BlankHandStarted
     | CardsHeld
     | CardPlaced

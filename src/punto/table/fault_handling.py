@@ -226,7 +226,7 @@ class FaultHandling(TableCore):
         results: list[PlayerResult] = []
         corrections: list[tuple[PlayerId, int]] = []
         for player, bets in hand.bets.items():
-            new = settle(self.rules, result, bets)
+            new = settle(self.rules, result, bets, lightning=hand.lightning)
             delta = new.total_returned - hand.results[player].returned
             if delta and player not in self.money:
                 raise FaultError(f"{player} has left the table: correct their account directly")
@@ -244,7 +244,9 @@ class FaultHandling(TableCore):
         assert game is not None
         for player, delta in corrections:
             self.money.correct(player, delta)
-        self._settled[game] = SettledHand(result, hand.bets, {r.player: r for r in results})
+        self._settled[game] = SettledHand(
+            result, hand.bets, {r.player: r for r in results}, hand.lightning
+        )
         self._emit(
             HandResettled(
                 at=self._now(),

@@ -162,6 +162,11 @@ class HandDealing(TableCore):
         must allow (to ``position``, if the scanner names one) [M7], [M9], [S8]; while
         someone holds face-down cards, the next card waits for the squeeze [M16]."""
         game = self._deal_turn()
+        if not game.started and self._now() < game.lightning_until:
+            # (the dealer's legal actions say a card may come: only its moment waits)
+            raise PhaseError(
+                "the lightning cards are being shown: the first card waits for them [LB]"
+            )
         shoe = self._require_shoe()
         shoe.verify_card(card)
         if card is not None:
@@ -353,7 +358,8 @@ class HandDealing(TableCore):
         results: list[PlayerResult] = []
         bets_of: dict[PlayerId, Bets] = {}
         if not game.blank:
-            settler = Settler(self.rules, outcome)  # one ratio per area, shared results
+            # one ratio per area, shared results; multiplied by the hand's draw [LB]
+            settler = Settler(self.rules, outcome, lightning=game.lightning)
             for player, slip in self._slips.items():
                 if not slip.confirmed:
                     continue
@@ -372,7 +378,7 @@ class HandDealing(TableCore):
         self._emit(event)
         if not end.void_reason and not game.blank:
             self._settled[game.number] = SettledHand(
-                outcome, bets_of, {r.player: r for r in results}
+                outcome, bets_of, {r.player: r for r in results}, game.lightning
             )
             self._last_bets.update(bets_of)
         self._end_game()

@@ -129,6 +129,13 @@ class TableMoney:
         self._debit(player, amount)
         self.staked += amount
 
+    def charge_fee(self, player: PlayerId, amount: int) -> None:
+        """A multiplier table's fee [LB]: ``amount`` of ``player``'s balance goes to the
+        house at once, with the bets it is charged on (never onto the layout)."""
+        _amount(amount, what="a fee")
+        self._debit(player, amount)
+        self.house_result += amount
+
     def refund(self, player: PlayerId, amount: int) -> None:
         """``amount`` of stakes on the layout goes back to ``player``'s balance untouched
         (a void hand, a player removed, a lowered or cancelled standing bet [M12])."""

@@ -120,6 +120,10 @@ class HandRecord:
     """When each card was placed (the table clock's seconds, the wall clock on a live
     server): with ``opened_at`` and ``closed_at``, where the hand lies in the table's
     video recording [L] (an HLS stream's EXT-X-PROGRAM-DATE-TIME maps it to a position)."""
+    lightning: tuple[tuple[Card, int], ...] = ()
+    """[LB] The hand's lightning cards and their multipliers (a multiplier table)."""
+    fees: Mapping[PlayerId, int] = field(default_factory=dict)
+    """[LB] The fee each player paid with their bets on the hand."""
 
     @property
     def settled(self) -> bool:

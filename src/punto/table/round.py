@@ -301,6 +301,12 @@ class BettingRound(TableCore):
         self._verify_spot(player, None)
         return freeze_bets(bets)
 
+    def fee_on(self, stake: int) -> int:
+        """[LB] The fee a confirm staking ``stake`` pays on top of it (0 but at a
+        multiplier table)."""
+        table = self.rules.lightning
+        return 0 if table is None or not stake else table.fee_on(stake)
+
     def verify_confirm(self, player: PlayerId, bets: Mapping[Bet, int] | None = None) -> None:
         """Raise unless ``player``'s unconfirmed chips may become bets: the balance covers
         them and every limit holds (tier, [M14], [M18], [S11], [O], [L]). With ``bets``:
@@ -317,14 +323,16 @@ class BettingRound(TableCore):
             for bet, amount in placed.items():
                 merged[bet] = merged.get(bet, 0) + amount
             combined = freeze_bets(merged)
-        if total > (balance := self.money.balance(player)):
+        fee = self.fee_on(total)
+        if total + fee > (balance := self.money.balance(player)):
+            with_fee = f" and their fee of {self._show(fee, player)}" if fee else ""
             raise TableBalanceError(
-                f"bets of {self._show(total, player)} are more than the balance of "
+                f"bets of {self._show(total, player)}{with_fee} are more than the balance of "
                 f"{self._show(balance, player)}",
-                needed=total,
+                needed=total + fee,
                 balance=balance,
             )
-        self._check_limits(player, combined, game)
+        self._check_limits(player, combined, game)  # on the stakes alone [LB]
 
     def can_confirm(self, player: PlayerId, bets: Mapping[Bet, int] | None = None) -> bool:
         """Whether :meth:`confirm` would succeed."""
@@ -352,6 +360,9 @@ class BettingRound(TableCore):
         slip.from_seat = slip.from_seat or self.seats.get(player).place is Place.SEATED
         debited = sum(added.values())
         self.money.stake(player, debited)
+        fee = self.fee_on(debited)
+        if fee:
+            self.money.charge_fee(player, fee)
         at, banker, punto = self._main_totals
         current = at == self.event_count
         event = BetsConfirmed(
@@ -361,6 +372,7 @@ class BettingRound(TableCore):
             added=added,
             bets=freeze_bets(slip.confirmed),
             debited=debited,
+            fee=fee,
         )
         self._emit(event)
         if current:  # the totals follow the confirm without counting every slip again

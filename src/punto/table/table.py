@@ -128,12 +128,17 @@ class Table(LegalQueries):
             return self._ready_at - now  # (the countdown alone paces closing [L], [O])
         if automation is Automation.SETTLE and not self.can_settle():
             return None  # the dealer's count of the cards left comes first [S5]
+        if hurry and self._game is not None:
+            self._game.lightning_until = 0.0  # a closing table cuts the show short [LB]
         self._take(automation)
         if automation is Automation.OPEN_BETTING and self.phase is Phase.BETTING_OPEN:
             closes_at = self.closes_at
             assert closes_at is not None
             return 0.0 if hurry else closes_at - now
         wait = 0.0 if hurry else pace.after(automation)
+        game = self._game
+        if game is not None and not game.started:  # the lightning cards' moment [LB]
+            wait = max(wait, game.lightning_until - now)
         self._ready_at = now + wait
         return wait
 

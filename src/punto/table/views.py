@@ -62,6 +62,7 @@ from punto.table.events import (
     HandResult,
     HandSettled,
     HandVoided,
+    LightningDrawn,
     PlayerJoined,
     PlayerLeft,
     TableOpened,
@@ -240,6 +241,8 @@ class _Builder:
     void_reason: Why | None = None
     corrections: dict[PlayerId, int] = field(default_factory=dict)
     card_times: dict[Position, float] = field(default_factory=dict)
+    lightning: tuple[tuple[Card, int], ...] = ()
+    fees: dict[PlayerId, int] = field(default_factory=dict)
 
     def freeze(self) -> HandRecord:
         order = list(Position)
@@ -259,6 +262,8 @@ class _Builder:
             void_reason=self.void_reason,
             corrections=dict(self.corrections),
             card_times={p: self.card_times[p] for p in order if p in self.card_times},
+            lightning=self.lightning,
+            fees=dict(self.fees),
         )
 
 
@@ -267,6 +272,16 @@ def _bets(event: BetsConfirmed | TieBetsChanged, hand: _Builder) -> None:
         hand.bets[event.player] = event.bets
     else:
         hand.bets.pop(event.player, None)
+
+
+def _confirmed(event: BetsConfirmed, hand: _Builder) -> None:
+    _bets(event, hand)
+    if event.fee:  # [LB]
+        hand.fees[event.player] = hand.fees.get(event.player, 0) + event.fee
+
+
+def _lightning(event: LightningDrawn, hand: _Builder) -> None:
+    hand.lightning = event.cards
 
 
 def _refunded(event: BetsRefunded, hand: _Builder) -> None:
@@ -324,8 +339,9 @@ def _fault(event: FaultReported, hand: _Builder) -> None:
 
 
 _APPLY: dict[type[Event], Callable[[Any, _Builder], None]] = {
-    BetsConfirmed: _bets,
+    BetsConfirmed: _confirmed,
     TieBetsChanged: _bets,
+    LightningDrawn: _lightning,
     BetsRefunded: _refunded,
     CardsHeld: _held,
     CardPlaced: _placed,
@@ -403,6 +419,7 @@ def bet_records(events: Iterable[Event], player: PlayerId) -> tuple[HandRecord, 
                 bets={p: b for p, b in record.bets.items() if p == player},
                 results={p: r for p, r in record.results.items() if p == player},
                 corrections={p: c for p, c in record.corrections.items() if p == player},
+                fees={p: f for p, f in record.fees.items() if p == player},
             )
         )
     return tuple(out)

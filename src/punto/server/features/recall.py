@@ -88,6 +88,8 @@ def recall_view(
         "results": {p: record.get("results", {}).get(p) for p in players},
         "net": {p: player_net(record, p) for p in players},
         "net_at_the_time": {p: player_net(shown, p) for p in players},
+        "lightning": list(record.get("lightning", [])),  # [LB] the hand's lightning cards
+        "fees": {p: record.get("fees", {}).get(p, 0) for p in players},
         "roads": roads_dict(roads_of([*earlier, shown])),
         "amendments": [
             {

@@ -68,7 +68,7 @@ def players_view(record: dict[str, Any], mine: Callable[[str], bool]) -> dict[st
     the players ``mine`` accepts (and none of the facts before an amendment or the events,
     which are supervisors' and auditors')."""
     out = dict(record)
-    for key in ("bets", "results", "corrections"):
+    for key in ("bets", "results", "corrections", "fees"):
         out[key] = {p: v for p, v in record.get(key, {}).items() if mine(p)}
     out.pop("original", None)
     out["amendments"] = [
@@ -87,5 +87,6 @@ def own_view(record: dict[str, Any], player: str) -> dict[str, Any]:
     out = players_view(record, lambda p: p == player)
     out["result"] = record.get("results", {}).get(player)
     out["correction"] = record.get("corrections", {}).get(player, 0)
+    out["fee"] = record.get("fees", {}).get(player, 0)  # [LB]
     out["net"] = player_net(record, player)
     return out

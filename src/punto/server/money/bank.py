@@ -35,6 +35,7 @@ from punto.ledger.store import (
     RoundStatus,
 )
 from punto.ledger.wallet import Wallet
+from punto.multipliers import LightningDraw
 from punto.outcome import Outcome
 from punto.rules import Rules
 from punto.server.fanout.protocol import outcome_from_json, outcome_json
@@ -78,6 +79,8 @@ class Stake:
     bets: Mapping[Bet, int]
     confirmation_id: str
     currency: str | None = None
+    fee: int = 0
+    """[LB] A multiplier table's fee on ``bets``, to the table's house account."""
 
 
 class Bank:
@@ -267,6 +270,8 @@ class Bank:
                 s.bets,
                 s.confirmation_id,
                 self.funding if s.currency is None else self.funding_of(s.player, s.currency),
+                fee=s.fee,
+                house=Account.house(table_id, self.book(s.currency)) if s.fee else None,
             )
             for s in stakes
         ]
@@ -333,7 +338,13 @@ class Bank:
         return await self.ledger.cancel_confirmation(confirmation_id, reason=reason)
 
     async def record_result(
-        self, round_id: str, outcome: Outcome, *, rules: str, facts: HandFacts | None = None
+        self,
+        round_id: str,
+        outcome: Outcome,
+        *,
+        rules: str,
+        facts: HandFacts | None = None,
+        lightning: LightningDraw | None = None,
     ) -> None:
         """Keep the round's outcome so a restart can settle it, and the ``facts`` of its
         record that the ledger does not hold (the dealer, the card times, who held the
@@ -343,6 +354,8 @@ class Bank:
             if facts is None:
                 facts = next((f for r, f in self._opening.values() if r == round_id), None)
             kept: dict[str, object] = {"outcome": outcome_json(outcome), "rules": rules}
+            if lightning is not None:  # a restart settles it multiplied [LB]
+                kept["lightning"] = lightning.as_text()
             if facts is not None:
                 kept["facts"] = hand_facts_json(facts)
             await self.ledger.record_result(round_id, kept)
@@ -354,6 +367,7 @@ class Bank:
         rules: Rules,
         outcome: Outcome,
         pay: bool = True,
+        lightning: LightningDraw | None = None,
     ) -> Settled:
         """Settle the round from the ledger's own bets (the table's exact settlement), in
         one ledger transaction; the posted settlements and, with the internal wallet, the
@@ -363,7 +377,9 @@ class Bank:
             return Settled((), {})
         balances: dict[str, int] = {}
         posted = await self.ledger.settle_round(
-            round_id, lambda bets: settle_players(rules, outcome, bets), balances=balances
+            round_id,
+            lambda bets: settle_players(rules, outcome, bets, lightning=lightning),
+            balances=balances,
         )
         wallets: dict[str, int] = {}
         if not self.seamless:
@@ -433,7 +449,9 @@ class Bank:
             info: RoundInfo, bets: Mapping[str, Mapping[Bet, int]]
         ) -> Mapping[str, Settlement] | None:
             outcome = _recorded_outcome(info)
-            return None if outcome is None else settle_players(rules, outcome, bets)
+            if outcome is None:
+                return None
+            return settle_players(rules, outcome, bets, lightning=_recorded_lightning(info))
 
         recovery = await self.ledger.recover(resume=resume, table_id=table_id)
         if self.seamless:  # what the recovery posted; a call owed before it is the sweep's
@@ -465,7 +483,9 @@ class Bank:
             if info.status is RoundStatus.SETTLED:
                 if outcome is None:  # (never: a settlement records its result)
                     continue
-                settlements = settle_players(rules, outcome, bets)
+                settlements = settle_players(
+                    rules, outcome, bets, lightning=_recorded_lightning(info)
+                )
             opened = info.opened_at.timestamp() if info.opened_at else 0.0
             closed_at = info.closed_at.timestamp() if info.closed_at else opened
             record = recovered_record(
@@ -554,3 +574,9 @@ def _recorded_outcome(info: RoundInfo) -> Outcome | None:
     if not info.result or "outcome" not in info.result:
         return None
     return outcome_from_json(info.result["outcome"])
+
+
+def _recorded_lightning(info: RoundInfo) -> LightningDraw | None:
+    """The hand's lightning cards kept with its result (:meth:`Bank.record_result`) [LB]."""
+    kept = (info.result or {}).get("lightning")
+    return None if kept is None else LightningDraw.parse(str(kept))

@@ -316,5 +316,11 @@ DEMO_TABLES: tuple[TableConfig, ...] = (
         rules="speed",
         names={"zh": "极速百家乐", "zh-Hant": "極速百家樂"},
     ),
+    TableConfig(
+        id="lightning-rng",
+        name="Lightning Baccarat",
+        rules="lightning",  # [LB] lightning cards drawn before each deal, a 20% fee
+        names={"zh": "闪电百家乐", "zh-Hant": "閃電百家樂"},
+    ),
 )
 """The tables ``make run`` opens on first start."""

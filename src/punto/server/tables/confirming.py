@@ -137,16 +137,20 @@ class ConfirmPipeline:
         confirmation_id = self._stakes.new_id(p, "confirm")
         wallet = None
         currency = table.currency_of(p)
+        fee = table.fee_on(sum(bets.values()))  # [LB] debited with the stakes
         if bank.seamless:
             wallet = await bank.debit(
                 round_id,
                 player=p,
-                amount=sum(bets.values()),
+                amount=sum(bets.values()) + fee,
                 confirmation_id=confirmation_id,
                 currency=currency,
             )
         confirming = Confirming(
-            round_id, Stake(p, bets, confirmation_id, currency), wallet, placed=placed is not None
+            round_id,
+            Stake(p, bets, confirmation_id, currency, fee=fee),
+            wallet,
+            placed=placed is not None,
         )
         try:
             return await self._batcher.submit(p, confirming)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from punto.bets import Bet
+from punto.multipliers import LightningDraw
 from punto.outcome import Outcome, Side
 from punto.table.events import (
     BalanceTransferred,
@@ -47,6 +48,7 @@ from punto.table.events import (
     HandResult,
     HandSettled,
     HandVoided,
+    LightningDrawn,
     PauseCalledOff,
     PauseRequested,
     PlayerJoined,
@@ -115,6 +117,8 @@ class Hand:
     start: int = 0
     outcome: Outcome | None = None
     blank: bool = False
+    lightning: LightningDraw | None = None
+    """[LB] The hand's lightning cards (a multiplier table), once drawn."""
 
 
 # -- money -------------------------------------------------------------------------------
@@ -148,6 +152,8 @@ class RecordResult(Effect):
     """The hand's first event."""
     done: int = 0
     """The events whose effects are worked out with this one end before this one."""
+    lightning: LightningDraw | None = None
+    """[LB] The hand's lightning cards, kept with the result."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +166,16 @@ class Settle(Effect):
     outcome: Outcome
     first: int = 0
     done: int = 0
+    lightning: LightningDraw | None = None
+    """[LB] The hand's lightning cards: the winning bets are paid multiplied."""
+
+
+@dataclass(frozen=True, slots=True)
+class RememberLightning(Effect):
+    """[LB] The hand's lightning cards were drawn: the runner keeps them for its
+    settlement."""
+
+    draw: LightningDraw
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,18 +419,24 @@ def _of(index: int, event: Event, step: _Step, now: float) -> None:
             notes[event.player] = "tie_bets_changed"
         case BettingExtended() | BettingClosed():
             add(Countdown(now))
+        case LightningDrawn():
+            draw = LightningDraw(event.cards)
+            step.hand = replace(step.hand, lightning=draw)
+            add(RememberLightning(draw))
         case HandRestarted():
-            step.hand = Hand(start=step.hand.start, blank=step.hand.blank)
+            step.hand = replace(step.hand, outcome=None)
             add(Forget())
         case HandResult():
-            step.hand = Hand(start=step.hand.start, outcome=event.outcome, blank=step.hand.blank)
-            add(RecordResult(str(event.game), event.outcome, step.hand.start, step.done))
+            step.hand = replace(step.hand, outcome=event.outcome)
+            lit = step.hand.lightning
+            add(RecordResult(str(event.game), event.outcome, step.hand.start, step.done, lit))
         case HandSettled():
             outcome = step.hand.outcome
             if event.void_reason:
                 add(Refund(str(event.game), str(event.void_reason), by_table=True))
             elif outcome is not None:
-                add(Settle(str(event.game), outcome, step.hand.start, step.done))
+                lit = step.hand.lightning
+                add(Settle(str(event.game), outcome, step.hand.start, step.done, lit))
             step.money = True
             for result in event.results:
                 notes[result.player] = "settled"

@@ -77,7 +77,13 @@ class Payouts:
         settled = await self._recorder.beside(
             effect,
             later,
-            lambda: bank.settle(effect.game, rules=rules, outcome=effect.outcome, pay=False),
+            lambda: bank.settle(
+                effect.game,
+                rules=rules,
+                outcome=effect.outcome,
+                pay=False,
+                lightning=effect.lightning,
+            ),
         )
         self._owed.append((settled.posted, effect.game))
         self._wallets.update(settled.wallets)

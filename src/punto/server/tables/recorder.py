@@ -97,7 +97,11 @@ class HandRecorder:
             facts = None
         table = self._table
         await self._s.bank.record_result(
-            effect.game, effect.outcome, rules=table.rules.name, facts=facts
+            effect.game,
+            effect.outcome,
+            rules=table.rules.name,
+            facts=facts,
+            lightning=effect.lightning,
         )
 
     async def beside(

@@ -98,6 +98,7 @@ class TableRunner:
         self._effects: dict[type[fx.Effect], Callable[[Any], Awaitable[None] | None]] = {
             fx.Stake: parts.standing.stake,
             fx.RecordResult: self._record_result,
+            fx.RememberLightning: self._remember_lightning,
             fx.Settle: lambda e: payouts.settle(e, self._todo, rules=self.table.rules),
             fx.CancelStakes: payouts.cancel_stakes,
             fx.Refund: self._refund,
@@ -422,6 +423,9 @@ class TableRunner:
     async def _record_result(self, effect: fx.RecordResult) -> None:
         await self._parts.recorder.result(effect)
         self._hand = replace(self._hand, outcome=effect.outcome)
+
+    def _remember_lightning(self, effect: fx.RememberLightning) -> None:
+        self._hand = replace(self._hand, lightning=effect.draw)  # [LB]
 
     def _refund(self, effect: fx.Refund) -> Awaitable[None]:
         author = "system" if effect.by_table else self._author

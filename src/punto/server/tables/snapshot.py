@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 from punto.codec import card_values_json, legal_actions_json
+from punto.multipliers import LightningTable
 from punto.paytables import paytable
 from punto.server.auth import Actor
 from punto.server.fanout.protocol import (
@@ -32,6 +33,7 @@ from punto.table.events import (
     Event,
     HandRestarted,
     HandResult,
+    LightningDrawn,
     SideBetsClosed,
 )
 from punto.table.purses import Purse
@@ -106,6 +108,8 @@ class SnapshotState(TypedDict):
     cards: list[dict[str, Any]]
     outcome: dict[str, Any] | None
     edge_closed: dict[str, float]
+    lightning: list[tuple[str, int]]
+    """[LB] The hand's lightning cards, ``[card, multiplier]`` (none before the draw)."""
     vip: VipJson
     blank_owed: bool
     paused: bool
@@ -164,6 +168,7 @@ def table_json(config: TableConfig, settings: TableSettings) -> dict[str, Any]:
         "seats": settings.seats,
         "chips": list(settings.chips),
         "bets": [b.value for b in rules.offered_bets],
+        "lightning": _lightning_table(rules.lightning),
         "paytables": {b.value: name for b, name in rules.paytables.items()},
         "pays": {
             b.value: {cls: str(odds) for cls, odds in paytable(name).pays.items()}
@@ -297,6 +302,7 @@ def snapshot_state(
         "cards": cards,
         "outcome": outcome,
         "edge_closed": _edge_closed(hand_events, table.game),
+        "lightning": _lightning(hand_events),
         "vip": {
             "squeeze": table.vip.squeeze,
             "vertical_squeeze": table.vip.vertical_squeeze,
@@ -356,6 +362,26 @@ def purse_json(purse: Purse) -> dict[str, Any]:
         "chips": list(purse.chips),
         "limits": [tier_json(t) for t in purse.tiers.values()],
     }
+
+
+def _lightning_table(table: LightningTable | None) -> dict[str, Any] | None:
+    """[LB] What a client shows of a multiplier table: the fee (a fraction of the stake,
+    ``[numerator, denominator]``), the cap (minor units) and the multipliers."""
+    if table is None:
+        return None
+    return {
+        "fee": [table.fee.numerator, table.fee.denominator],
+        "cap": table.cap,
+        "multipliers": list(table.multipliers),
+    }
+
+
+def _lightning(hand_events: Sequence[Event]) -> list[tuple[str, int]]:
+    """[LB] The lightning cards drawn for the hand of these events (none yet: empty)."""
+    for event in reversed(hand_events):
+        if isinstance(event, LightningDrawn):
+            return [(card.code, multiplier) for card, multiplier in event.cards]
+    return []
 
 
 def _edge_closed(hand_events: Sequence[Event], game: GameNumber | None) -> dict[str, float]:

@@ -118,6 +118,7 @@ export function describeEvent(ev, digits = 2) {
       ? `${outcomeText(ev.outcome)} — ${t("result.pushes", { bets: listOf(ev.pushes.map(betName)) })}`
       : outcomeText(ev.outcome);
     case "side_bets_closed": return sideBetsClosedText(ev);
+    case "lightning_drawn": return t("ev.lightning_drawn", { cards: ev.cards.map(([c, m]) => `${c} ${t("lightning.times", { n: m })}`).join(", ") });
     case "hand_settled": return t("ev.hand_settled", { game: ev.game });
     case "bets_refunded": return t("ev.bets_refunded", { reason: reasonText(ev.reason, ev.reason_params) });
     case "hand_voided": return t("ev.hand_voided", { reason: reasonText(ev.reason, ev.reason_params) });

@@ -7,6 +7,7 @@ import { h, fill } from "./dom.js";
 import { labelValue, t } from "./i18n.js";
 import { betName, errorText, money, sideName, signed, when } from "./format.js";
 import { cardElement } from "./cards.js";
+import { lightningStrip } from "./lightning.js";
 import { outcomeText, reasonText } from "./eventtext.js";
 import { roadBoard } from "./roads.js";
 import { complaintForm } from "./complaints.js";
@@ -41,7 +42,10 @@ export function recallView(rec, player, onComplaint = () => {}) {
       h("dt", {}, t("record.dealer")), h("dd", {}, rec.dealer || "—"),
       h("dt", {}, t("record.opened")), h("dd", {}, when(rec.opened_at)),
       h("dt", {}, t("record.bets")), h("dd", {}, bets),
-      h("dt", {}, t("recall.net_then")), h("dd", { "data-testid": "recall-net-then" }, netText(then))),
+      h("dt", {}, t("recall.net_then")), h("dd", { "data-testid": "recall-net-then" }, netText(then)),
+      // [LB] a multiplier table's hand: its lightning cards and the player's fee
+      (rec.lightning || []).length ? [h("dt", {}, t("lightning.title")), h("dd", {}, lightningStrip(rec.lightning, { small: true }))] : null,
+      ((rec.fees || {})[player] || 0) ? [h("dt", {}, t("lightning.fee_label")), h("dd", { "data-testid": "recall-fee" }, money(rec.fees[player], DIGITS))] : null),
     h("h4", {}, t("recall.shown")),
     sidesView(rec.shown, "recall-shown"),
     clipPanel(rec), // the hand's clip from the table's recording, where one was kept

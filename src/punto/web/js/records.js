@@ -5,6 +5,7 @@ import { h, fill } from "./dom.js";
 import { has, labelValue, t } from "./i18n.js";
 import { betName, errorText, money, signed, tableName, when } from "./format.js";
 import { cardElement } from "./cards.js";
+import { lightningStrip } from "./lightning.js";
 import { faultName, outcomeText, reasonText } from "./eventtext.js";
 import { recallPanel } from "./recall.js";
 import { current } from "./session.js";
@@ -38,6 +39,9 @@ export function handRecordView(rec) {
     [t("record.status"), statusText(rec.void ? "void" : rec.status || "settled") + (rec.void_reason ? ` — ${reasonText(rec.void_reason, rec.void_reason_params)}` : "") + (rec.blank ? ` (${t("record.blank")})` : "")],
   ];
   if (rec.faults && rec.faults.length) rows.push([t("record.faults"), rec.faults.map(faultName).join("; ")]);
+  // [LB] the hand's lightning cards, and the fee a player paid (their own record)
+  if (rec.lightning && rec.lightning.length) rows.push([t("lightning.title"), lightningStrip(rec.lightning, { small: true })]);
+  if (rec.fee) rows.push([t("lightning.fee_label"), money(rec.fee, DIGITS)]);
   const bets = Object.entries(rec.bets || {});
   const results = rec.results || {};
   return h(
@@ -125,7 +129,7 @@ export function betRecords(onOpen, onRecall = null) {
               h("td", { "data-label": game }, h("button", { type: "button", class: "link", onclick: () => onOpen(r.game) }, r.game),
                 onRecall ? [" ", h("button", { type: "button", class: "btn btn-ghost btn-small", "data-recall": r.game, onclick: () => onRecall(r.game) }, t("recall.open"))] : null),
               h("td", { "data-label": time }, when(r.closed_at || r.opened_at)),
-              h("td", { "data-label": bets }, betsText(Object.values(r.bets || {})[0])),
+              h("td", { "data-label": bets }, betsText(Object.values(r.bets || {})[0]), r.fee ? h("span", { class: "bet-fee-inline" }, ` · ${t("lightning.fee", { amount: money(r.fee, DIGITS) })}`) : null),
               h("td", { "data-label": outcome }, r.outcome ? outcomeText(r.outcome) : "—"),
               h("td", { "data-label": netLabel, class: net > 0 ? "pos" : net < 0 ? "neg" : "" }, net === null ? (r.void ? money(0, DIGITS) : "—") : signed(net, DIGITS)),
               h("td", { "data-label": statusLabel }, status));

@@ -25,6 +25,7 @@ import { current, role } from "./session.js";
 import { chatPanel, chatStore } from "./chat.js";
 import { api } from "./api.js";
 import { featureOff, refused } from "./playsession.js";
+import { feeLine, lightningStrip, litMultiplier, litProduct } from "./lightning.js";
 
 const HOLD_MAX_MS = 3000; // a card or result never waits longer than this for the picture
 const HELD_KINDS = new Set(["card_placed", "cards_revealed", "hand_result", "hand_settled", "bets_refunded", "hand_voided"]);
@@ -338,7 +339,7 @@ export function mount(root, { id, compact = false }) {
     }
     // the win display speaks for itself (its own live region): no second announcement
     if (ev.kind === "hand_settled" && !ev.void_reason && state.result) {
-      showWin(winSummary({ game: ev.game, outcome: state.result.outcome, mine: state.result.mine, results: state.result.results, summary: state.result.summary, offered: state.table.bets, pushes: state.pushes }));
+      showWin(winSummary({ game: ev.game, outcome: state.result.outcome, mine: state.result.mine, results: state.result.results, summary: state.result.summary, offered: state.table.bets, pushes: state.pushes, multiplier: winProduct(state.result.outcome) }));
       if (state.result.mine) records.reload();
     }
     if (ev.kind === "bets_refunded" && state.result && state.result.mine) {
@@ -501,6 +502,12 @@ export function mount(root, { id, compact = false }) {
           const el = cardElement(shown, { position: c.position, reveal: c.revealed && fresh && Boolean(shown) });
           if (fresh && !c.revealed) el.classList.add("card-deal");
           if (c.position.endsWith("3")) el.classList.add("card-third");
+          const lit = shown ? litMultiplier(s.lightning, shown) : 1;
+          if (lit > 1) { // [LB] a lightning card dealt: marked with its multiplier
+            el.classList.add("card-lit");
+            el.setAttribute("data-multiplier", String(lit));
+            el.append(h("span", { class: "card-lit-x", "aria-hidden": "true" }, t("lightning.times", { n: lit })));
+          }
           return el;
         })),
         // who holds the cards, until the result is out (then the banner would be stale)
@@ -535,11 +542,20 @@ export function mount(root, { id, compact = false }) {
   }
 
   function renderMessage() {
-    if (refusal) return h("p", { class: "bet-message bet-message-refused", role: "alert", "data-testid": "bet-message" }, refusal.text);
-    if (state.phase !== "betting_open") return null;
+    const fee = feeLine(state); // [LB] the fee on the player's bets
+    if (refusal) return [h("p", { class: "bet-message bet-message-refused", role: "alert", "data-testid": "bet-message" }, refusal.text), fee];
+    if (state.phase !== "betting_open") return fee;
     const why = firstIncomplete(state);
     const text = why && explain(why);
-    return text ? h("p", { class: "bet-message", "data-testid": "bet-message" }, text) : null;
+    return [text ? h("p", { class: "bet-message", "data-testid": "bet-message" }, text) : null, fee];
+  }
+
+  /** [LB] The product of the lightning cards' multipliers in the winning hand (both hands
+   * on a tie): what a winning main bet was multiplied by. */
+  function winProduct(outcome) {
+    if (!outcome || !state.lightning.length) return 1;
+    const sides = outcome.winner === "tie" ? ["player", "banker"] : [outcome.winner];
+    return litProduct(state.lightning, sides.flatMap((side) => sideCards(state, side).map((c) => c.card)));
   }
 
   function renderLog() {
@@ -558,13 +574,14 @@ export function mount(root, { id, compact = false }) {
     const lang = document.documentElement.lang;
     const base = [lang, s.phase, s.game, s.legal.actions];
     section("head", el.head, JSON.stringify([...base, s.dealer, s.shoe, you.table_balance, you.wallet_balance, you.at_table, standingBets(s), status, tableName(s.table)]), renderHead);
-    section("hands", el.hands, JSON.stringify([lang, s.game, s.cards, s.holders, s.outcome, Boolean(s.result)]), renderHands);
+    section("lightning", el.lightning, JSON.stringify([lang, s.game, s.lightning]), () => lightningStrip(s.lightning));
+    section("hands", el.hands, JSON.stringify([lang, s.game, s.cards, s.holders, s.outcome, Boolean(s.result), s.lightning]), renderHands);
     section("result", el.result, JSON.stringify([lang, s.outcome, s.pushes, s.result, s.voided]), renderResult);
     section("win", el.win, JSON.stringify([lang, win]), renderWin);
     section("squeeze", el.squeeze, squeezeKey(s, sent) + lang, () => squeezePanel(s, ctx, sent));
     const betKey = JSON.stringify([...base, you.pending, you.bets, s.bets, s.result, you.at_table, you.place, s.table.limits, win && win.areas]);
     section("bets", el.bets, betKey, () => betLayout(s, ctx));
-    section("message", el.message, JSON.stringify([lang, refusal, you.pending, you.bets, you.tier, s.phase]), renderMessage);
+    section("message", el.message, JSON.stringify([lang, refusal, you.pending, you.bets, you.tier, s.phase, you.fee]), renderMessage);
     section("limits", el.limits, JSON.stringify([lang, you.tier, s.table.limits, s.table.bets]), () => limitsCard(s));
     section("chips", el.chips, JSON.stringify([lang, you.chip, chipLocal, you.tier, tierLocal]), () => chipRack(s, ctx));
     section("actions", el.actions, JSON.stringify([...base, you.pending, you.bets, you.at_table, you.place, s.owner, s.openRequests, s.seats.length]), () => betActions(s, ctx));
@@ -632,6 +649,7 @@ export function mount(root, { id, compact = false }) {
   function buildCompact() {
     el = {
       head: h("header", { class: "table-head" }),
+      lightning: h("div", { class: "lightning-area", "aria-live": "polite" }),
       hands: h("div", { class: "hands", "aria-live": "off" }),
       result: h("div", { class: "result-area", role: "status", "aria-live": "polite" }),
       squeeze: h("div", { class: "squeeze-area" }),
@@ -652,6 +670,7 @@ export function mount(root, { id, compact = false }) {
       { class: "table-screen table-compact", "data-table": id },
       el.head,
       h("section", { class: "felt", "aria-label": t("table.felt") },
+        el.lightning,
         h("div", { class: "felt-top" }, el.hands, el.result),
         el.squeeze,
         el.bets,
@@ -671,6 +690,7 @@ export function mount(root, { id, compact = false }) {
     }
     el = {
       head: h("header", { class: "table-head" }),
+      lightning: h("div", { class: "lightning-area", "aria-live": "polite" }),
       hands: h("div", { class: "hands", "aria-live": "off" }),
       result: h("div", { class: "result-area", role: "status", "aria-live": "polite" }),
       win: h("div", { class: "win-area", role: "status", "aria-live": "polite", "aria-atomic": "true" }),
@@ -715,6 +735,7 @@ export function mount(root, { id, compact = false }) {
       h("div", { class: "table-main" },
         video.element,
         h("section", { class: "felt", "aria-label": t("table.felt") },
+          el.lightning,
           h("div", { class: "felt-top" }, el.hands, el.result),
           el.squeeze,
           h("div", { class: "bets-stage" }, el.bets, el.win),

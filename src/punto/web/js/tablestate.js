@@ -28,7 +28,8 @@ export function fromSnapshot(snap, now = Date.now()) {
     // a player in another currency bets its chips and limits, and reads its amounts
     table: purse ? { ...snap.table, currency_digits: purse.digits, chips: purse.chips, limits: purse.limits, currency: purse.currency } : snap.table,
     seq: snap.seq,
-    you: { ...snap.you, pending: { ...(snap.you.pending || {}) }, bets: { ...(snap.you.bets || {}) } },
+    // [LB] the fee on the bets already confirmed this hand (the snapshot has their stakes)
+    you: { ...snap.you, pending: { ...(snap.you.pending || {}) }, bets: { ...(snap.you.bets || {}) }, fee: feeOn(snap.table, Object.values(snap.you.bets || {}).reduce((a, b) => a + b, 0)) },
     phase: s.phase,
     game: s.game,
     closesAt: s.closes_in === null || s.closes_in === undefined ? null : now + s.closes_in * 1000,
@@ -46,6 +47,8 @@ export function fromSnapshot(snap, now = Date.now()) {
     pushes: [],
     // [EZ-C] the side bets this hand closed for the shoe's edge, {bet: edge}
     edgeClosed: { ...(s.edge_closed || {}) },
+    // [LB] the hand's lightning cards, [[card, multiplier]] (none before the draw)
+    lightning: [...(s.lightning || [])],
     vip: { ...s.vip },
     blankOwed: s.blank_owed,
     paused: s.paused,
@@ -60,6 +63,16 @@ export function fromSnapshot(snap, now = Date.now()) {
     split: s.split ? { ...s.split } : null,
     legal: normalLegal(s.legal),
   };
+}
+
+/** The fee the table charges on bets staking `stake` minor units (its rate, to the minor
+ * unit up, as the server charges it); 0 at a table without one. */
+export function feeOn(table, stake) {
+  const fee = table && table.lightning && table.lightning.fee;
+  if (!fee || !stake) return 0;
+  const [num, den] = fee;
+  const q = Math.floor((stake * num) / den);
+  return q * den < stake * num ? q + 1 : q;
 }
 
 /** What this viewer may do now, from the table (docs/protocol.md, `legal`): the command
@@ -136,6 +149,7 @@ function newHand(state, game) {
   state.outcome = null;
   state.pushes = [];
   state.edgeClosed = {};
+  state.lightning = [];
   state.result = null;
   state.voided = null;
   state.voidedParams = null;
@@ -273,12 +287,16 @@ export function applyEvent(state, ev, now = Date.now()) {
       state.bets = {};
       for (const [player, bets] of ev.standing || []) state.bets[player] = { ...bets };
       you.pending = {};
+      you.fee = 0;
       you.bets = you.user_id && state.bets[you.user_id] ? { ...state.bets[you.user_id] } : {};
       state.standing = you.viewer === "player" ? { ...you.bets } : {};
       state.shoe = { ...state.shoe, last_hand: Boolean(ev.last_hand) };
       return {};
     case "side_bets_closed": // [EZ-C] told right after the hand's betting opened
       state.edgeClosed = Object.fromEntries(ev.closed.map((bet, i) => [bet, ev.edges[i]]));
+      return {};
+    case "lightning_drawn": // [LB] drawn once betting closed, shown before the first card
+      state.lightning = (ev.cards || []).map(([card, multiplier]) => [card, multiplier]);
       return {};
     case "betting_extended":
       if (ev.closes_at && state.closesAt) state.closesAt = now + 1000 * (ev.closes_at - ev.at);
@@ -309,7 +327,10 @@ export function applyEvent(state, ev, now = Date.now()) {
       state.bets[ev.player] = { ...ev.bets };
       if (me) {
         you.bets = { ...ev.bets };
-        if (ev.kind === "bets_confirmed") you.pending = {};
+        if (ev.kind === "bets_confirmed") {
+          you.pending = {};
+          you.fee = (you.fee || 0) + (ev.fee || 0); // [LB] charged with the stakes
+        }
         else state.standing = { ...ev.bets };
       }
       return {};

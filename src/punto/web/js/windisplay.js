@@ -36,7 +36,7 @@ export function winningAreas(outcome, results, offered, summary = null) {
  * bet won what another lost), "standing", "refund" or "none" (no bet of the player's in the
  * hand).
  */
-export function winSummary({ game, outcome, mine, results, offered, summary = null, refunded = false, pushes = [] }) {
+export function winSummary({ game, outcome, mine, results, offered, summary = null, refunded = false, pushes = [], multiplier = 1 }) {
   const areas = refunded ? [] : winningAreas(outcome, results, offered, summary);
   if (!mine) return { game, kind: refunded ? null : "none", amount: 0, areas, outcome, pushes };
   if (refunded) return { game, kind: "refund", amount: mine.returned, areas, outcome, pushes: [] };
@@ -48,7 +48,9 @@ export function winSummary({ game, outcome, mine, results, offered, summary = nu
   // nothing won overall, but a bet won what another lost: not a push (nothing came back as it was)
   if (net === 0 && lines.some((line) => line.net > 0)) kind = "even";
   if (net === 0 && mine.standing && Object.keys(mine.standing).length) kind = "standing";
-  return { game, kind, amount: net, returned: mine.returned, stake, bets: lines.length || 1, areas, outcome, pushes };
+  // [LB] the lightning cards' product a winning main bet was paid by (1: none)
+  const lit = kind === "win" && multiplier > 1 ? multiplier : 1;
+  return { game, kind, amount: net, returned: mine.returned, stake, bets: lines.length || 1, areas, outcome, pushes, multiplier: lit };
 }
 
 /** The display's element for a summary (null when there is nothing to show). */
@@ -60,6 +62,7 @@ export function winDisplay(summary, digits) {
   let mine = null;
   if (summary.kind === "win") {
     mine = [h("span", { class: "win-label" }, t("win.you_win")), h("b", { class: "win-amount", "data-testid": "win-amount" }, signed(summary.amount, digits))];
+    if (summary.multiplier > 1) mine.push(h("span", { class: "win-lightning", "data-testid": "win-multiplier" }, t("lightning.win_times", { n: summary.multiplier })));
   } else if (summary.kind === "lose") {
     mine = [h("span", { class: "win-label" }, t("win.you_lose")), h("b", { class: "win-amount", "data-testid": "win-amount" }, signed(summary.amount, digits))];
   } else if (summary.kind === "push") {
@@ -94,6 +97,7 @@ export function winSentence(summary, digits) {
   const o = summary.outcome;
   if (o) parts.push(`${t(`result.winner.${o.winner}`)}, ${t("win.totals", { player: o.player_total, banker: o.banker_total })}`);
   if (summary.kind === "win") parts.push(`${t("win.you_win")} ${signed(summary.amount, digits)}`);
+  if (summary.multiplier > 1) parts.push(t("lightning.win_times", { n: summary.multiplier }));
   if (summary.kind === "lose") parts.push(`${t("win.you_lose")} ${signed(summary.amount, digits)}`);
   if (summary.kind === "push") parts.push(`${t("win.push", { n: summary.bets })} ${money(summary.returned || 0, digits)}`);
   if (summary.kind === "even") parts.push(`${t("win.even")} ${money(0, digits)}`);
