@@ -50,9 +50,10 @@ if [ -n "$RECORD" ]; then
   RECORD="$(cd "$RECORD" && pwd)"
   case "$RECORD" in *[:\|\[\]]*) echo "studio_stream: RECORD_DIR may not contain : | [ ]" >&2; exit 2 ;; esac
   STAMP="$(date -u +%Y%m%dT%H%M%S)"
-  # The recording's segments are named by their wall-clock start (unique across restarts).
+  # The recording's segments are named by their wall-clock start and their number (unique
+  # across restarts, and two segments begun in one second keep a file each).
   OUTPUT=(-map "[v]" -map 1:a -f tee
-    "[f=hls:hls_time=1:hls_list_size=6:hls_flags=$LIVE_FLAGS]$DIR/live.m3u8|[f=hls:onfail=ignore:hls_time=2:hls_list_size=0:hls_flags=program_date_time+omit_endlist+temp_file:strftime=1:hls_segment_filename=$RECORD/$STAMP-%Y%m%dT%H%M%S.ts]$RECORD/rec-$STAMP.m3u8")
+    "[f=hls:hls_time=1:hls_list_size=6:hls_flags=$LIVE_FLAGS]$DIR/live.m3u8|[f=hls:onfail=ignore:hls_time=2:hls_list_size=0:hls_flags=program_date_time+omit_endlist+temp_file+second_level_segment_index:strftime=1:hls_segment_filename=$RECORD/$STAMP-%Y%m%dT%H%M%S-%%05d.ts]$RECORD/rec-$STAMP.m3u8")
 else
   OUTPUT=(-map "[v]" -map 1:a -f tee "[f=hls:hls_time=1:hls_list_size=6:hls_flags=$LIVE_FLAGS]$DIR/live.m3u8")
 fi
