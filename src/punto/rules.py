@@ -341,39 +341,25 @@ def _major(amount: int) -> int:
     return amount * 100
 
 
+def _tier(
+    name: str, main: tuple[int, int], side: tuple[int, int], tie: tuple[int, int]
+) -> LimitTier:
+    """A tier from its (min, max) pairs in whole currency units."""
+    return LimitTier(
+        name=name,
+        min_bet=_major(main[0]),
+        max_bet=_major(main[1]),
+        side_min=_major(side[0]),
+        side_max=_major(side[1]),
+        bet_limits=MappingProxyType({Bet.TIE: (_major(tie[0]), _major(tie[1]))}),
+    )
+
+
 DEFAULT_TIERS: tuple[LimitTier, ...] = (
-    LimitTier(
-        name="low",
-        min_bet=_major(10),
-        max_bet=_major(1_000),
-        side_min=_major(5),
-        side_max=_major(250),
-        bet_limits=MappingProxyType({Bet.TIE: (_major(5), _major(500))}),
-    ),
-    LimitTier(
-        name="standard",
-        min_bet=_major(50),
-        max_bet=_major(10_000),
-        side_min=_major(10),
-        side_max=_major(2_000),
-        bet_limits=MappingProxyType({Bet.TIE: (_major(10), _major(5_000))}),
-    ),
-    LimitTier(
-        name="high",
-        min_bet=_major(500),
-        max_bet=_major(100_000),
-        side_min=_major(100),
-        side_max=_major(20_000),
-        bet_limits=MappingProxyType({Bet.TIE: (_major(100), _major(50_000))}),
-    ),
-    LimitTier(
-        name="vip",
-        min_bet=_major(1_000),
-        max_bet=_major(500_000),
-        side_min=_major(500),
-        side_max=_major(50_000),
-        bet_limits=MappingProxyType({Bet.TIE: (_major(500), _major(100_000))}),
-    ),
+    _tier("low", main=(10, 1_000), side=(5, 250), tie=(5, 500)),
+    _tier("standard", main=(50, 10_000), side=(10, 2_000), tie=(10, 5_000)),
+    _tier("high", main=(500, 100_000), side=(100, 20_000), tie=(100, 50_000)),
+    _tier("vip", main=(1_000, 500_000), side=(500, 50_000), tie=(500, 100_000)),
 )
 """Demonstration limit tiers (a real table sets its own)."""
 
