@@ -63,6 +63,38 @@ def _deal(page: object, cards: str) -> None:
 
 ADMIN_SIZES = {"phone": (390, 844), "desktop": (1366, 768)}
 
+LOCALES = {"en": "en-GB", "zh": "zh-CN"}
+"""The browser locale each picture's language is taken in."""
+
+_READY = '[data-action="{}"]:not([disabled])'
+
+
+def _start_shoe(dealer: Page) -> None:
+    """Wait until the console can act and start a shoe unless one is dealing already."""
+    start = dealer.locator(_READY.format("start_shoe"))
+    dealer.locator(
+        f"{_READY.format('start_shoe')}, {_READY.format('open_betting')}"
+    ).first.wait_for()
+    if start.count():
+        start.click()
+
+
+def _stake(page: Page, chip: int, bets: tuple[str, ...], shown: str | None = None) -> None:
+    """Stake ``chip`` on each of ``bets`` in turn and confirm; wait until ``shown`` (the last
+    bet unless named) is confirmed."""
+    page.locator(f'.chip[data-chip="{chip}"]').click()
+    for bet in bets:
+        page.locator(f'[data-bet="{bet}"]').click()
+    page.locator('[data-action="confirm"]').click()
+    page.get_by_test_id(f"confirmed-{shown or bets[-1]}").wait_for()
+
+
+def _leave(page: Page) -> None:
+    """Leave the seat, then close the page."""
+    page.locator('[data-action="leave"]').click()
+    page.locator('[data-action="watch"]').wait_for()
+    page.context.close()
+
 
 def admin_rules(browser: object, server: Server, folder: Path, errors: list[str]) -> list[Path]:
     """The rules editor of macau-1 with the tie paid 9 to 1 and its edge preview, at each
@@ -108,32 +140,23 @@ def win_display(browser: object, server: Server, folder: Path, errors: list[str]
     assert isinstance(browser, Browser)
     shots = []
     dealer = _dealer_console(browser, server, errors, "lin")
-    ready = '[data-action="{}"]:not([disabled])'
-    dealer.locator(f"{ready.format('start_shoe')}, {ready.format('open_betting')}").first.wait_for()
-    if dealer.locator(ready.format("start_shoe")).count():
-        dealer.locator(ready.format("start_shoe")).click()
+    _start_shoe(dealer)
     for size, (width, height) in ADMIN_SIZES.items():
         for language in ("en", "zh"):
-            page = new_page(browser, errors, locale="zh-CN" if language == "zh" else "en-GB")
+            page = new_page(browser, errors, locale=LOCALES[language])
             log_in(page, server, "cleo")
             page.set_viewport_size({"width": width, "height": height})
             sit(page, server, "live-1", 6)
             dealer.locator('[data-action="open_betting"]:not([disabled])').click()
             betting_open(page, seconds=2)
-            page.locator('.chip[data-chip="5000"]').click()
-            page.locator('[data-bet="banker"]').click()
-            page.locator('[data-bet="banker_pair"]').click()
-            page.locator('[data-action="confirm"]').click()
-            page.get_by_test_id("confirmed-banker_pair").wait_for()
+            _stake(page, 5000, ("banker", "banker_pair"))
             dealer.locator('[data-action="close_betting"]:not([disabled])').click()
             _deal(dealer, WIN_COUP)
             page.locator('[data-testid="win-display"][data-kind="win"]').wait_for(timeout=30_000)
             page.evaluate("window.scrollTo(0, 0)")
             page.wait_for_timeout(600)  # the display's entrance
             shots.append(save(page, folder, f"win-{size}-{language}"))
-            page.locator('[data-action="leave"]').click()
-            page.locator('[data-action="watch"]').wait_for()
-            page.context.close()
+            _leave(page)
     dealer.context.close()
     return shots
 
@@ -149,13 +172,10 @@ def refund_display(browser: object, server: Server, folder: Path, errors: list[s
     assert isinstance(browser, Browser)
     shots = []
     dealer = _dealer_console(browser, server, errors, "lin")
-    ready = '[data-action="{}"]:not([disabled])'
-    dealer.locator(f"{ready.format('start_shoe')}, {ready.format('open_betting')}").first.wait_for()
-    if dealer.locator(ready.format("start_shoe")).count():
-        dealer.locator(ready.format("start_shoe")).click()
+    _start_shoe(dealer)
     for size, (width, height) in ADMIN_SIZES.items():
         for language in ("en", "zh"):
-            locale = "zh-CN" if language == "zh" else "en-GB"
+            locale = LOCALES[language]
             page = new_page(browser, errors, locale=locale)
             log_in(page, server, "cleo")
             page.set_viewport_size({"width": width, "height": height})
@@ -164,11 +184,7 @@ def refund_display(browser: object, server: Server, folder: Path, errors: list[s
             spectator.goto(server.url("/app/#/table/live-1"))
             dealer.locator('[data-action="open_betting"]:not([disabled])').click()
             betting_open(page, seconds=2)
-            page.locator('.chip[data-chip="5000"]').click()
-            page.locator('[data-bet="banker"]').click()
-            page.locator('[data-bet="banker_pair"]').click()
-            page.locator('[data-action="confirm"]').click()
-            page.get_by_test_id("confirmed-banker_pair").wait_for()
+            _stake(page, 5000, ("banker", "banker_pair"))
             dealer.locator('[data-action="close_betting"]:not([disabled])').click()
             _deal(dealer, "2H 4C")
             dealer.get_by_test_id("fault-select").select_option("m10_misdeal_void")
@@ -181,9 +197,7 @@ def refund_display(browser: object, server: Server, folder: Path, errors: list[s
             shots.append(save(page, folder, f"refund-{size}-{language}"))
             shots.append(save(spectator, folder, f"refund-spectator-{size}-{language}"))
             spectator.context.close()
-            page.locator('[data-action="leave"]').click()
-            page.locator('[data-action="watch"]').wait_for()
-            page.context.close()
+            _leave(page)
     dealer.context.close()
     return shots
 
@@ -211,11 +225,7 @@ def bet_totals(browser: object, server: Server, folder: Path, errors: list[str])
     dealer.locator('[data-action="open_betting"]:not([disabled])').click()
     for page, (_user, _seat, chip, bets) in zip(pages, plan, strict=True):
         betting_open(page, seconds=2)
-        page.locator(f'.chip[data-chip="{chip}"]').click()
-        for bet in bets:
-            page.locator(f'[data-bet="{bet}"]').click()
-        page.locator('[data-action="confirm"]').click()
-        page.get_by_test_id(f"confirmed-{bets[0]}").wait_for()
+        _stake(page, chip, bets, shown=bets[0])
     shots = []
     for width, height, name in ((1366, 768, "desktop"), (390, 844, "phone")):
         for lang in ("en", "zh"):
@@ -451,16 +461,13 @@ def standing_bets(folder: Path, fast: dict[str, str]) -> list[Path]:
             ready = '[data-action="{}"]:not([disabled])'
             dealer.locator(ready.format("start_shoe")).click()
             for language, player, seat in (("en", "ann", 1), ("zh", "bob", 2)):
-                locale = "zh-CN" if language == "zh" else "en-GB"
+                locale = LOCALES[language]
                 page = new_page(browser, errors, width=1366, height=768, locale=locale)
                 log_in(page, server, player)
                 sit(page, server, "macau-live", seat)
                 dealer.locator(ready.format("open_betting")).click()
                 betting_open(page, seconds=2)
-                page.locator('.chip[data-chip="5000"]').click()
-                page.locator('[data-bet="banker"]').click()
-                page.locator('[data-action="confirm"]').click()
-                page.get_by_test_id("confirmed-banker").wait_for()
+                _stake(page, 5000, ("banker",))
                 changes = page.locator('.event-log li[data-kind="tie_bets_changed"]')
                 for coup, refuse in (("4S 4H 3S 3H", False), ("4D 4C 3D 3C", True)):
                     dealer.locator(ready.format("close_betting")).click()
