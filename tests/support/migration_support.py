@@ -12,8 +12,8 @@ from ledger_support import ledger_database
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from punto.ledger.store import create_engine
-from punto.server.store.migrate import alembic_config, upgrade_async
+from punto.cli.database import server_database
+from punto.server.store.migrate import alembic_config
 
 
 def server_to(connection: Connection, revision: str) -> None:
@@ -28,10 +28,5 @@ def server_to(connection: Connection, revision: str) -> None:
 @asynccontextmanager
 async def migrated_engine(backend: str, tmp_path: Path) -> AsyncIterator[AsyncEngine]:
     """An engine on a fresh ``backend`` database with every migration applied."""
-    async with ledger_database(backend, tmp_path) as url:
-        await upgrade_async(url)
-        engine = create_engine(url)
-        try:
-            yield engine
-        finally:
-            await engine.dispose()
+    async with ledger_database(backend, tmp_path) as url, server_database(url) as engine:
+        yield engine
