@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 import pytest
 
-from punto.cli import run
+from punto.cli import main, run
 
 
 class Subcommand(Protocol):
@@ -42,3 +42,11 @@ def json_output(
     assert punto(argv) == 0
     doc: dict[str, Any] = json.loads(capsys.readouterr().out)
     return doc
+
+
+def punto_output(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """The whole ``punto`` command line run with ``argv``: its exit status, what it
+    printed and what it said on standard error."""
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
