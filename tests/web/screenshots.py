@@ -30,7 +30,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from web.pages import betting_open, log_in, new_page, save, sit
+from web.pages import betting_open, log_in, new_page, save, sit, stake
 from web.web_support import CHROMIUM, CHROMIUM_ARGS, Server, run_server
 
 if TYPE_CHECKING:
@@ -82,11 +82,15 @@ def _start_shoe(dealer: Page) -> None:
 def _stake(page: Page, chip: int, bets: tuple[str, ...], shown: str | None = None) -> None:
     """Stake ``chip`` on each of ``bets`` in turn and confirm; wait until ``shown`` (the last
     bet unless named) is confirmed."""
-    page.locator(f'.chip[data-chip="{chip}"]').click()
-    for bet in bets:
-        page.locator(f'[data-bet="{bet}"]').click()
-    page.locator('[data-action="confirm"]').click()
+    stake(page, chip, bets)
     page.get_by_test_id(f"confirmed-{shown or bets[-1]}").wait_for()
+
+
+def _at_least(page: Page, selector: str, count: int, timeout: float | None = None) -> None:
+    """Wait until ``count`` elements match ``selector``."""
+    page.wait_for_function(
+        f"() => document.querySelectorAll({selector!r}).length >= {count}", timeout=timeout
+    )
 
 
 def _leave(page: Page) -> None:
@@ -256,10 +260,7 @@ def table_names(browser: object, server: Server, folder: Path, errors: list[str]
             page.set_viewport_size({"width": width, "height": height})
             page.locator(f'[data-lang="{language}"]').first.click()
             page.goto(server.url("/app/#/"))
-            page.wait_for_function(
-                "() => document.querySelectorAll('.lobby-road .big-road-ring').length >= 3",
-                timeout=120_000,
-            )
+            _at_least(page, ".lobby-road .big-road-ring", 3, timeout=120_000)
             page.wait_for_timeout(300)
             shots.append(save(page, folder, f"lobby-names-{size}-{language.lower()}"))
             page.goto(server.url("/app/#/table/macau-1"))
@@ -325,9 +326,7 @@ def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
         sit(player, server, "live-1", 4)
         dealer.locator('[data-action="open_betting"]:not([disabled])').click()
         betting_open(player, seconds=2)
-        player.locator('.chip[data-chip="5000"]').click()
-        player.locator('[data-bet="banker"]').click()
-        player.locator('[data-action="confirm"]').click()
+        stake(player, 5000, ("banker",))
         player.get_by_test_id("confirmed-banker").wait_for()
         dealer.locator('[data-action="close_betting"]:not([disabled])').click()
         _deal(dealer, "3S 6H 2D 9C")
@@ -346,14 +345,14 @@ def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
         ann.locator('[data-bet="tie"]').click()
         ann.locator('[data-action="confirm"]').click()
         ann.get_by_test_id("confirmed-banker").wait_for()
-        ann.wait_for_function("() => document.querySelectorAll('.hand-cards .card').length >= 3")
+        _at_least(ann, ".hand-cards .card", 3)
         ann.wait_for_timeout(400)
         shots.append(save(ann, folder, "table-mid-hand"))
 
         phone = new_page(browser, errors, width=375, height=812)
         phone.goto(server.url("/app/#/table/macau-1"))
         phone.locator('[data-lang="zh"]').click()
-        phone.wait_for_function("() => document.querySelectorAll('.hand-cards .card').length >= 3")
+        _at_least(phone, ".hand-cards .card", 3)
         phone.wait_for_timeout(450)
         shots.append(save(phone, folder, "table-phone-zh"))
 
@@ -361,9 +360,7 @@ def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
         log_in(dev, server, "dev")
         sit(dev, server, "vip-1", 1)
         betting_open(dev, seconds=2)
-        dev.locator('.chip[data-chip="100000"]').click()
-        dev.locator('[data-bet="banker"]').click()
-        dev.locator('[data-action="confirm"]').click()
+        stake(dev, 100000, ("banker",))
         dev.wait_for_function(
             "() => document.querySelectorAll('.squeeze-card').length === 2", timeout=30_000
         )
@@ -379,9 +376,7 @@ def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
 
         lobby = new_page(browser, errors)
         log_in(lobby, server, "ann")
-        lobby.wait_for_function(
-            "() => document.querySelectorAll('.lobby-road .big-road-ring').length >= 20"
-        )
+        _at_least(lobby, ".lobby-road .big-road-ring", 20)
         lobby.wait_for_timeout(300)
         shots.append(save(lobby, folder, "lobby"))
 
@@ -392,16 +387,11 @@ def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
                 hant.goto(server.url("/app/"))
             else:
                 log_in(hant, server, "cleo")
-            hant.wait_for_function(
-                "() => document.querySelectorAll('.lobby-road .big-road-ring').length >= 20"
-            )
+            _at_least(hant, ".lobby-road .big-road-ring", 20)
             hant.wait_for_timeout(300)
             shots.append(save(hant, folder, f"lobby{suffix}-zh-hant"))
             hant.goto(server.url("/app/#/table/macau-1"))
-            hant.wait_for_function(
-                "() => document.querySelectorAll('.hand-cards .card').length >= 3",
-                timeout=30_000,
-            )
+            _at_least(hant, ".hand-cards .card", 3, timeout=30_000)
             hant.wait_for_timeout(450)
             shots.append(save(hant, folder, f"table{suffix}-zh-hant"))
             hant.context.close()

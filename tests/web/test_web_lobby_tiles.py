@@ -49,7 +49,7 @@ def test_lobby_tiles_show_the_still_the_dealer_and_the_road(
         answer = httpx.patch(
             server.url("/api/admin/tables/macau-1"),
             json={"video": {"hls_url": hls, "still_url": still}},
-            headers={"Authorization": f"Bearer {server.token('admin')}"},
+            headers=server.headers("admin"),
         )
         assert answer.status_code == 200, answer.text
         for lang, locale in LANGUAGES:
@@ -67,7 +67,9 @@ def test_lobby_tiles_show_the_still_the_dealer_and_the_road(
                     " return i && i.complete && i.naturalWidth >= 320; }"
                 )
                 # a table without a still: the felt, with its results as beads
-                expect(page.get_by_test_id("thumb-nocomm-1").locator(".lobby-felt")).to_be_attached()
+                expect(
+                    page.get_by_test_id("thumb-nocomm-1").locator(".lobby-felt")
+                ).to_be_attached()
                 # the dealer on the picture: the studio's photo by name
                 dealer = page.locator(".lobby-dealer").first
                 expect(dealer).to_be_visible()
