@@ -341,39 +341,25 @@ def _major(amount: int) -> int:
     return amount * 100
 
 
+def _tier(
+    name: str, main: tuple[int, int], side: tuple[int, int], tie: tuple[int, int]
+) -> LimitTier:
+    """A tier from its (min, max) pairs in whole currency units."""
+    return LimitTier(
+        name=name,
+        min_bet=_major(main[0]),
+        max_bet=_major(main[1]),
+        side_min=_major(side[0]),
+        side_max=_major(side[1]),
+        bet_limits=MappingProxyType({Bet.TIE: (_major(tie[0]), _major(tie[1]))}),
+    )
+
+
 DEFAULT_TIERS: tuple[LimitTier, ...] = (
-    LimitTier(
-        name="low",
-        min_bet=_major(10),
-        max_bet=_major(1_000),
-        side_min=_major(5),
-        side_max=_major(250),
-        bet_limits=MappingProxyType({Bet.TIE: (_major(5), _major(500))}),
-    ),
-    LimitTier(
-        name="standard",
-        min_bet=_major(50),
-        max_bet=_major(10_000),
-        side_min=_major(10),
-        side_max=_major(2_000),
-        bet_limits=MappingProxyType({Bet.TIE: (_major(10), _major(5_000))}),
-    ),
-    LimitTier(
-        name="high",
-        min_bet=_major(500),
-        max_bet=_major(100_000),
-        side_min=_major(100),
-        side_max=_major(20_000),
-        bet_limits=MappingProxyType({Bet.TIE: (_major(100), _major(50_000))}),
-    ),
-    LimitTier(
-        name="vip",
-        min_bet=_major(1_000),
-        max_bet=_major(500_000),
-        side_min=_major(500),
-        side_max=_major(50_000),
-        bet_limits=MappingProxyType({Bet.TIE: (_major(500), _major(100_000))}),
-    ),
+    _tier("low", main=(10, 1_000), side=(5, 250), tie=(5, 500)),
+    _tier("standard", main=(50, 10_000), side=(10, 2_000), tie=(10, 5_000)),
+    _tier("high", main=(500, 100_000), side=(100, 20_000), tie=(100, 50_000)),
+    _tier("vip", main=(1_000, 500_000), side=(500, 50_000), tie=(500, 100_000)),
 )
 """Demonstration limit tiers (a real table sets its own)."""
 
@@ -415,138 +401,106 @@ def _paytables(choice: Mapping[Bet, str]) -> MappingProxyType[Bet, str]:
     return MappingProxyType(dict(choice))
 
 
+_MACAU_SHOE = Rules(
+    name="macau_shoe",
+    description="The Macau shoe procedure [M2], [M3]: cut card 14-16 from the end, burn by "
+    "the first card's value, one more hand after the cut card.",
+    decks=8,
+    cut_min_from_end=14,
+    cut_max_from_end=16,
+    burn=BurnRule.FIRST_CARD_VALUE,
+    last_hand=LastHandRule.ONE_MORE,
+)
+"""The shoe the Macau-procedure presets share; each states only what it changes."""
+
+_LIVE_SHOE = Rules(
+    name="live_shoe",
+    description="The live-dealer online shoe [L], [O]: 8 decks, cut card 14-16 from the end, "
+    "burn as many cards as decks, no burns between hands, the cut card's hand is the last.",
+    decks=8,
+    cut_min_from_end=14,
+    cut_max_from_end=16,
+    burn=BurnRule.DECKS,
+    last_hand=LastHandRule.LAST_HAND,
+    mid_shoe_burns=False,
+)
+"""The shoe the live-dealer online presets share; each states only what it changes."""
+
 _PRESET_LIST = (
-    Rules(
+    _MACAU_SHOE.replace(
         name="macau",
         description="Macau statutory rules [M1]-[M18]: 8 decks, cut card 14-16 from the end, "
         "burn by the first card's value, one more hand after the cut card.",
-        decks=8,
-        cut_min_from_end=14,
-        cut_max_from_end=16,
-        burn=BurnRule.FIRST_CARD_VALUE,
-        demo_hands=0,
-        last_hand=LastHandRule.ONE_MORE,
-        paytables=_paytables(_CLASSIC),
         max_imbalance=_major(200_000),
         banker_multiple_of_min=True,
         tie_policy=TIE_POLICIES["macau"],
     ),
-    Rules(
+    _MACAU_SHOE.replace(
         name="no_commission",
         description="Macau procedure with the no-commission Banker bet [L], [O].",
-        decks=8,
-        cut_min_from_end=14,
-        cut_max_from_end=16,
-        burn=BurnRule.FIRST_CARD_VALUE,
-        last_hand=LastHandRule.ONE_MORE,
         paytables=_paytables(_NO_COMMISSION),
         max_imbalance=_major(200_000),
     ),
-    Rules(
+    _MACAU_SHOE.replace(
         name="super_punto_banco",
         description="Super Punto Banco [S]: 6 decks, guests read the Player cards, "
         "'minimum seven cards or void' on the last hand [S5].",
         decks=6,
-        cut_min_from_end=14,
-        cut_max_from_end=16,
-        burn=BurnRule.FIRST_CARD_VALUE,
         last_hand=LastHandRule.MIN_SEVEN_OR_VOID,
         paytables=_paytables(
             {Bet.PLAYER: "player", Bet.BANKER: "banker_commission", Bet.TIE: "tie_8"}
         ),
         one_side_only=True,
     ),
-    Rules(
+    _LIVE_SHOE.replace(
         name="live_tiger",
         description="Live-dealer online table with the Tiger side bets [L]: 8 decks, "
         "no burns between hands.",
-        decks=8,
-        cut_min_from_end=14,
-        cut_max_from_end=16,
-        burn=BurnRule.DECKS,
-        last_hand=LastHandRule.LAST_HAND,
-        mid_shoe_burns=False,
         paytables=_paytables({**_NO_COMMISSION, **_TIGER}),
     ),
-    Rules(
+    _LIVE_SHOE.replace(
         name="online_8deck",
         description="Online baccarat with roads [O]: 8 decks (416 cards), Big/Small and "
         "Super Tie closed from the 31st hand.",
-        decks=8,
-        cut_min_from_end=14,
-        cut_max_from_end=16,
-        burn=BurnRule.DECKS,
-        last_hand=LastHandRule.LAST_HAND,
-        mid_shoe_burns=False,
         paytables=_paytables({**_CLASSIC, **_ONLINE}),
         close_from_hand=_ONLINE_CLOSE_FROM_HAND,
     ),
-    Rules(
+    _LIVE_SHOE.replace(
         name="online_no_commission",
         description="Online baccarat [O] in its no-commission mode: Banker pays half on a "
         "winning 6.",
-        decks=8,
-        cut_min_from_end=14,
-        cut_max_from_end=16,
-        burn=BurnRule.DECKS,
-        last_hand=LastHandRule.LAST_HAND,
-        mid_shoe_burns=False,
         paytables=_paytables({**_NO_COMMISSION, **_ONLINE}),
         close_from_hand=_ONLINE_CLOSE_FROM_HAND,
     ),
-    Rules(
+    _LIVE_SHOE.replace(
         name="speed",
         description="Speed baccarat [L]: a short round (about 27 seconds with a live dealer): "
         "10 seconds to bet, the cards turned at once, 2 seconds to see the result.",
-        decks=8,
-        cut_min_from_end=14,
-        cut_max_from_end=16,
-        burn=BurnRule.DECKS,
-        last_hand=LastHandRule.LAST_HAND,
-        mid_shoe_burns=False,
-        paytables=_paytables(_CLASSIC),
         betting_seconds=10.0,
         card_seconds=0.0,
         result_seconds=2.0,
     ),
-    Rules(
+    _MACAU_SHOE.replace(
         name="ez",
         description="EZ Baccarat [EZ]: no commission, a Banker win with a three-card 7 "
         "pushes; Dragon 7 (40 to 1) and Panda 8 (25 to 1) offered.",
-        decks=8,
-        cut_min_from_end=14,
-        cut_max_from_end=16,
-        burn=BurnRule.FIRST_CARD_VALUE,
-        last_hand=LastHandRule.ONE_MORE,
         paytables=_paytables(_EZ),
     ),
-    Rules(
+    _LIVE_SHOE.replace(
         name="lightning",
         description="Multiplier baccarat [LB] (as Lightning Baccarat): 1-5 lightning cards "
         "drawn before each hand, x2 to x8 each; a 20% fee on every bet; Player 1:1, "
         "Banker 0.95:1, Tie 5:1 times the lightning cards' multipliers.",
-        decks=8,
-        cut_min_from_end=14,
-        cut_max_from_end=16,
-        burn=BurnRule.DECKS,
-        last_hand=LastHandRule.LAST_HAND,
-        mid_shoe_burns=False,
         paytables=_paytables(
             {Bet.PLAYER: "player", Bet.BANKER: "banker_commission", Bet.TIE: "tie_5"}
         ),
         lightning=LIGHTNING_TABLES["evolution_lightning"],
     ),
-    Rules(
+    _LIVE_SHOE.replace(
         name="peek",
         description="Peek baccarat [PK]: a 20% fee on Player and Banker bets; once both "
         "hands' first two cards are shown, such a bet may be raised to two or three times "
         "its stake for a fee of half the raise.",
-        decks=8,
-        cut_min_from_end=14,
-        cut_max_from_end=16,
-        burn=BurnRule.DECKS,
-        last_hand=LastHandRule.LAST_HAND,
-        mid_shoe_burns=False,
         paytables=_paytables(
             {Bet.PLAYER: "player", Bet.BANKER: "banker_commission", Bet.TIE: "tie_8"}
         ),

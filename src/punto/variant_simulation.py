@@ -202,21 +202,26 @@ def _settle(
 _settle_jit = njit(cache=True, inline="always")(_settle)
 
 
+_KernelTables = tuple[
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.int64],
+    float,
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+]
+"""What the kernels read of a variant's tables: odds, multiplied, counted, fee, raises,
+raise fee, lightning counts and multipliers."""
+
+
 def _variant_stream(
     state: npt.NDArray[np.uint64],
     quota: int,
     shoe: ShoeParams,
     tableau: Tableau,
-    tables: tuple[
-        npt.NDArray[np.float64],
-        npt.NDArray[np.float64],
-        npt.NDArray[np.int64],
-        npt.NDArray[np.float64],
-        npt.NDArray[np.int64],
-        float,
-        npt.NDArray[np.int64],
-        npt.NDArray[np.int64],
-    ],
+    tables: _KernelTables,
     hand_cards: npt.NDArray[np.int64],
     sums: npt.NDArray[np.float64],
     cells: npt.NDArray[np.int64],
@@ -283,16 +288,7 @@ def _variant_streams(
     quotas: npt.NDArray[np.int64],
     shoe: ShoeParams,
     tableau: Tableau,
-    tables: tuple[
-        npt.NDArray[np.float64],
-        npt.NDArray[np.float64],
-        npt.NDArray[np.int64],
-        npt.NDArray[np.float64],
-        npt.NDArray[np.int64],
-        float,
-        npt.NDArray[np.int64],
-        npt.NDArray[np.int64],
-    ],
+    tables: _KernelTables,
     hand_cards: npt.NDArray[np.int64],
     sums: npt.NDArray[np.float64],
     cells: npt.NDArray[np.int64],

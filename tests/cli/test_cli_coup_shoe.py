@@ -8,23 +8,12 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from coup_support import COUP_KEYS
 
 from punto.cards import deck, parse_cards
 from punto.cli import main
 from punto.rules import preset, preset_names
 from punto.shoe import commitment_of
-
-OUTCOME_KEYS = [
-    "player",
-    "banker",
-    "player_total",
-    "banker_total",
-    "winner",
-    "natural",
-    "player_pair",
-    "banker_pair",
-    "cards_used",
-]
 
 
 def run(
@@ -67,7 +56,7 @@ def test_coup_json_has_exactly_the_documented_keys(capsys: pytest.CaptureFixture
     status, out, _ = run(capsys, "coup", "--json", "4S", "7H", "KD", "8C", "5S", "2D")
     assert status == 0
     (answer,) = json_lines(out)
-    assert list(answer) == OUTCOME_KEYS
+    assert list(answer) == COUP_KEYS
     assert answer == {
         "player": ["4S", "KD", "5S"],
         "banker": ["7H", "8C", "2D"],
@@ -154,7 +143,7 @@ def test_coup_line_mode_json_one_answer_per_line(
     status, out, _ = run(capsys, "coup", "--json", stdin=stdin, monkeypatch=monkeypatch)
     assert status == 0
     answers = json_lines(out)
-    assert [list(a) for a in answers] == [OUTCOME_KEYS, OUTCOME_KEYS]
+    assert [list(a) for a in answers] == [COUP_KEYS, COUP_KEYS]
     assert [a["cards_used"] for a in answers] == [4, 6]
 
 
@@ -226,7 +215,7 @@ def test_shoe_json_for_every_preset(capsys: pytest.CaptureFixture[str], name: st
     assert hands[-1]["last"]
     assert doc["cut_card"]["last_hand"] == len(hands)
     for hand in hands:
-        assert set(OUTCOME_KEYS) <= set(hand)
+        assert set(COUP_KEYS) <= set(hand)
     # The reveal opens the commitment, and every card taken is the next one of it.
     reveal = doc["reveal"]
     order = parse_cards(reveal["order"])

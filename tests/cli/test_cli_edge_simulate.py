@@ -2,37 +2,20 @@
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 from collections.abc import Sequence
 
 import pytest
+from cli_support import command_line, json_output
 
 from punto.cli import edge, simulate
 from punto.cli.simulate import say_compiling
-from punto.errors import PuntoError
 
-
-def _main(argv: Sequence[str]) -> int:
-    """What ``punto`` does with these two subcommands (see punto.cli.main)."""
-    parser = argparse.ArgumentParser(prog="punto")
-    subparsers = parser.add_subparsers(dest="command", required=True)
-    edge.register(subparsers)
-    simulate.register(subparsers)
-    args = parser.parse_args(argv)
-    try:
-        status: int = args.handler(args)
-    except PuntoError as exc:
-        print(f"punto: error: {exc}", file=sys.stderr)
-        return 2
-    return status
+_main = command_line(edge, simulate)
+"""What ``punto`` does with these two subcommands (see punto.cli.main)."""
 
 
 def _json(capsys: pytest.CaptureFixture[str], argv: Sequence[str]) -> dict[str, object]:
-    assert _main(argv) == 0
-    doc: dict[str, object] = json.loads(capsys.readouterr().out)
-    return doc
+    return json_output(capsys, _main, argv)
 
 
 def test_edge_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,23 +7,16 @@ import json
 from pathlib import Path
 
 import pytest
-
-import punto.cli
-
-
-def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    status = punto.cli.main(list(args))
-    out, err = capsys.readouterr()
-    return status, out, err
+from cli_support import punto_output
 
 
 def test_an_operator_is_registered_rotated_and_disabled(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = ["--database-url", f"sqlite:///{tmp_path / 'ops.sqlite3'}"]
-    status, out, _ = _run(capsys, "operators", "list", *db)
+    status, out, _ = punto_output(capsys, "operators", "list", *db)
     assert (status, out.startswith("no operators yet")) == (0, True)
-    status, out, _ = _run(
+    status, out, _ = punto_output(
         capsys,
         "operators",
         "add",
@@ -44,20 +37,20 @@ def test_an_operator_is_registered_rotated_and_disabled(
     assert added["currencies"] == ["EUR", "JPY", "KWD"]
     assert added["origins"] == ["https://acme.example"]
     assert added["secret"].startswith("pso_")
-    status, out, _ = _run(capsys, "operators", "show", "acme", "--json", *db)
+    status, out, _ = punto_output(capsys, "operators", "show", "acme", "--json", *db)
     shown = json.loads(out)
     assert "secret" not in shown  # shown once, at registration only
     assert shown["secret_version"] == 1
-    status, out, _ = _run(capsys, "operators", "rotate-secret", "acme", *db)
+    status, out, _ = punto_output(capsys, "operators", "rotate-secret", "acme", *db)
     assert status == 0
     assert "secret: pso_" in out
     assert added["secret"] not in out
-    status, out, _ = _run(capsys, "operators", "disable", "acme", "--json", *db)
+    status, out, _ = punto_output(capsys, "operators", "disable", "acme", "--json", *db)
     assert json.loads(out)["disabled"] is True
-    status, out, _ = _run(capsys, "operators", "enable", "acme", *db)
+    status, out, _ = punto_output(capsys, "operators", "enable", "acme", *db)
     assert " enabled " in out
     assert "secret v2" in out
-    status, out, _ = _run(capsys, "operators", "list", "--json", *db)
+    status, out, _ = punto_output(capsys, "operators", "list", "--json", *db)
     assert [o["id"] for o in json.loads(out)["operators"]] == ["acme"]
 
 
@@ -87,12 +80,15 @@ def test_a_bad_operator_command_is_one_line_and_exit_2(
 ) -> None:
     db = ["--database-url", f"sqlite:///{tmp_path / 'ops.sqlite3'}"]
     assert (
-        _run(capsys, "operators", "add", "acme", "--name", "A", "--currencies", "EUR", *db)[0] == 0
+        punto_output(capsys, "operators", "add", "acme", "--name", "A", "--currencies", "EUR", *db)[
+            0
+        ]
+        == 0
     )
-    status, out, err = _run(capsys, "operators", *args, *db)
+    status, out, err = punto_output(capsys, "operators", *args, *db)
     assert status == 2
     assert out == ""
     assert err.count("\n") == 1, err
     assert says in err
-    status, out, _ = _run(capsys, "operators", "list", "--json", *db)
+    status, out, _ = punto_output(capsys, "operators", "list", "--json", *db)
     assert [o["id"] for o in json.loads(out)["operators"]] == ["acme"]  # nothing changed

@@ -6,6 +6,7 @@ import io
 import json
 
 import pytest
+from coup_support import COUP_KEYS
 
 from punto.bets import Bet
 from punto.cli import main
@@ -16,17 +17,6 @@ from punto.money import parse_amount
 from punto.rules import PRESETS, Rules, preset
 from punto.settlement import refund, settle
 
-COUP_KEYS = [
-    "player",
-    "banker",
-    "player_total",
-    "banker_total",
-    "winner",
-    "natural",
-    "player_pair",
-    "banker_pair",
-    "cards_used",
-]
 BANKER_NATURAL_8_BEATS_5 = ["2S", "9H", "3D", "9C"]
 
 

@@ -2,40 +2,24 @@
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from cli_support import command_line, json_output
 
 from punto.cli import edge
 from punto.cli import rules as rules_cli
 from punto.cli import settle as settle_cli
 from punto.cli.play import Game
-from punto.errors import PuntoError
 from punto.rules import preset
 
-
-def _main(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(prog="punto")
-    subparsers = parser.add_subparsers(dest="command", required=True)
-    edge.register(subparsers)
-    rules_cli.register(subparsers)
-    args = parser.parse_args(argv)
-    try:
-        status: int = args.handler(args)
-    except PuntoError as exc:
-        print(f"punto: error: {exc}", file=sys.stderr)
-        return 2
-    return status
+_main = command_line(edge, rules_cli)
 
 
 def _json(capsys: pytest.CaptureFixture[str], argv: Sequence[str]) -> dict[str, Any]:
-    assert _main(argv) == 0
-    doc: dict[str, Any] = json.loads(capsys.readouterr().out)
-    return doc
+    return json_output(capsys, _main, argv)
 
 
 def test_lb_edge_json_prices_every_bet_with_the_fee(capsys: pytest.CaptureFixture[str]) -> None:
@@ -91,17 +75,7 @@ def test_lb_pk_rules_show_lists_the_variant_settings(
     assert field in capsys.readouterr().out
 
 
-def _settle_main(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(prog="punto")
-    subparsers = parser.add_subparsers(dest="command", required=True)
-    settle_cli.register(subparsers)
-    args = parser.parse_args(argv)
-    try:
-        status: int = args.handler(args)
-    except PuntoError as exc:
-        print(f"punto: error: {exc}", file=sys.stderr)
-        return 2
-    return status
+_settle_main = command_line(settle_cli)
 
 
 def test_lb_settle_pays_the_lightning_multipliers(capsys: pytest.CaptureFixture[str]) -> None:

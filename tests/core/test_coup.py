@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from coup_support import COUP_KEYS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,18 +22,6 @@ P1, B1, P2, B2, P3, B3 = (
     Position.PLAYER_3,
     Position.BANKER_3,
 )
-
-OUTCOME_KEYS = [
-    "player",
-    "banker",
-    "player_total",
-    "banker_total",
-    "winner",
-    "natural",
-    "player_pair",
-    "banker_pair",
-    "cards_used",
-]
 
 
 def dealt(codes: str) -> Coup:
@@ -313,7 +302,7 @@ def test_outcome_is_frozen() -> None:
 
 def test_outcome_as_dict_has_the_documented_keys() -> None:
     outcome = deal_coup(parse_cards("9S 8D KH 7C"))
-    assert list(outcome.as_dict()) == OUTCOME_KEYS
+    assert list(outcome.as_dict()) == COUP_KEYS
     assert outcome.as_dict() == {
         "player": ["9S", "KH"],
         "banker": ["8D", "7C"],

@@ -55,6 +55,21 @@ _BETS_BY_KIND = [
 ]
 
 
+def _check_low(
+    rules: Rules, bets: Mapping[Bet, int], *, table_banker: int = 0, table_player: int = 0
+) -> None:
+    """:func:`check_bets` at the low tier on the shoe's first hand (``table_…``: the other
+    players' totals)."""
+    check_bets(
+        rules,
+        bets,
+        tier="low",
+        hand_number=1,
+        table_banker=table_banker,
+        table_player=table_player,
+    )
+
+
 @pytest.mark.parametrize("tier", sorted(_TIERS))
 @pytest.mark.parametrize(("bet", "low_field", "high_field"), _BETS_BY_KIND)
 def test_per_bet_minimum_and_maximum_of_each_tier(
@@ -87,7 +102,7 @@ def test_tie_has_its_own_limits_on_every_tier(tier: str) -> None:
 
 def test_limit_message_names_the_bet_the_amount_and_the_limit() -> None:
     with pytest.raises(BetLimitError) as err:
-        check_bets(PLAIN, {Bet.BANKER: major(1_500)}, tier="low", hand_number=1)
+        _check_low(PLAIN, {Bet.BANKER: major(1_500)})
     assert str(err.value) == "Banker bet 1,500.00 is above this table's maximum of 1,000.00"
     assert isinstance(err.value, BetError)
     assert isinstance(err.value, ValueError)
@@ -163,19 +178,19 @@ def test_o_check_bets_refuses_a_hand_number_below_1(hand: int) -> None:
 def test_check_bets_refuses_a_key_that_is_not_a_bet() -> None:
     bets: dict[Bet, int] = {"player": major(10)}  # type: ignore[dict-item]
     with pytest.raises(UnknownBetError, match="not a bet: 'player'"):
-        check_bets(PLAIN, bets, tier="low", hand_number=1)
+        _check_low(PLAIN, bets)
 
 
 @pytest.mark.parametrize("amount", [0, -100])
 def test_a_non_positive_amount_is_an_amount_error(amount: int) -> None:
     with pytest.raises(AmountError, match="must be positive"):
-        check_bets(PLAIN, {Bet.PLAYER: amount}, tier="low", hand_number=1)
+        _check_low(PLAIN, {Bet.PLAYER: amount})
 
 
 def test_a_bool_amount_is_an_amount_error() -> None:
     bets: dict[Bet, int] = {Bet.PLAYER: True}
     with pytest.raises(AmountError, match="not a whole number"):
-        check_bets(PLAIN, bets, tier="low", hand_number=1)
+        _check_low(PLAIN, bets)
 
 
 # -- bets not offered ------------------------------------------------------------------
@@ -193,7 +208,7 @@ def test_a_bool_amount_is_an_amount_error() -> None:
 )
 def test_a_bet_the_preset_does_not_offer_is_refused(name: str, bet: Bet) -> None:
     with pytest.raises(BetNotOfferedError, match=f"{bet.label} is not offered at a {name} table"):
-        check_bets(preset(name), {bet: major(10)}, tier="low", hand_number=1)
+        _check_low(preset(name), {bet: major(10)})
 
 
 # -- [M14] imbalance -------------------------------------------------------------------
@@ -201,66 +216,43 @@ def test_a_bet_the_preset_does_not_offer_is_refused(name: str, bet: Bet) -> None
 
 def test_m14_imbalance_up_to_the_limit_is_allowed() -> None:
     rules = MACAU.replace(max_imbalance=major(1_000))
-    check_bets(rules, {Bet.BANKER: major(1_000)}, tier="low", hand_number=1)
-    check_bets(rules, {Bet.PLAYER: major(1_000)}, tier="low", hand_number=1)
+    _check_low(rules, {Bet.BANKER: major(1_000)})
+    _check_low(rules, {Bet.PLAYER: major(1_000)})
 
 
 def test_m14_imbalance_counts_other_players_table_totals() -> None:
     rules = MACAU.replace(max_imbalance=major(1_000))
     with pytest.raises(BetLimitError) as err:
-        check_bets(
-            rules, {Bet.BANKER: major(200)}, tier="low", hand_number=1, table_banker=major(900)
-        )
+        _check_low(rules, {Bet.BANKER: major(200)}, table_banker=major(900))
     assert (err.value.limit, err.value.value) == ("max_imbalance", major(1_000))
     assert str(err.value).endswith("imbalance limit of 1,000.00")
     assert "Banker (1,100.00) and Player (0.00)" in str(err.value)
     # Other players' Player bets balance the table.
-    check_bets(
-        rules,
-        {Bet.BANKER: major(200)},
-        tier="low",
-        hand_number=1,
-        table_banker=major(900),
-        table_player=major(100),
-    )
+    _check_low(rules, {Bet.BANKER: major(200)}, table_banker=major(900), table_player=major(100))
 
 
 def test_m14_imbalance_applies_to_the_player_side_too() -> None:
     rules = MACAU.replace(max_imbalance=major(1_000))
     with pytest.raises(BetLimitError, match="imbalance limit"):
-        check_bets(
-            rules, {Bet.PLAYER: major(100)}, tier="low", hand_number=1, table_player=major(950)
-        )
+        _check_low(rules, {Bet.PLAYER: major(100)}, table_player=major(950))
 
 
 def test_m14_a_players_own_two_sides_count_against_each_other() -> None:
     rules = PLAIN.replace(max_imbalance=major(500))
-    check_bets(rules, {Bet.BANKER: major(1_000), Bet.PLAYER: major(500)}, tier="low", hand_number=1)
+    _check_low(rules, {Bet.BANKER: major(1_000), Bet.PLAYER: major(500)})
     with pytest.raises(BetLimitError, match="imbalance limit"):
-        check_bets(
-            rules, {Bet.BANKER: major(1_000), Bet.PLAYER: major(499)}, tier="low", hand_number=1
-        )
+        _check_low(rules, {Bet.BANKER: major(1_000), Bet.PLAYER: major(499)})
 
 
 def test_m14_a_bet_that_narrows_the_gap_is_allowed_over_the_limit() -> None:
     rules = MACAU.replace(max_imbalance=major(1_000))
     # The table is already 5000 over on Banker (the limit was lowered [S14]).
-    check_bets(
-        rules,
-        {Bet.PLAYER: major(500)},
-        tier="low",
-        hand_number=1,
-        table_banker=major(6_000),
-        table_player=major(1_000),
+    _check_low(
+        rules, {Bet.PLAYER: major(500)}, table_banker=major(6_000), table_player=major(1_000)
     )
     with pytest.raises(BetLimitError, match="imbalance limit"):
-        check_bets(
-            rules,
-            {Bet.BANKER: major(10)},
-            tier="low",
-            hand_number=1,
-            table_banker=major(6_000),
-            table_player=major(1_000),
+        _check_low(
+            rules, {Bet.BANKER: major(10)}, table_banker=major(6_000), table_player=major(1_000)
         )
 
 
@@ -292,16 +284,16 @@ def test_m18_banker_bets_in_multiples_of_the_table_minimum(tier: str, minimum: i
 
 
 def test_m18_player_bets_at_least_the_minimum_in_any_amount() -> None:
-    check_bets(MACAU, {Bet.PLAYER: major(15)}, tier="low", hand_number=1)
-    check_bets(MACAU, {Bet.PLAYER: 1_001}, tier="low", hand_number=1)
+    _check_low(MACAU, {Bet.PLAYER: major(15)})
+    _check_low(MACAU, {Bet.PLAYER: 1_001})
     with pytest.raises(BetLimitError) as err:
-        check_bets(MACAU, {Bet.PLAYER: 999}, tier="low", hand_number=1)
+        _check_low(MACAU, {Bet.PLAYER: 999})
     assert (err.value.limit, err.value.value) == ("player_min", major(10))
 
 
 def test_m18_is_a_table_setting() -> None:
     assert not preset("no_commission").banker_multiple_of_min
-    check_bets(preset("no_commission"), {Bet.BANKER: major(25)}, tier="low", hand_number=1)
+    _check_low(preset("no_commission"), {Bet.BANKER: major(25)})
 
 
 # -- [S11] one side only ---------------------------------------------------------------
@@ -311,17 +303,17 @@ def test_s11_player_and_banker_together_are_refused() -> None:
     with pytest.raises(
         BetCombinationError, match=r"Player or on Banker, not both \(Tie is always allowed\)$"
     ):
-        check_bets(SPB, {Bet.PLAYER: major(10), Bet.BANKER: major(10)}, tier="low", hand_number=1)
+        _check_low(SPB, {Bet.PLAYER: major(10), Bet.BANKER: major(10)})
 
 
 @pytest.mark.parametrize("side", [Bet.PLAYER, Bet.BANKER])
 def test_s11_tie_is_always_allowed_with_one_side(side: Bet) -> None:
-    check_bets(SPB, {side: major(10), Bet.TIE: major(5)}, tier="low", hand_number=1)
-    check_bets(SPB, {Bet.TIE: major(5)}, tier="low", hand_number=1)
+    _check_low(SPB, {side: major(10), Bet.TIE: major(5)})
+    _check_low(SPB, {Bet.TIE: major(5)})
 
 
 def test_s11_is_a_table_setting() -> None:
-    check_bets(PLAIN, {Bet.PLAYER: major(10), Bet.BANKER: major(10)}, tier="low", hand_number=1)
+    _check_low(PLAIN, {Bet.PLAYER: major(10), Bet.BANKER: major(10)})
 
 
 # -- [O] Big/Small and Super Tie closed from the 31st hand ----------------------------
@@ -355,16 +347,16 @@ def test_l_tiger_bets_with_a_main_bet_refused_when_tiger_with_main_is_false(
 ) -> None:
     rules = LIVE.replace(tiger_with_main=False)
     with pytest.raises(BetCombinationError, match=r"Tiger side bets .*Player or Banker$"):
-        check_bets(rules, {side: major(10), tiger: major(5)}, tier="low", hand_number=1)
-    check_bets(rules, {tiger: major(5)}, tier="low", hand_number=1)
-    check_bets(rules, {tiger: major(5), Bet.TIE: major(5)}, tier="low", hand_number=1)
-    check_bets(LIVE, {side: major(10), tiger: major(5)}, tier="low", hand_number=1)
+        _check_low(rules, {side: major(10), tiger: major(5)})
+    _check_low(rules, {tiger: major(5)})
+    _check_low(rules, {tiger: major(5), Bet.TIE: major(5)})
+    _check_low(LIVE, {side: major(10), tiger: major(5)})
 
 
 def test_l_dragon_and_pairs_are_not_tiger_bets() -> None:
     rules = LIVE.replace(tiger_with_main=False)
     bets = {Bet.BANKER: major(10), Bet.DRAGON_BANKER: major(5), Bet.BANKER_PAIR: major(5)}
-    check_bets(rules, bets, tier="low", hand_number=1)
+    _check_low(rules, bets)
 
 
 # -- Hypothesis: reject what they must and nothing else --------------------------------

@@ -21,19 +21,12 @@ async def test_o_ten_simultaneous_corrections_and_voids_of_one_hand_amend_it_onc
 ) -> None:
     async with server_on(backend, tmp_path) as server:
         token = await server.token("cleo")
-        sam = {"Authorization": f"Bearer {await server.token('sam')}"}
+        sam = await server.headers("sam")
         runner = server.node.runners["nocomm-1"]
         async with TableClient.connect(server, "nocomm-1", token) as client:
-            await client.ok({"type": "join"})
-            await client.ok({"type": "sit", "seat": 2, "tier": "low"})
-            await client.ok({"type": "choose_chip", "chip": 5000})
-            while True:
-                game = await client.betting_open()
-                await client.request({"type": "add_chip", "bet": "player"})
-                if (await client.request({"type": "confirm"}))["type"] == "ok":
-                    break
-            await client.next_of("hand_settled", lambda m: m["event"]["game"] == game)
-            await client.next_of("balance", lambda m: m["reason"] == "settled")
+            await client.take_seat(2, chip=5000)
+            game = await client.confirm_in_a_round("player")
+            await client.settled(game)
 
             async def follows() -> None:
                 assert runner.table.balance("cleo") == await server.node.bank.balance("cleo")

@@ -43,8 +43,8 @@ async def test_control_characters_are_refused_in_every_text_field(
 ) -> None:
     async with server_on(backend, tmp_path) as server:
         http = server.http
-        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
-        sam = {"Authorization": f"Bearer {await server.token('sam')}"}
+        admin = await server.headers("admin")
+        sam = await server.headers("sam")
         users_before = (await http.get("/api/admin/users", headers=admin)).json()
         refusals = [
             await http.get("/api/tables/macau%00-1"),
@@ -136,7 +136,7 @@ async def test_deep_nesting_huge_frames_and_binary_frames_get_typed_errors(tmp_p
 
 async def test_money_fields_take_integers_only(tmp_path: Path) -> None:
     async with server_on("sqlite", tmp_path) as server:
-        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
+        admin = await server.headers("admin")
         before = await server.node.bank.balance("bob")
         loose: list[Any] = ["100", " 100 ", True, 1e2, 100.0, None, [100], {"v": 100}]
         for n, amount in enumerate(loose):
@@ -168,7 +168,7 @@ async def test_documented_statuses_close_codes_headers_and_origins(tmp_path: Pat
         http = server.http
         assert (await http.get("/api/me/bets")).status_code == 401
         assert (await http.get("/api/me/transactions")).status_code == 401
-        dana = {"Authorization": f"Bearer {await server.token('dana')}"}
+        dana = await server.headers("dana")
         assert (await http.get("/api/me/bets", headers=dana)).status_code == 403
 
         assert await _refused(server, "/ws/tables/macau-1?token=forged.token") == (

@@ -82,8 +82,7 @@ async def test_operator_500s_and_timeouts_move_nothing_twice(
         assert operator.balances == {"ann": 99_000, "bob": 99_000}
         transport.faults[("credit", "*")] = "500"
         await console.ok({"type": "close_betting"})
-        for card in ("9S", "8D", "KH", "7C"):  # Player natural 9 [M9]
-            await console.ok({"type": "deal_card", "card": card})
+        await console.deal("9S", "8D", "KH", "7C")  # Player natural 9 [M9]
         await ann.next_of("hand_settled")
         told = await ann.next_of("balance", lambda m: m["reason"] == "settled")
         assert told["wallet_balance"] is None or told["wallet_balance"] == 99_000
@@ -126,10 +125,8 @@ async def test_m12_leaving_with_standing_bets_is_credited_once_and_the_round_sta
             await ann.next_of("balance", lambda m: m["reason"] in ("refunded", "left"))
             assert operator.balances["ann"] == 100_000  # credited back, once
             await dealer.ok({"type": "close_betting"})
-            for card in ("2S", "9H", "3C", "KH"):  # Player 5, Banker 9 natural
-                await dealer.ok({"type": "deal_card", "card": card})
-            await bob.next_of("hand_settled", lambda m: m["event"]["game"] == game)
-            await bob.next_of("balance", lambda m: m["reason"] == "settled")
+            await dealer.deal("2S", "9H", "3C", "KH")  # Player 5, Banker 9 natural
+            await bob.settled(game)
             assert operator.balances["bob"] == 100_950  # paid, as the table showed
             assert operator.balances["ann"] == 100_000
 
@@ -167,8 +164,7 @@ async def test_m12_standing_bets_whose_debit_the_operator_refuses_go_back_at_onc
             assert operator.balances == {"ann": 100_000, "bob": 99_000}
             del transport.faults[("debit", "ann")]
             await dealer.ok({"type": "close_betting"})
-            for card in ("2S", "9H", "3C", "KH"):  # Player 5, Banker 9 natural
-                await dealer.ok({"type": "deal_card", "card": card})
+            await dealer.deal("2S", "9H", "3C", "KH")  # Player 5, Banker 9 natural
             await bob.next_of("balance", lambda m: m["reason"] == "settled")
             assert operator.balances == {"ann": 100_000, "bob": 100_950}
             assert await server.node.bank.round_bets(game) == {"bob": {Bet.BANKER: 1000}}
@@ -219,8 +215,7 @@ async def test_m12_changed_standing_bets_whose_debit_the_operator_refuses_go_bac
             assert await server.node.bank.round_bets(game) == {}
             del transport.faults[("debit", "ann")]
             await dealer.ok({"type": "close_betting"})
-            for card in ("2S", "9H", "3C", "KH"):  # Player 5, Banker 9 natural
-                await dealer.ok({"type": "deal_card", "card": card})
+            await dealer.deal("2S", "9H", "3C", "KH")  # Player 5, Banker 9 natural
             await dealer.next_of("hand_settled", lambda m: m["event"]["game"] == game)
             assert operator.balances == {"ann": 100_000, "bob": 100_000}
             assert not await server.node.store.outbox_items(states=[OUTBOX_PENDING])

@@ -38,9 +38,7 @@ async def _confirm_a_bet(client: TableClient, bet: str, chips: int) -> str:
 
 async def _seated(client: TableClient) -> None:
     """Join, take seat 1 at the low tier, and bet with chips of 1,000."""
-    await client.ok({"type": "join"})
-    await client.ok({"type": "sit", "seat": 1, "tier": "low"})
-    await client.ok({"type": "choose_chip", "chip": 1000})
+    await client.take_seat(1, chip=1000)
 
 
 async def _read_until_closed(client: TableClient) -> None:
@@ -246,9 +244,7 @@ async def test_graceful_shutdown_finishes_the_rng_hand_and_closes_sockets(
         async with running_server(settings) as server:
             token = await server.token("dev")
             async with TableClient.connect(server, "tiger-1", token) as client:
-                await client.ok({"type": "join"})
-                await client.ok({"type": "sit", "seat": 4, "tier": "low"})
-                await client.ok({"type": "choose_chip", "chip": 1000})
+                await client.take_seat(4, chip=1000)
                 game = await _confirm_a_bet(client, "banker", 3)
                 stopping = asyncio.create_task(server.node.stop())
                 settled = await client.next_of("hand_settled", lambda m: m["event"]["game"] == game)
@@ -283,9 +279,7 @@ async def test_shutdown_voids_and_refunds_a_live_hand(backend: str, tmp_path: Pa
             TableClient.connect(server, "live-1", player) as p,
         ):
             await d.ok({"type": "start_shoe"})
-            await p.ok({"type": "join"})
-            await p.ok({"type": "sit", "seat": 1, "tier": "low"})
-            await p.ok({"type": "choose_chip", "chip": 1000})
+            await p.take_seat(1, chip=1000)
             await d.ok({"type": "open_betting"})
             await p.ok({"type": "add_chip", "bet": "tie"})
             await p.ok({"type": "confirm"})

@@ -79,14 +79,8 @@ async def test_redis_restarted_mid_hand_loses_no_money_and_the_table_goes_on(
         ) as server:
             token = await server.token("cleo")
             async with TableClient.connect(server, "macau-1", token) as client:
-                await client.ok({"type": "join"})
-                await client.ok({"type": "sit", "seat": 2, "tier": "low"})
-                await client.ok({"type": "choose_chip", "chip": 1000})
-                while True:
-                    game = await client.betting_open()
-                    await client.request({"type": "add_chip", "bet": "player"})
-                    if (await client.request({"type": "confirm"}))["type"] == "ok":
-                        break
+                await client.take_seat(2, chip=1000)
+                game = await client.confirm_in_a_round("player")
                 procs[0].terminate()  # Redis goes away mid-hand …
                 procs[0].wait(10)
                 await asyncio.sleep(0.5)

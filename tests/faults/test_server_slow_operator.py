@@ -44,11 +44,24 @@ class _Stalling(httpx.AsyncBaseTransport):
         self.player = player
         self.release = asyncio.Event()
         self.held = 0
+        self._arrived = asyncio.Event()
+
+    def hold(self) -> int:
+        """Hold the player's calls from now on; how many were held so far."""
+        self.release.clear()
+        return self.held
+
+    async def held_after(self, held: int) -> None:
+        """Wait until more than ``held`` of the player's calls have been held."""
+        while self.held == held:
+            self._arrived.clear()
+            await self._arrived.wait()
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         _, player = call_of(self._dialect, request) if request.method == "POST" else ("", "")
         if player == self.player or request.url.path.endswith(self.player):
             self.held += 1
+            self._arrived.set()
             await self.release.wait()
         return await self._inner.handle_async_request(request)
 
@@ -91,13 +104,11 @@ async def test_a_slow_operator_delays_only_its_own_players_confirm(
     slow = "bob"
     async with _slow_table(backend, tmp_path, dialect, balances, slow) as (operator, transport, t):
         console, ann, bob = t.console, t.ann, t.bob
-        transport.release.clear()
-        held = transport.held
+        held = transport.hold()
         await bob.ok({"type": "add_chip", "bet": "banker"})
         await ann.ok({"type": "add_chip", "bet": "player"})
         await bob.ws.send(json.dumps({"type": "confirm", "request_id": "slow"}))
-        while transport.held == held:  # bob's debit is at the operator, held
-            await asyncio.sleep(0.01)
+        await transport.held_after(held)  # bob's debit is at the operator, held
         assert (await ann.request({"type": "confirm"}, timeout=30))["type"] == "ok"
         assert operator.balances["ann"] == 99_000
         assert (await console.request({"type": "close_betting"}))["type"] == "ok"
@@ -131,14 +142,11 @@ async def test_a_slow_operator_credit_delays_only_its_own_players_balance(
             await player.ok({"type": "add_chip", "bet": "player"})
             await player.ok({"type": "confirm"})
         await console.ok({"type": "close_betting"})
-        transport.release.clear()  # from now on the operator sits on bob's calls
-        held = transport.held
-        for card in ("9S", "8D", "KH", "7C"):  # Player natural 9 [M9]: both win
-            await console.ok({"type": "deal_card", "card": card})
+        held = transport.hold()  # from now on the operator sits on bob's calls
+        await console.deal("9S", "8D", "KH", "7C")  # Player natural 9 [M9]: both win
         paid = await ann.next_of("balance", lambda m: m["reason"] == "settled", timeout=30)
         assert paid["wallet_balance"] == 101_000
-        while transport.held == held:  # bob's credit is at the operator, held
-            await asyncio.sleep(0.01)
+        await transport.held_after(held)  # bob's credit is at the operator, held
         assert operator.balances["bob"] == 99_000
         assert (await console.request({"type": "open_betting"}))["type"] == "ok"
         transport.release.set()
@@ -161,16 +169,13 @@ async def test_a_slow_operator_delays_only_its_own_players_join(
     async with _slow_table(backend, tmp_path, dialect, balances, slow) as (_, transport, t):
         token = await t.server.token("dev")
         async with TableClient.connect(t.server, "live-1", token) as dev:
-            transport.release.clear()  # from now on the operator sits on dev's calls
-            held = transport.held
+            held = transport.hold()  # from now on the operator sits on dev's calls
             await dev.ws.send(json.dumps({"type": "join", "request_id": "slow"}))
-            while transport.held == held:  # dev's balance is at the operator, held
-                await asyncio.sleep(0.01)
+            await transport.held_after(held)  # dev's balance is at the operator, held
             await t.ann.ok({"type": "add_chip", "bet": "player"})
             assert (await t.ann.request({"type": "confirm"}, timeout=30))["type"] == "ok"
             await t.console.ok({"type": "close_betting"})
-            for card in ("9S", "8D", "KH", "7C"):  # Player natural 9 [M9]: ann wins
-                await t.console.ok({"type": "deal_card", "card": card})
+            await t.console.deal("9S", "8D", "KH", "7C")  # Player natural 9 [M9]: ann wins
             paid = await t.ann.next_of("balance", lambda m: m["reason"] == "settled")
             assert paid["wallet_balance"] == 101_000
             assert not any(m.get("request_id") == "slow" for m in dev.received)
@@ -198,11 +203,9 @@ async def test_a_slow_operator_delays_only_its_own_players_standing_bets(
             first = await a_hand(dealer, [(ann, {"banker": 2000})])  # a tie [M12]
             await ann.next_of("balance", lambda m: m["reason"] == "settled")
             assert operator.balances["ann"] == 100_000  # the push: paid back, then...
-            transport.release.clear()  # ...from now on the operator sits on ann's calls
-            held = transport.held
+            held = transport.hold()  # ...from now on the operator sits on ann's calls
             assert (await dealer.request({"type": "open_betting"}))["type"] == "ok"
-            while transport.held == held:  # ann's debit is at the operator, held
-                await asyncio.sleep(0.01)
+            await transport.held_after(held)  # ann's debit is at the operator, held
             opened = await bob.next_of("betting_opened", lambda m: m["event"]["game"] != first)
             game = opened["event"]["game"]
             assert (await bob.request({"type": "confirm", "bets": {"banker": 1000}}))[
@@ -214,8 +217,7 @@ async def test_a_slow_operator_delays_only_its_own_players_standing_bets(
             assert (back["event"]["action"], back["event"]["credited"]) == ("cancel", 2000)
             assert back["event"]["bets"] == {}
             await ann.next_of("betting_closed")  # after the bets went back
-            for card in ("2S", "9H", "3C", "KH"):  # Player 5, Banker 9 natural
-                await dealer.ok({"type": "deal_card", "card": card})
+            await dealer.deal("2S", "9H", "3C", "KH")  # Player 5, Banker 9 natural
             await bob.next_of("balance", lambda m: m["reason"] == "settled")
             assert operator.balances["bob"] == 100_950
             assert await server.node.bank.round_bets(game) == {"bob": {Bet.BANKER: 1000}}
@@ -265,15 +267,13 @@ async def test_a_slow_operator_delays_only_its_own_players_change_of_standing_be
             assert kept["event"]["reason"] == "standing_staked"
             game = kept["event"]["game"]
             assert operator.balances["ann"] == 3_000  # the standing bet debited again
-            transport.release.clear()  # from now on the operator sits on ann's calls
-            held = transport.held
+            held = transport.hold()  # from now on the operator sits on ann's calls
             raised = await ann.request(
                 {"type": "change_tie_bets", "bets": {"banker": 5000}}, timeout=30
             )
             assert raised["type"] == "ok", raised  # answered without the operator
             told = len(ann.received)
-            while transport.held == held:  # the old stake's credit is at the operator
-                await asyncio.sleep(0.01)
+            await transport.held_after(held)  # the old stake's credit is at the operator
             assert (await bob.request({"type": "confirm", "bets": {"banker": 1000}}, timeout=30))[
                 "type"
             ] == "ok"
@@ -291,8 +291,7 @@ async def test_a_slow_operator_delays_only_its_own_players_change_of_standing_be
                 "bob": {Bet.BANKER: 1000},
             }
             await dealer.ok({"type": "close_betting"})
-            for card in ("2S", "9H", "3C", "KH"):  # Player 5, Banker 9 natural
-                await dealer.ok({"type": "deal_card", "card": card})
+            await dealer.deal("2S", "9H", "3C", "KH")  # Player 5, Banker 9 natural
             await ann.next_of("balance", lambda m: m["reason"] == "settled")
             assert operator.balances["ann"] == 9_750  # 5,000 back and 4,750 won
             wallets = [m["wallet_balance"] for m in ann.received[told:] if m["type"] == "balance"]
@@ -324,13 +323,11 @@ async def test_a_session_that_expires_while_its_confirm_is_at_the_operator_is_an
         TableClient.connect(t.server, "live-1", await t.server.token("ann")) as ann,
     ):
         expires = time.time() + ttl  # at the latest: the new token is older than this
-        transport.release.clear()
-        held = transport.held
+        held = transport.hold()
         await ann.ws.send(
             json.dumps({"type": "confirm", "bets": {"player": 1000}, "request_id": "held"})
         )
-        while transport.held == held:  # the debit is at the operator, held
-            await asyncio.sleep(0.01)
+        await transport.held_after(held)  # the debit is at the operator, held
         await asyncio.sleep(max(0.0, expires - time.time()) + 0.2)  # expired by now
         transport.release.set()
         with pytest.raises(ConnectionClosed):

@@ -2,37 +2,24 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
-import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from cli_support import command_line
 from ledger_support import BACKENDS, ledger_database
 from sqlalchemy import text
 
 from punto.bets import Bet
 from punto.cli import ledger
-from punto.errors import PuntoError
 from punto.ledger import model
 from punto.ledger.migrate import head
 from punto.ledger.model import TransactionKind
 from punto.ledger.store import LedgerStore
 
-
-def punto(argv: Sequence[str]) -> int:
-    """``punto`` with only the ledger command, handling errors as ``punto.cli.main``."""
-    parser = argparse.ArgumentParser(prog="punto")
-    ledger.register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    try:
-        status: int = args.handler(args)
-    except PuntoError as exc:
-        print(f"punto: error: {exc}", file=sys.stderr)
-        return 2
-    return status
+punto = command_line(ledger)
+"""``punto`` with only the ledger command, handling errors as ``punto.cli.main``."""
 
 
 def test_migrate_then_check_a_new_sqlite_file(

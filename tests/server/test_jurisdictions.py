@@ -4,7 +4,6 @@ launch naming a profile, and each switch enforced by the server on a clock moved
 from __future__ import annotations
 
 import contextlib
-import itertools
 import json
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -13,18 +12,10 @@ from typing import Any
 
 import httpx
 import pytest
+from cli_support import punto_output
 from ledger_support import BACKENDS, POSTGRESQL
 from operator_support import Operator, launch_token
 from server_support import RunningServer, SkewClock, TableClient, betting_players, server_on
-
-import punto.cli
-
-
-def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    status = punto.cli.main(list(args))
-    out, err = capsys.readouterr()
-    return status, out, err
-
 
 # -- the command line ----------------------------------------------------------------
 
@@ -33,9 +24,9 @@ def test_the_cli_adds_lists_shows_replaces_and_removes_profiles(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = ["--database-url", f"sqlite:///{tmp_path / 'j.sqlite3'}"]
-    status, out, _ = _run(capsys, "jurisdictions", "list", *db)
+    status, out, _ = punto_output(capsys, "jurisdictions", "list", *db)
     assert (status, out.startswith("no jurisdictions yet")) == (0, True)
-    status, out, _ = _run(
+    status, out, _ = punto_output(
         capsys,
         "jurisdictions",
         "add",
@@ -62,21 +53,23 @@ def test_the_cli_adds_lists_shows_replaces_and_removes_profiles(
         "min_hand_interval": 2.5,
         "features_off": ["chat", "side_bets"],
     }
-    status, out, _ = _run(capsys, "jurisdictions", "show", "uk", *db)
+    status, out, _ = punto_output(capsys, "jurisdictions", "show", "uk", *db)
     assert status == 0
     assert "reality check 1h" in out
     assert "session limit 2h" in out
     assert "min hand interval 2.5s" in out
-    status, out, _ = _run(capsys, "jurisdictions", "add", "uk", "--name", "UK", *db)
+    status, out, _ = punto_output(capsys, "jurisdictions", "add", "uk", "--name", "UK", *db)
     assert "reality check none" in out  # replaced, not merged
-    _run(capsys, "jurisdictions", "add", "es", "--name", "Spain", "--reality-check", "30m", *db)
-    status, out, _ = _run(capsys, "jurisdictions", "list", "--json", *db)
+    punto_output(
+        capsys, "jurisdictions", "add", "es", "--name", "Spain", "--reality-check", "30m", *db
+    )
+    status, out, _ = punto_output(capsys, "jurisdictions", "list", "--json", *db)
     assert [p["id"] for p in json.loads(out)["jurisdictions"]] == ["es", "uk"]
-    status, out, _ = _run(capsys, "jurisdictions", "remove", "uk", *db)
+    status, out, _ = punto_output(capsys, "jurisdictions", "remove", "uk", *db)
     assert (status, out.strip()) == (0, "removed uk")
-    status, _, err = _run(capsys, "jurisdictions", "show", "uk", *db)
+    status, _, err = punto_output(capsys, "jurisdictions", "show", "uk", *db)
     assert (status, err.strip()) == (2, "punto: error: no jurisdiction 'uk'")
-    status, _, err = _run(capsys, "jurisdictions", "remove", "uk", *db)
+    status, _, err = punto_output(capsys, "jurisdictions", "remove", "uk", *db)
     assert status == 2
 
 
@@ -95,7 +88,7 @@ def test_bad_cli_input_is_one_line_and_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], says: str
 ) -> None:
     db = ["--database-url", f"sqlite:///{tmp_path / 'j.sqlite3'}"]
-    status, out, err = _run(capsys, "jurisdictions", "add", *args, *db)
+    status, out, err = punto_output(capsys, "jurisdictions", "add", *args, *db)
     assert status == 2
     assert out == ""
     assert err.startswith("punto: error: ")
@@ -113,8 +106,8 @@ async def test_the_admin_api_keeps_profiles_for_administrators_only(
 ) -> None:
     async with server_on(backend, tmp_path) as server:
         http = server.http
-        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
-        player = {"Authorization": f"Bearer {await server.token('ann')}"}
+        admin = await server.headers("admin")
+        player = await server.headers("ann")
         assert (await http.get("/api/admin/jurisdictions", headers=admin)).json() == {
             "jurisdictions": []
         }
@@ -183,11 +176,18 @@ async def test_the_admin_api_keeps_profiles_for_administrators_only(
 
 # -- launches ------------------------------------------------------------------------
 
-_CALLS = itertools.count()
+_STAMPED: set[int] = set()
+"""The timestamps the module's signed launches used: each call its own (a replay is
+refused), whatever second the clock has reached."""
 
 
-async def _admin(server: RunningServer) -> dict[str, str]:
-    return {"Authorization": f"Bearer {await server.token('admin')}"}
+def _stamp(clock: SkewClock) -> int:
+    """The clock's second, or the latest earlier one no launch used yet."""
+    stamp = int(clock.now())
+    while stamp in _STAMPED:
+        stamp -= 1
+    _STAMPED.add(stamp)
+    return stamp
 
 
 async def _operator(server: RunningServer) -> Operator:
@@ -195,17 +195,30 @@ async def _operator(server: RunningServer) -> Operator:
     added = await server.http.post(
         "/api/admin/operators",
         json={"id": "acme", "name": "Acme", "currencies": ["EUR"]},
-        headers=await _admin(server),
+        headers=await server.headers("admin"),
     )
     assert added.status_code == 201, added.text
     return Operator("acme", added.json()["secret"], server.http)
+
+
+@asynccontextmanager
+async def _acme_server(
+    backend: str, tmp_path: Path
+) -> AsyncIterator[tuple[RunningServer, Operator, SkewClock]]:
+    """A server on a clock the test moves, with day-long sessions and a long betting
+    time, and ``acme`` registered: the server, acme, and the clock."""
+    clock = SkewClock()
+    async with server_on(
+        backend, tmp_path, clock=clock, token_ttl=86400.0, betting_seconds=600.0
+    ) as server:
+        yield server, await _operator(server), clock
 
 
 async def _profile(server: RunningServer, profile_id: str, **switches: object) -> None:
     put = await server.http.put(
         f"/api/admin/jurisdictions/{profile_id}",
         json={"name": profile_id.upper(), **switches},
-        headers=await _admin(server),
+        headers=await server.headers("admin"),
     )
     assert put.status_code == 200, put.text
 
@@ -213,8 +226,7 @@ async def _profile(server: RunningServer, profile_id: str, **switches: object) -
 async def _launch(
     server: RunningServer, acme: Operator, clock: SkewClock, player: str = "p-1", **fields: object
 ) -> httpx.Response:
-    stamp = int(clock.now()) - next(_CALLS)  # each signed call its own
-    return await acme.launch(acme.body(player_id=player, timestamp=stamp, **fields))
+    return await acme.launch(acme.body(player_id=player, timestamp=_stamp(clock), **fields))
 
 
 async def _session(
@@ -240,11 +252,7 @@ def _bearer(session: Mapping[str, Any]) -> dict[str, str]:
 async def test_a_launch_names_a_kept_profile_and_the_player_carries_it(
     backend: str, tmp_path: Path
 ) -> None:
-    clock = SkewClock()
-    async with server_on(
-        backend, tmp_path, clock=clock, token_ttl=86400.0, betting_seconds=600.0
-    ) as server:
-        acme = await _operator(server)
+    async with _acme_server(backend, tmp_path) as (server, acme, clock):
         unknown = await _launch(server, acme, clock, jurisdiction="uk")
         assert unknown.status_code == 400
         assert unknown.json()["error"] == "bad_message"
@@ -273,10 +281,12 @@ async def test_a_launch_names_a_kept_profile_and_the_player_carries_it(
         assert (await server.http.get("/api/me", headers=_bearer(again))).json()[
             "jurisdiction"
         ] is None
-        ann = {"Authorization": f"Bearer {await server.token('ann')}"}
+        ann = await server.headers("ann")
         assert (await server.http.get("/api/me", headers=ann)).json()["jurisdiction"] is None
         # a removed profile: launches may no longer name it
-        await server.http.delete("/api/admin/jurisdictions/uk", headers=await _admin(server))
+        await server.http.delete(
+            "/api/admin/jurisdictions/uk", headers=await server.headers("admin")
+        )
         gone = await _launch(server, acme, clock, "p-3", jurisdiction="uk")
         assert gone.status_code == 400
 
@@ -293,8 +303,7 @@ async def _hand(dealer: TableClient, player: TableClient, cards: Sequence[str]) 
     """Betting closed on the open hand, ``cards`` dealt, the hand settled; its game."""
     game = str(dealer.snapshot["state"].get("game"))
     await dealer.ok({"type": "close_betting"})
-    for card in cards:
-        await dealer.ok({"type": "deal_card", "card": card})
+    await dealer.deal(*cards)
     settled = await player.next_of("hand_settled")
     return str(settled["event"]["game"]) or game
 
@@ -321,11 +330,7 @@ def _refused(answer: Mapping[str, Any], reason: str) -> None:
 async def test_a_reality_check_stops_bets_until_acknowledged_and_leave_ends_the_session(
     backend: str, tmp_path: Path
 ) -> None:
-    clock = SkewClock()
-    async with server_on(
-        backend, tmp_path, clock=clock, token_ttl=86400.0, betting_seconds=600.0
-    ) as server:
-        acme = await _operator(server)
+    async with _acme_server(backend, tmp_path) as (server, acme, clock):
         await _profile(server, "uk", reality_check_interval="10m")
         session = await _session(server, acme, clock, jurisdiction="uk")
         me = _bearer(session)
@@ -372,7 +377,7 @@ async def test_a_reality_check_stops_bets_until_acknowledged_and_leave_ends_the_
             assert left.json()["ended"] is True
         assert (await http.get("/api/me", headers=me)).status_code == 401  # its token ended
         # a password account plays under no profile
-        ann = {"Authorization": f"Bearer {await server.token('ann')}"}
+        ann = await server.headers("ann")
         assert (await http.get("/api/session/reality-check", headers=ann)).json() == {
             "jurisdiction": None
         }
@@ -387,11 +392,7 @@ async def test_a_reality_check_stops_bets_until_acknowledged_and_leave_ends_the_
 async def test_the_session_limit_and_the_least_time_between_hands(
     backend: str, tmp_path: Path
 ) -> None:
-    clock = SkewClock()
-    async with server_on(
-        backend, tmp_path, clock=clock, token_ttl=86400.0, betting_seconds=600.0
-    ) as server:
-        acme = await _operator(server)
+    async with _acme_server(backend, tmp_path) as (server, acme, clock):
         await _profile(server, "es", session_limit="1h", min_hand_interval="60s")
         session = await _session(server, acme, clock, jurisdiction="es")
         me = _bearer(session)
@@ -427,11 +428,7 @@ async def test_the_session_limit_and_the_least_time_between_hands(
 @pytest.mark.asyncio
 @pytest.mark.parametrize("backend", POSTGRESQL)
 async def test_side_bets_and_chat_off(backend: str, tmp_path: Path) -> None:
-    clock = SkewClock()
-    async with server_on(
-        backend, tmp_path, clock=clock, token_ttl=86400.0, betting_seconds=600.0
-    ) as server:
-        acme = await _operator(server)
+    async with _acme_server(backend, tmp_path) as (server, acme, clock):
         await _profile(server, "strict", features_off=["side_bets", "chat"])
         session = await _session(server, acme, clock, jurisdiction="strict")
         ann = await server.token("ann")

@@ -6,23 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from alembic import command
-from ledger_support import BACKENDS, ledger_database
+from ledger_support import BACKENDS
+from migration_support import migrated_engine, server_to
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
-from punto.ledger.store import create_engine
-from punto.server.store.migrate import alembic_config, upgrade_async
-
 pytestmark = [pytest.mark.asyncio, pytest.mark.parametrize("backend", BACKENDS)]
-
-
-def _server_to(connection: Connection, revision: str) -> None:
-    config = alembic_config(connection)
-    if revision == "head":
-        command.upgrade(config, revision)
-    else:
-        command.downgrade(config, revision)
 
 
 def _columns(connection: Connection) -> set[str]:
@@ -30,25 +19,20 @@ def _columns(connection: Connection) -> set[str]:
 
 
 async def test_ez_c_a_hand_stored_before_closed_no_side_bet(backend: str, tmp_path: Path) -> None:
-    async with ledger_database(backend, tmp_path) as url:
-        await upgrade_async(url)
-        engine = create_engine(url)
-        try:
-            async with engine.begin() as conn:
-                await conn.run_sync(_server_to, "s0018v")
-                await conn.execute(
-                    text(
-                        "INSERT INTO server_hands (game, table_id, shoe, hand, opened_at,"
-                        " closed_at, status, record) VALUES ('ez-1-001-001', 'ez-1', 1, 1,"
-                        " 1.0, 2.0, 'settled', '{}')"
-                    )
+    async with migrated_engine(backend, tmp_path) as engine:
+        async with engine.begin() as conn:
+            await conn.run_sync(server_to, "s0018v")
+            await conn.execute(
+                text(
+                    "INSERT INTO server_hands (game, table_id, shoe, hand, opened_at,"
+                    " closed_at, status, record) VALUES ('ez-1-001-001', 'ez-1', 1, 1,"
+                    " 1.0, 2.0, 'settled', '{}')"
                 )
-                await conn.run_sync(_server_to, "head")
-            async with engine.connect() as conn:
-                row = (await conn.execute(text("SELECT closed_bets FROM server_hands"))).one()
-            assert row[0] == ""
-            async with engine.begin() as conn:
-                await conn.run_sync(_server_to, "s0018v")
-                assert "closed_bets" not in await conn.run_sync(_columns)
-        finally:
-            await engine.dispose()
+            )
+            await conn.run_sync(server_to, "head")
+        async with engine.connect() as conn:
+            row = (await conn.execute(text("SELECT closed_bets FROM server_hands"))).one()
+        assert row[0] == ""
+        async with engine.begin() as conn:
+            await conn.run_sync(server_to, "s0018v")
+            assert "closed_bets" not in await conn.run_sync(_columns)

@@ -6,13 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from alembic import command
-from ledger_support import BACKENDS, ledger_database
+from ledger_support import BACKENDS
+from migration_support import migrated_engine, server_to
 from sqlalchemy import text
-from sqlalchemy.engine import Connection
 
-from punto.ledger.store import create_engine
-from punto.server.store.migrate import alembic_config, upgrade_async
 from punto.server.tables.configs import TableConfig
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.parametrize("backend", BACKENDS)]
@@ -20,39 +17,26 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.parametrize("backend", BACKENDS)]
 HLS = "https://media.example/live-1/live.m3u8"
 
 
-def _server_to(connection: Connection, revision: str) -> None:
-    config = alembic_config(connection)
-    if revision == "head":
-        command.upgrade(config, revision)
-    else:
-        command.downgrade(config, revision)
-
-
 async def test_a_stream_url_becomes_the_videos_hls_url(backend: str, tmp_path: Path) -> None:
-    async with ledger_database(backend, tmp_path) as url:
-        await upgrade_async(url)
-        engine = create_engine(url)
-        try:
-            async with engine.begin() as conn:
-                await conn.run_sync(_server_to, "s0017j")
-                await conn.execute(
-                    text(
-                        "INSERT INTO server_tables (id, name, rules, kind, dealing, seats,"
-                        " betting_seconds, vip_min_balance, enabled, overrides, stream_url)"
-                        " VALUES ('live-1', 'Live 1', 'macau', 'normal', 'live', 7, 15, 0,"
-                        " true, '{}', :url)"
-                    ),
-                    {"url": HLS},
-                )
-                await conn.run_sync(_server_to, "head")
-            async with engine.connect() as conn:
-                row = (await conn.execute(text("SELECT * FROM server_tables"))).one()
-            video = TableConfig.from_json(dict(row._mapping)).video
-            assert (video.whep_url, video.hls_url, video.qualities) == (None, HLS, ())
-            async with engine.begin() as conn:
-                await conn.run_sync(_server_to, "s0017j")
-            async with engine.connect() as conn:
-                back = (await conn.execute(text("SELECT stream_url FROM server_tables"))).one()
-            assert back[0] == HLS
-        finally:
-            await engine.dispose()
+    async with migrated_engine(backend, tmp_path) as engine:
+        async with engine.begin() as conn:
+            await conn.run_sync(server_to, "s0017j")
+            await conn.execute(
+                text(
+                    "INSERT INTO server_tables (id, name, rules, kind, dealing, seats,"
+                    " betting_seconds, vip_min_balance, enabled, overrides, stream_url)"
+                    " VALUES ('live-1', 'Live 1', 'macau', 'normal', 'live', 7, 15, 0,"
+                    " true, '{}', :url)"
+                ),
+                {"url": HLS},
+            )
+            await conn.run_sync(server_to, "head")
+        async with engine.connect() as conn:
+            row = (await conn.execute(text("SELECT * FROM server_tables"))).one()
+        video = TableConfig.from_json(dict(row._mapping)).video
+        assert (video.whep_url, video.hls_url, video.qualities) == (None, HLS, ())
+        async with engine.begin() as conn:
+            await conn.run_sync(server_to, "s0017j")
+        async with engine.connect() as conn:
+            back = (await conn.execute(text("SELECT stream_url FROM server_tables"))).one()
+        assert back[0] == HLS

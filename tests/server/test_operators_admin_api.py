@@ -19,8 +19,8 @@ async def test_a_disabled_operator_launches_no_one_until_enabled_again(
 ) -> None:
     async with server_on(backend, tmp_path) as server:
         http = server.http
-        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
-        player = {"Authorization": f"Bearer {await server.token('ann')}"}
+        admin = await server.headers("admin")
+        player = await server.headers("ann")
         added = await http.post(
             "/api/admin/operators",
             json={"id": "acme", "name": "Acme", "currencies": ["EUR"]},

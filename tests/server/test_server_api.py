@@ -8,17 +8,13 @@ from typing import Any
 
 import pytest
 from ledger_support import BACKENDS
-from server_support import RunningServer, TableClient, server_on
+from server_support import TableClient, server_on
 
 from punto.cards import parse_cards
 from punto.server.tables.configs import DEMO_TABLES
 from punto.shoe import ShoeReveal, verify_commitment
 
 pytestmark = pytest.mark.asyncio
-
-
-async def _headers(server: RunningServer, user: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {await server.token(user)}"}
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -63,9 +59,9 @@ async def test_health_metrics_accounts_and_roles(backend: str, tmp_path: Path) -
             assert answer.status_code == 400, body
             assert answer.json()["error"] == "bad_message"
 
-        player = await _headers(server, "ann")
-        dealer = await _headers(server, "dana")
-        admin = await _headers(server, "admin")
+        player = await server.headers("ann")
+        dealer = await server.headers("dana")
+        admin = await server.headers("admin")
         for path in ("/api/admin/tables", "/api/admin/users", "/api/reports/daily"):
             assert (await http.get(path, headers=player)).status_code == 403
             assert (await http.get(path, headers=dealer)).status_code == 403
@@ -108,7 +104,7 @@ async def test_lobby_tables_roads_history_and_shoes(backend: str, tmp_path: Path
         assert (await http.get("/api/tables/nope/history")).status_code == 404
         assert (await http.get("/api/tables/nope")).status_code == 404
 
-        sam = await _headers(server, "sam")
+        sam = await server.headers("sam")
         closed = await http.post(
             "/api/supervisor/tables/tiger-1/close", json={"reason": "end of day"}, headers=sam
         )
@@ -134,7 +130,7 @@ async def test_a_tables_live_video_whep_and_hls(backend: str, tmp_path: Path) ->
     survives in the store."""
     async with server_on(backend, tmp_path) as server:
         http = server.http
-        admin = await _headers(server, "admin")
+        admin = await server.headers("admin")
         whep = "https://media.example/macau-1/whep"
         hls = "https://media.example/macau-1/live.m3u8"
         low = {"name": "360p", "whep_url": whep + "/360p", "hls_url": None}
@@ -174,7 +170,7 @@ async def test_a_tables_live_video_whep_and_hls(backend: str, tmp_path: Path) ->
         ):
             answer = await http.patch("/api/admin/tables/macau-1", json=bad, headers=admin)
             assert answer.status_code in (400, 422), (bad, answer.text)
-        player = await _headers(server, "ann")
+        player = await server.headers("ann")
         refused = await http.patch(
             "/api/admin/tables/macau-1", json={"video": {"whep_url": ""}}, headers=player
         )
@@ -208,7 +204,7 @@ async def test_a_tables_live_video_whep_and_hls(backend: str, tmp_path: Path) ->
 async def test_administration_and_reports(backend: str, tmp_path: Path) -> None:
     async with server_on(backend, tmp_path) as server:
         http = server.http
-        admin = await _headers(server, "admin")
+        admin = await server.headers("admin")
         presets = (await http.get("/api/admin/presets", headers=admin)).json()["presets"]
         assert {p["name"] for p in presets} >= {"macau", "super_punto_banco", "online_8deck"}
 
@@ -266,7 +262,7 @@ async def test_s14_a_pause_asked_for_during_a_hand_is_taken_when_it_ends(
     backend: str, tmp_path: Path
 ) -> None:
     async with server_on(backend, tmp_path, betting_seconds=2.0) as server:
-        sam = await _headers(server, "sam")
+        sam = await server.headers("sam")
         async with TableClient.connect(server, "online-1") as watcher:
             await watcher.next_of("betting_opened", timeout=30)
             asked = await server.http.post(

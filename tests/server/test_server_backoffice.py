@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from ledger_support import BACKENDS
-from server_support import RunningServer, TableClient, server_on
+from server_support import TableClient, server_on
 
 from punto.bets import Bet
 from punto.cards import deck
@@ -31,10 +31,6 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
 
 SHORT = {"decks": 6, "cut_min_from_end": 270, "cut_max_from_end": 270}
 """A 6-deck shoe cut 42 cards in: a shoe lasts a few hands."""
-
-
-async def _headers(server: RunningServer, user: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {await server.token(user)}"}
 
 
 async def _shoe_start(client: TableClient) -> tuple[list[int], int]:
@@ -59,8 +55,8 @@ async def test_rules_as_data_reach_the_dealt_game_and_are_versioned(
 ) -> None:
     async with server_on(backend, tmp_path) as server:
         http = server.http
-        admin = await _headers(server, "admin")
-        sam = await _headers(server, "sam")
+        admin = await server.headers("admin")
+        sam = await server.headers("sam")
         body = {
             "id": "short-1",
             "name": "Short shoe",
@@ -125,7 +121,7 @@ async def test_typed_refusals_name_the_field_and_change_nothing(
 ) -> None:
     async with server_on(backend, tmp_path) as server:
         http = server.http
-        admin = await _headers(server, "admin")
+        admin = await server.headers("admin")
         preview = "/api/admin/rules/preview"
         for overrides, field in (
             ({"decks": 13}, "decks"),
@@ -175,7 +171,7 @@ async def test_typed_refusals_name_the_field_and_change_nothing(
         assert refused.status_code == 409
         kept = (await http.get("/api/admin/tables/macau-1/rules", headers=admin)).json()
         assert kept["rules_version"] == 1
-        player = await _headers(server, "bob")
+        player = await server.headers("bob")
         assert (
             await http.post(preview, json={"preset": "macau"}, headers=player)
         ).status_code == 403
@@ -194,7 +190,7 @@ async def test_the_edge_preview_equals_punto_edge(
     }
     overrides: dict[str, Any] = {"paytables": paytables, "decks": 6}
     async with server_on(backend, tmp_path) as server:
-        admin = await _headers(server, "admin")
+        admin = await server.headers("admin")
         answer = await server.http.post(
             "/api/admin/rules/preview",
             json={"preset": "live_tiger", "overrides": overrides},
@@ -279,8 +275,8 @@ async def test_drift_and_shoe_audit_alarms_reach_the_supervisors(
 ) -> None:
     async with server_on(backend, tmp_path) as server:
         http = server.http
-        admin = await _headers(server, "admin")
-        sam = await _headers(server, "sam")
+        admin = await server.headers("admin")
+        sam = await server.headers("sam")
         for table in ("fair-1", "bias-1"):
             body = {"id": table, "name": table, "preset": "macau", "enabled": False}
             assert (
@@ -319,7 +315,7 @@ async def test_drift_and_shoe_audit_alarms_reach_the_supervisors(
         for bad in ("table=nope", "table=fair-1&shoe=1&date=2026-01-01", "table=fair-1&date=x"):
             answer = await http.get(f"/api/reports/drift?{bad}", headers=sam)
             assert answer.status_code in (400, 404), bad
-        player = await _headers(server, "bob")
+        player = await server.headers("bob")
         assert (await http.get("/api/supervisor/alarms", headers=player)).status_code == 403
 
         # A correction settles a hand again by the rules it was dealt under, not the new ones.

@@ -129,7 +129,7 @@ async def test_lobby_streaks_favourites_and_alerts(tmp_path: Path) -> None:
             if streak["side"] is not None:
                 assert streak["length"] >= 1
 
-        ann = {"Authorization": f"Bearer {await server.token('ann')}"}
+        ann = await server.headers("ann")
         url = "/api/me/lobby"
         assert (await server.http.get(url, headers=ann)).json() == {"favourites": [], "alerts": []}
         prefs = {
@@ -140,7 +140,7 @@ async def test_lobby_streaks_favourites_and_alerts(tmp_path: Path) -> None:
         assert saved.status_code == 200, saved.text
         assert saved.json()["favourites"] == ["vip-1", "macau-1"]
         assert (await server.http.get(url, headers=ann)).json() == saved.json()
-        bob = {"Authorization": f"Bearer {await server.token('bob')}"}
+        bob = await server.headers("bob")
         assert (await server.http.get(url, headers=bob)).json()["favourites"] == []
         for bad in [
             {"favourites": ["x" * 41]},

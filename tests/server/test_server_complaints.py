@@ -18,9 +18,9 @@ async def test_a_complaint_is_filed_resolved_and_seen(tmp_path: Path) -> None:
     async with server_on("sqlite", tmp_path) as server:
         node = server.node
         game, wallet = await _play_one_hand(server, "ann")
-        ann = {"Authorization": f"Bearer {await server.token('ann')}"}
-        bob = {"Authorization": f"Bearer {await server.token('bob')}"}
-        sam = {"Authorization": f"Bearer {await server.token('sam')}"}
+        ann = await server.headers("ann")
+        bob = await server.headers("bob")
+        sam = await server.headers("sam")
         url = "/api/me/complaints"
         filed = await server.http.post(url, json={"game": game, "text": "wrong card"}, headers=ann)
         assert filed.status_code == 201, filed.text

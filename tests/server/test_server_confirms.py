@@ -457,8 +457,7 @@ async def test_connections_cut_during_a_batch_of_confirms_lose_nothing(
                 assert (dict(mine.bets) if mine else {}) == table_bets
             # the table carries on by itself: the hand is dealt and settled
             await dealer.ok({"type": "close_betting"})
-            for card in ("9S", "8D", "KH", "7C"):  # a Player natural 9 against 5 [M9]
-                await dealer.ok({"type": "deal_card", "card": card})
+            await dealer.deal("9S", "8D", "KH", "7C")  # a Player natural 9 against 5 [M9]
             await dealer.next_of("hand_settled", timeout=30)
             info = await ledger.round(game)
             assert info.status.value == "settled"

@@ -22,9 +22,7 @@ async def _play_one_hand(server: RunningServer, player: str) -> tuple[str, int]:
     """``player`` bets 2000 on Player at nocomm-1; the game and the wallet before it."""
     token = await server.token(player)
     async with TableClient.connect(server, "nocomm-1", token) as client:
-        await client.ok({"type": "join"})
-        await client.ok({"type": "sit", "seat": 5, "tier": "low"})
-        await client.ok({"type": "choose_chip", "chip": 1000})
+        await client.take_seat(5, chip=1000)
         wallet = await server.node.bank.balance(player)
         while True:
             game = await client.betting_open()
@@ -34,8 +32,7 @@ async def _play_one_hand(server: RunningServer, player: str) -> tuple[str, int]:
                 break
             assert a
             assert b
-        await client.next_of("hand_settled", lambda m: m["event"]["game"] == game)
-        await client.next_of("balance", lambda m: m["reason"] == "settled")
+        await client.settled(game)
         await client.ok({"type": "stand"})
         await client.ok({"type": "leave"})
     return game, wallet
@@ -46,8 +43,8 @@ async def test_o_correction_moves_only_the_difference(backend: str, tmp_path: Pa
     async with server_on(backend, tmp_path) as server:
         game, wallet = await _play_one_hand(server, "ann")
         paid = await server.node.bank.balance("ann")
-        sam = {"Authorization": f"Bearer {await server.token('sam')}"}
-        ann = {"Authorization": f"Bearer {await server.token('ann')}"}
+        sam = await server.headers("sam")
+        ann = await server.headers("ann")
         body = {
             "player": ["9S", "KH"],
             "banker": ["7H", "8C"],
@@ -104,8 +101,8 @@ async def test_bad_corrections_are_refused_and_change_nothing(backend: str, tmp_
     async with server_on(backend, tmp_path) as server:
         game, _ = await _play_one_hand(server, "bob")
         before = await server.node.bank.balance("bob")
-        sam = {"Authorization": f"Bearer {await server.token('sam')}"}
-        dana = {"Authorization": f"Bearer {await server.token('dana')}"}
+        sam = await server.headers("sam")
+        dana = await server.headers("dana")
         url = f"/api/supervisor/hands/{game}/correct"
         cases = [
             ({"player": ["9S", "KH"], "banker": ["7H", "8C"], "reason": "x"}, dana, 403),
@@ -136,20 +133,13 @@ async def test_a_seated_players_table_balance_follows_corrections_voids_and_depo
 ) -> None:
     async with server_on(backend, tmp_path) as server:
         token = await server.token("cleo")
-        sam = {"Authorization": f"Bearer {await server.token('sam')}"}
-        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
+        sam = await server.headers("sam")
+        admin = await server.headers("admin")
         runner = server.node.runners["nocomm-1"]
         async with TableClient.connect(server, "nocomm-1", token) as client:
-            await client.ok({"type": "join"})
-            await client.ok({"type": "sit", "seat": 2, "tier": "low"})
-            await client.ok({"type": "choose_chip", "chip": 1000})
-            while True:
-                game = await client.betting_open()
-                await client.request({"type": "add_chip", "bet": "player"})
-                if (await client.request({"type": "confirm"}))["type"] == "ok":
-                    break
-            await client.next_of("hand_settled", lambda m: m["event"]["game"] == game)
-            await client.next_of("balance", lambda m: m["reason"] == "settled")
+            await client.take_seat(2, chip=1000)
+            game = await client.confirm_in_a_round("player")
+            await client.settled(game)
 
             async def follows() -> None:
                 assert runner.table.balance("cleo") == await server.node.bank.balance("cleo")

@@ -8,14 +8,18 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-import httpx
 import pytest
 from ledger_support import POSTGRESQL
-from operator_support import Operator, launch_token, operators_cli, production
+from operator_support import (
+    Operator,
+    RemoteServer,
+    launched_session,
+    operators_cli,
+    production,
+)
 from server_support import TableClient
 
 if TYPE_CHECKING:
@@ -56,25 +60,6 @@ _USD = {
         },
     },
 }
-
-
-@dataclass
-class _Remote:
-    url: str
-
-    @property
-    def ws_url(self) -> str:
-        return self.url.replace("http://", "ws://")
-
-
-async def _session(http: httpx.AsyncClient, operator: Operator, **fields: object) -> str:
-    answer = await operator.launch(operator.body(**fields))
-    assert answer.status_code == 200, answer.text
-    redeemed = await http.post(
-        "/api/auth/launch", json={"launch": launch_token(answer.json()["url"])}
-    )
-    assert redeemed.status_code == 200, redeemed.text
-    return str(redeemed.json()["token"])
 
 
 def _cli(url: str, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -132,10 +117,10 @@ async def test_three_currencies_at_one_table_in_one_hand(backend: str, tmp_path:
         assert unknown.status_code == 400, unknown.text
         assert "gold" in unknown.json()["message"]
         tokens = {
-            "acme.ann": await _session(http, a, player_id="ann", currency="EUR"),
-            "acme.ken": await _session(http, a, player_id="ken", currency="JPY"),
-            "beta.bo": await _session(http, b, player_id="bo", currency="USD"),
-            "beta.gus": await _session(http, b, player_id="gus", currency="GBP"),
+            "acme.ann": await launched_session(http, a, player_id="ann", currency="EUR"),
+            "acme.ken": await launched_session(http, a, player_id="ken", currency="JPY"),
+            "beta.bo": await launched_session(http, b, player_id="bo", currency="USD"),
+            "beta.gus": await launched_session(http, b, player_id="gus", currency="GBP"),
         }
         for user in ("acme.ann", "acme.ken", "beta.bo"):
             deposit = await http.post(
@@ -149,7 +134,7 @@ async def test_three_currencies_at_one_table_in_one_hand(backend: str, tmp_path:
         ).json()
         assert (me["currency"], me["digits"], me["balance"]) == ("JPY", 0, 100_000)
         assert me["limits"]["chips"] == [100, 500, 1000, 5000]
-        remote = cast("RunningServer", _Remote(server.url))
+        remote = cast("RunningServer", RemoteServer(server.url))
         async with (
             TableClient.connect(remote, "t-1", tokens["acme.ann"]) as ann,
             TableClient.connect(remote, "t-1", tokens["acme.ken"]) as ken,
@@ -162,9 +147,7 @@ async def test_three_currencies_at_one_table_in_one_hand(backend: str, tmp_path:
             for number, (client, chip) in enumerate(
                 ((ann, 1000), (ken, 5000), (bo, 1000)), start=1
             ):
-                await client.ok({"type": "join"})
-                await client.ok({"type": "sit", "seat": number, "tier": "low"})
-                await client.ok({"type": "choose_chip", "chip": chip})
+                await client.take_seat(number, chip=chip)
             wrong = await ken.request({"type": "choose_chip", "chip": 2500})
             assert wrong["type"] == "error", wrong  # not a yen chip
             await ken.ok({"type": "choose_chip", "chip": 5000})

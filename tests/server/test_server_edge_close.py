@@ -33,7 +33,7 @@ TURNS_AFTER = 13
 
 
 async def _ez_table(server: RunningServer, **overrides: Any) -> tuple[int, dict[str, Any]]:
-    admin = {"Authorization": f"Bearer {await server.token('admin')}"}
+    admin = await server.headers("admin")
     table = {
         "id": "ez-live",
         "name": "EZ live",
@@ -123,7 +123,7 @@ async def test_ez_c_a_live_ez_table_closes_dragon7_when_the_shoe_turns(
             assert reopened["reopened"] == ["dragon7"]
             await ann.ok({"type": "confirm", "bets": {"dragon7": 500}})  # open again
 
-        supervisor = {"Authorization": f"Bearer {await server.token('admin')}"}
+        supervisor = await server.headers("admin")
         today = datetime.fromtimestamp(server.node.clock.now(), UTC).date().isoformat()
         asked = {"date": today, "table": "ez-live"}
         report = await server.http.get("/api/reports/daily", params=asked, headers=supervisor)

@@ -18,7 +18,7 @@ async def test_ez_and_speed_tables_opened_in_the_back_office(backend: str, tmp_p
     # no server-wide betting time: each table's own (or its rules') counts down
     async with server_on(backend, tmp_path, betting_seconds=None) as server:
         http = server.http
-        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
+        admin = await server.headers("admin")
         for table_id, preset in (("ez-1", "ez"), ("speed-1", "speed")):
             body = {"id": table_id, "name": preset, "preset": preset}
             created = await http.post("/api/admin/tables", json=body, headers=admin)

@@ -3,6 +3,8 @@ coup machine places them, faults void and refund [L], [M10], [S8]."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,14 +39,11 @@ async def test_l_dealer_deals_a_live_hand_and_a_void_refunds(backend: str, tmp_p
         ):
             assert dealer.snapshot["you"]["viewer"] == "dealer"
             await dealer.ok({"type": "start_shoe"})
-            await player.ok({"type": "join"})
-            await player.ok({"type": "sit", "seat": 2, "tier": "low"})
-            await player.ok({"type": "choose_chip", "chip": 1000})
+            await player.take_seat(2, chip=1000)
             wallet = await server.node.bank.balance("cleo")
 
             game = await _open_hand(dealer, player, {"player": 2000})
-            for card in ("9S", "8D", "KH", "7C"):  # P1 B1 P2 B2: Player natural 9 [M9]
-                await dealer.ok({"type": "deal_card", "card": card})
+            await dealer.deal("9S", "8D", "KH", "7C")  # P1 B1 P2 B2: Player natural 9 [M9]
             refused = await dealer.request({"type": "deal_card", "card": "2C"})
             assert refused["error"] == "phase"  # the hand is over: settled at once [S8]
             settled = await player.next_of("hand_settled", lambda m: m["event"]["game"] == game)
@@ -86,13 +85,10 @@ async def test_m12_bets_standing_after_a_tie_are_staked_again_and_can_be_changed
             TableClient.connect(server, "macau-live", await server.token("ann")) as player,
         ):
             await dealer.ok({"type": "start_shoe"})
-            await player.ok({"type": "join"})
-            await player.ok({"type": "sit", "seat": 1, "tier": "low"})
-            await player.ok({"type": "choose_chip", "chip": 1000})
+            await player.take_seat(1, chip=1000)
             wallet = await server.node.bank.balance("ann")
             await _open_hand(dealer, player, {"banker": 2000})
-            for card in ("4S", "4H", "3S", "3H"):  # Player 7, Banker 7: a tie [M12]
-                await dealer.ok({"type": "deal_card", "card": card})
+            await dealer.deal("4S", "4H", "3S", "3H")  # Player 7, Banker 7: a tie [M12]
             settled = await player.next_of("hand_settled")
             assert settled["event"]["results"][0]["standing"] == {"banker": 2000}
             await dealer.ok({"type": "open_betting"})
@@ -104,8 +100,7 @@ async def test_m12_bets_standing_after_a_tie_are_staked_again_and_can_be_changed
             assert raised["type"] == "ok", raised
             assert await server.node.bank.balance("ann") == wallet - 5000
             await dealer.ok({"type": "close_betting"})
-            for card in ("2S", "9H", "3C", "KH"):  # Player 5 draws, Banker 9 natural
-                await dealer.ok({"type": "deal_card", "card": card})
+            await dealer.deal("2S", "9H", "3C", "KH")  # Player 5 draws, Banker 9 natural
             settled = await player.next_of("hand_settled", lambda m: m["event"]["game"] == game)
             (result,) = settled["event"]["results"]
             assert result["settlement"]["total_stake"] == 5000
@@ -140,8 +135,7 @@ async def test_m12_after_a_tie_each_player_gets_their_own_standing_bets_and_all_
             await ann.ok({"type": "confirm", "bets": {"banker": 2000}})
             await bob.ok({"type": "confirm", "bets": {"player": 3000}})
             await dealer.ok({"type": "close_betting"})
-            for card in ("4S", "4H", "3S", "3H"):  # Player 7, Banker 7: a tie [M12]
-                await dealer.ok({"type": "deal_card", "card": card})
+            await dealer.deal("4S", "4H", "3S", "3H")  # Player 7, Banker 7: a tie [M12]
             await dealer.next_of("hand_settled")
             await dealer.ok({"type": "open_betting"})
             opened = await dealer.next_of("betting_opened")
@@ -185,13 +179,13 @@ async def test_m12_after_a_tie_each_player_gets_their_own_standing_bets_and_all_
         assert report.ok, report.problems
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-async def test_each_player_gets_their_own_result_and_everyone_the_hands_summary(
+@asynccontextmanager
+async def _two_bettors(
     backend: str, tmp_path: Path
-) -> None:
-    """Issue 11: a settled hand brings each player their own result, a spectator and a
-    player who did not bet the hand's summary only (never the others' winnings), and the
-    dealer every result."""
+) -> AsyncIterator[tuple[TableClient, TableClient, TableClient, TableClient, TableClient, str]]:
+    """live-1 with its betting closed on a hand where cleo (seat 2) staked 10.00 on Player
+    and dev (seat 3) 10.00 on Banker, ann (seat 4) sat without betting and a spectator
+    watches: the dealer's console, cleo, dev, ann, the spectator, and the hand's game."""
     async with (
         server_on(backend, tmp_path, betting_seconds=30.0) as server,
         TableClient.connect(server, "live-1", await server.token("dana")) as dealer,
@@ -202,18 +196,26 @@ async def test_each_player_gets_their_own_result_and_everyone_the_hands_summary(
     ):
         await dealer.ok({"type": "start_shoe"})
         for player, seat in ((cleo, 2), (dev, 3), (ann, 4)):
-            await player.ok({"type": "join"})
-            await player.ok({"type": "sit", "seat": seat, "tier": "low"})
-            await player.ok({"type": "choose_chip", "chip": 1000})
+            await player.take_seat(seat, chip=1000)
         await dealer.ok({"type": "open_betting"})
         opened = await cleo.next_of("betting_opened")
-        game = opened["event"]["game"]
+        game = str(opened["event"]["game"])
         for player, bet in ((cleo, "player"), (dev, "banker")):  # ann watches this hand
             await player.ok({"type": "add_chip", "bet": bet})
             await player.ok({"type": "confirm"})
         await dealer.ok({"type": "close_betting"})
-        for card in ("9S", "8D", "KH", "7C"):  # Player natural 9 against 5 [M9]
-            await dealer.ok({"type": "deal_card", "card": card})
+        yield dealer, cleo, dev, ann, spectator, game
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_each_player_gets_their_own_result_and_everyone_the_hands_summary(
+    backend: str, tmp_path: Path
+) -> None:
+    """Issue 11: a settled hand brings each player their own result, a spectator and a
+    player who did not bet the hand's summary only (never the others' winnings), and the
+    dealer every result."""
+    async with _two_bettors(backend, tmp_path) as (dealer, cleo, dev, ann, spectator, game):
+        await dealer.deal("9S", "8D", "KH", "7C")  # Player natural 9 against 5 [M9]
 
         def settled(m: dict[str, Any]) -> bool:
             return bool(m["event"]["game"] == game)
@@ -240,28 +242,8 @@ async def test_m10_each_player_gets_their_own_refund_of_a_void_and_a_spectator_n
     """A voided hand's refund brings each player their own refund, a spectator and a
     player who did not bet the refund's summary only (never the others' stakes), and
     the dealer every refund; ``everyone`` tells them all the layout is empty."""
-    async with (
-        server_on(backend, tmp_path, betting_seconds=30.0) as server,
-        TableClient.connect(server, "live-1", await server.token("dana")) as dealer,
-        TableClient.connect(server, "live-1", await server.token("cleo")) as cleo,
-        TableClient.connect(server, "live-1", await server.token("dev")) as dev,
-        TableClient.connect(server, "live-1", await server.token("ann")) as ann,
-        TableClient.connect(server, "live-1") as spectator,
-    ):
-        await dealer.ok({"type": "start_shoe"})
-        for player, seat in ((cleo, 2), (dev, 3), (ann, 4)):
-            await player.ok({"type": "join"})
-            await player.ok({"type": "sit", "seat": seat, "tier": "low"})
-            await player.ok({"type": "choose_chip", "chip": 1000})
-        await dealer.ok({"type": "open_betting"})
-        opened = await cleo.next_of("betting_opened")
-        game = opened["event"]["game"]
-        for player, bet in ((cleo, "player"), (dev, "banker")):  # ann watches this hand
-            await player.ok({"type": "add_chip", "bet": bet})
-            await player.ok({"type": "confirm"})
-        await dealer.ok({"type": "close_betting"})
-        for card in ("9S", "8D"):
-            await dealer.ok({"type": "deal_card", "card": card})
+    async with _two_bettors(backend, tmp_path) as (dealer, cleo, dev, ann, spectator, game):
+        await dealer.deal("9S", "8D")
         await dealer.ok({"type": "report_fault", "fault": "m10_misdeal_void", "detail": "flip"})
 
         def refunded(m: dict[str, Any]) -> bool:
@@ -309,8 +291,7 @@ async def test_m12_a_player_who_leaves_with_standing_bets_takes_back_only_theirs
             assert await server.node.bank.balance("ann") == ann_wallet  # the standing bet back
             assert await server.node.bank.round_bets(game) == {"bob": {Bet.BANKER: 1000}}
             await dealer.ok({"type": "close_betting"})
-            for card in ("2S", "9H", "3C", "KH"):  # Player 5, Banker 9 natural
-                await dealer.ok({"type": "deal_card", "card": card})
+            await dealer.deal("2S", "9H", "3C", "KH")  # Player 5, Banker 9 natural
             settled = await bob.next_of("hand_settled", lambda m: m["event"]["game"] == game)
             (result,) = settled["event"]["results"]
             assert result["settlement"]["total_net"] == 950

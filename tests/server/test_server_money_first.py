@@ -36,17 +36,14 @@ async def _one_bet_before_the_last_card(
         TableClient.connect(server, "live-1", await server.token("cleo"))
     )
     await dealer.ok({"type": "start_shoe"})
-    await player.ok({"type": "join"})
-    await player.ok({"type": "sit", "seat": 2, "tier": "low"})
-    await player.ok({"type": "choose_chip", "chip": 1000})
+    await player.take_seat(2, chip=1000)
     wallet = await server.node.bank.balance("cleo")
     await dealer.ok({"type": "open_betting"})
     opened = await player.next_of("betting_opened")
     await player.ok({"type": "add_chip", "bet": "player"})
     await player.ok({"type": "confirm"})
     await dealer.ok({"type": "close_betting"})
-    for card in ("9S", "8D", "KH"):
-        await dealer.ok({"type": "deal_card", "card": card})
+    await dealer.deal("9S", "8D", "KH")
     return dealer, player, wallet, str(opened["event"]["game"])
 
 

@@ -11,16 +11,12 @@ from typing import Any
 
 import pytest
 from ledger_support import BACKENDS
-from server_support import RunningServer, SkewClock, TableClient, server_on, until
+from server_support import SkewClock, TableClient, server_on, until
 from sqlalchemy import event
 
 pytestmark = pytest.mark.asyncio
 
 TABLES = ("macau-1", "nocomm-1", "tiger-1", "online-1", "spb-1")
-
-
-async def _headers(server: RunningServer, user: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {await server.token(user)}"}
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -43,7 +39,7 @@ async def test_a_player_joins_four_tables_and_the_fifth_is_refused(
             assert refused["error"] == "too_many_tables", refused
             assert refused["params"] == {"max_tables": 4}
             assert not server.node.runners[TABLES[4]].at_table("ann")
-            me = (await server.http.get("/api/me", headers=await _headers(server, "ann"))).json()
+            me = (await server.http.get("/api/me", headers=await server.headers("ann"))).json()
             assert me["tables"] == list(TABLES[:4])
             assert me["table"] == TABLES[0]
             assert me["max_tables"] == 4
@@ -68,9 +64,7 @@ async def test_confirms_at_two_tables_never_stake_more_than_the_wallet(
         ):
             games = []
             for client in (a, b):
-                await client.ok({"type": "join"})
-                await client.ok({"type": "sit", "seat": 1, "tier": "low"})
-                await client.ok({"type": "choose_chip", "chip": 10_000})
+                await client.take_seat(1, chip=10_000)
                 games.append(await client.betting_open())
             for client in (a, b):
                 for _ in range(2):
@@ -184,9 +178,7 @@ async def test_s13_a_gone_players_bets_stay_and_settle_before_the_seat_is_releas
         supervisor = await server.token("sam")  # sees every player's result
         async with TableClient.connect(server, "macau-1", supervisor) as watcher:
             async with TableClient.connect(server, "macau-1", token) as client:
-                await client.ok({"type": "join"})
-                await client.ok({"type": "sit", "seat": 2, "tier": "low"})
-                await client.ok({"type": "choose_chip", "chip": 1000})
+                await client.take_seat(2, chip=1000)
                 game = await client.betting_open()
                 await client.ok({"type": "add_chip", "bet": "player"})
                 await client.ok({"type": "confirm"})

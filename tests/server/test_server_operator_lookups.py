@@ -7,7 +7,6 @@ import json
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 from urllib.parse import urlencode
@@ -15,7 +14,13 @@ from urllib.parse import urlencode
 import httpx
 import pytest
 from ledger_support import POSTGRESQL
-from operator_support import Operator, launch_token, operators_cli, production
+from operator_support import (
+    Operator,
+    RemoteServer,
+    launched_session,
+    operators_cli,
+    production,
+)
 from server_support import TableClient
 
 from punto.ledger.signing import signature
@@ -40,26 +45,6 @@ async def _signed_get(
         "X-Punto-Signature": signature(secret or operator.secret, target.encode()),
     }
     return await http.get(target, headers=headers)
-
-
-@dataclass
-class _Remote:
-    """A server in another process, as a :class:`TableClient` reaches it."""
-
-    url: str
-
-    @property
-    def ws_url(self) -> str:
-        return self.url.replace("http://", "ws://")
-
-
-async def _session(http: httpx.AsyncClient, operator: Operator, **fields: object) -> str:
-    answer = await operator.launch(operator.body(**fields))
-    assert answer.status_code == 200, answer.text
-    redeemed = await http.post(
-        "/api/auth/launch", json={"launch": launch_token(answer.json()["url"])}
-    )
-    return str(redeemed.json()["token"])
 
 
 @pytest.mark.parametrize("backend", POSTGRESQL)
@@ -107,7 +92,7 @@ async def test_two_operators_players_at_one_table_each_see_only_their_own(
         beta = operators_cli(url, "add", "beta", "--name", "Beta", "--currencies", "EUR")
         a = Operator("acme", acme["secret"], http)
         b = Operator("beta", beta["secret"], http)
-        tokens = {"acme": await _session(http, a), "beta": await _session(http, b)}
+        tokens = {"acme": await launched_session(http, a), "beta": await launched_session(http, b)}
         for user in ("acme.p-1", "beta.p-1"):
             deposit = await http.post(
                 f"/api/admin/players/{user}/deposit",
@@ -115,15 +100,13 @@ async def test_two_operators_players_at_one_table_each_see_only_their_own(
                 headers=as_admin,
             )
             assert deposit.status_code == 200, deposit.text
-        remote = cast("RunningServer", _Remote(server.url))
+        remote = cast("RunningServer", RemoteServer(server.url))
         async with (
             TableClient.connect(remote, "t-1", tokens["acme"]) as ann,
             TableClient.connect(remote, "t-1", tokens["beta"]) as bo,
         ):
             for seat, (client, chip) in enumerate(((ann, 1000), (bo, 1000)), start=1):
-                await client.ok({"type": "join"})
-                await client.ok({"type": "sit", "seat": seat, "tier": "low"})
-                await client.ok({"type": "choose_chip", "chip": chip})
+                await client.take_seat(seat, chip=chip)
 
             async def bet_in_one_round(bets: list[tuple[TableClient, str]]) -> str:
                 # a round that closes before every bet is in: all of them in the next

@@ -177,9 +177,7 @@ async def test_a_debit_the_operator_took_but_did_not_answer_is_rolled_back_in_th
         url = server.node.settings.database_url
         token = await server.token("ann")
         async with TableClient.connect(server, "online-1", token) as table:
-            await table.ok({"type": "join"})
-            await table.ok({"type": "sit", "seat": 1, "tier": "low"})
-            await table.ok({"type": "choose_chip", "chip": 1000})
+            await table.take_seat(1, chip=1000)
             operator.fail("debit", applied=True)
             operator.fail("rollback")
             _, answer = await _confirm_one_bet(table)

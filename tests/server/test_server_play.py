@@ -65,7 +65,7 @@ async def test_player_bets_and_is_paid_exactly(backend: str, tmp_path: Path) -> 
         hand = (await server.http.get(f"/api/hands/{game}", headers=headers)).json()
         assert hand["status"] == "settled"
         assert [t["kind"] for t in hand["ledger"]] == ["stake", "settle"]
-        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
+        admin = await server.headers("admin")
         days = (await server.http.get("/api/reports/daily?table=macau-1", headers=admin)).json()
         (day,) = days["days"]
         assert day["turnover"] == 3000

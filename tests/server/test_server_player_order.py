@@ -20,7 +20,7 @@ async def test_a_withdrawal_racing_a_join_never_shows_money_that_is_not_there(
     backend: str, tmp_path: Path
 ) -> None:
     async with server_on(backend, tmp_path) as server:
-        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
+        admin = await server.headers("admin")
         token = await server.token("dev")
         runner = server.node.runners["macau-1"]
         bank = server.node.bank

@@ -18,9 +18,7 @@ async def _play_hands(server: RunningServer, player: str, count: int) -> list[st
     games: list[str] = []
     token = await server.token(player)
     async with TableClient.connect(server, "nocomm-1", token) as client:
-        await client.ok({"type": "join"})
-        await client.ok({"type": "sit", "seat": 2, "tier": "low"})
-        await client.ok({"type": "choose_chip", "chip": 1000})
+        await client.take_seat(2, chip=1000)
         while len(games) < count:
             game = await client.betting_open()
             await client.request({"type": "add_chip", "bet": "banker"})
@@ -37,9 +35,9 @@ async def _play_hands(server: RunningServer, player: str, count: int) -> list[st
 
 async def test_a_player_recalls_each_of_their_last_ten_hands(tmp_path: Path) -> None:
     async with server_on("sqlite", tmp_path, betting_seconds=0.6) as server:
-        ann = {"Authorization": f"Bearer {await server.token('ann')}"}
-        bob = {"Authorization": f"Bearer {await server.token('bob')}"}
-        sam = {"Authorization": f"Bearer {await server.token('sam')}"}
+        ann = await server.headers("ann")
+        bob = await server.headers("bob")
+        sam = await server.headers("sam")
         games = await _play_hands(server, "ann", 10)
         listed = (await server.http.get("/api/me/bets?limit=10", headers=ann)).json()["records"]
         assert {r["game"] for r in listed} == set(games)

@@ -27,9 +27,7 @@ async def test_the_stored_record_is_the_whole_record_encoded_once(
         ):
             await dealer.ok({"type": "start_shoe"})
             for player, seat in ((cleo, 1), (ann, 2)):
-                await player.ok({"type": "join"})
-                await player.ok({"type": "sit", "seat": seat, "tier": "low"})
-                await player.ok({"type": "choose_chip", "chip": 1000})
+                await player.take_seat(seat, chip=1000)
             await dealer.ok({"type": "open_betting"})
             opened = await cleo.next_of("betting_opened")
             game = str(opened["event"]["game"])
@@ -38,8 +36,7 @@ async def test_the_stored_record_is_the_whole_record_encoded_once(
                     await player.ok({"type": "add_chip", "bet": bet})
                 await player.ok({"type": "confirm"})
             await dealer.ok({"type": "close_betting"})
-            for card in ("9S", "8D", "KH", "7C"):  # a Player natural 9 [M9]
-                await dealer.ok({"type": "deal_card", "card": card})
+            await dealer.deal("9S", "8D", "KH", "7C")  # a Player natural 9 [M9]
             await cleo.next_of("balance", lambda m: m["reason"] == "settled")
         async with server.node.ledger.engine.connect() as conn:
             raw = await conn.scalar(

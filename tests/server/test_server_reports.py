@@ -177,9 +177,9 @@ def _cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
 async def test_reports_by_operator_currency_and_day(backend: str, tmp_path: Path) -> None:
     async with server_on(backend, tmp_path) as server:
         http = server.http
-        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
-        sam = {"Authorization": f"Bearer {await server.token('sam')}"}
-        ann = {"Authorization": f"Bearer {await server.token('ann')}"}
+        admin = await server.headers("admin")
+        sam = await server.headers("sam")
+        ann = await server.headers("ann")
         secrets = {}
         for operator, currencies in (("acme", ["EUR", "JPY"]), ("beta", ["USD", "EUR"])):
             made = await http.post(

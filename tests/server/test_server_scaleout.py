@@ -99,11 +99,7 @@ async def test_two_processes_serve_one_table_and_fail_over(_services: None, tmp_
             sat = await via_b.ok({"type": "sit", "seat": 2, "tier": "low"})
             assert sat["events"] == 1  # counted from the owner's answer
             await via_b.ok({"type": "choose_chip", "chip": 1000})
-            while True:
-                game = await via_b.betting_open()
-                await via_b.request({"type": "add_chip", "bet": "banker"})
-                if (await via_b.request({"type": "confirm"}))["type"] == "ok":
-                    break
+            game = await via_b.confirm_in_a_round("banker")
             seen = await via_a.next_of(  # ann's confirm reached a's client through Redis,
                 "bet_totals",  # as the totals other players get (not the event itself)
                 lambda m: m["game"] == game and "banker" in m["totals"],

@@ -41,12 +41,7 @@ async def test_seamless_wallet_debits_then_credits_the_operator(
             assert joined["table_balance"] == 100_000
             await table.ok({"type": "sit", "seat": 1, "tier": "low"})
             await table.ok({"type": "choose_chip", "chip": 1000})
-            while True:
-                game = await table.betting_open()
-                await table.request({"type": "add_chip", "bet": "player"})
-                await table.request({"type": "add_chip", "bet": "player"})
-                if (await table.request({"type": "confirm"}))["type"] == "ok":
-                    break
+            game = await table.confirm_in_a_round("player", "player")
             assert operator.balances["ann"] == 98_000  # debited before the stake
             settled = await table.next_of("hand_settled", lambda m: m["event"]["game"] == game)
             (result,) = settled["event"]["results"]

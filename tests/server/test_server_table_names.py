@@ -18,7 +18,7 @@ pytestmark = pytest.mark.asyncio
 async def test_an_administrator_names_a_table_per_language(backend: str, tmp_path: Path) -> None:
     async with server_on(backend, tmp_path) as server:
         http = server.http
-        admin = {"Authorization": f"Bearer {await server.token('admin')}"}
+        admin = await server.headers("admin")
         lobby = {t["id"]: t for t in (await http.get("/api/lobby")).json()["tables"]}
         assert lobby["macau-1"]["names"] == {"zh": "澳门", "zh-Hant": "澳門"}
         assert lobby["live-1"]["names"]["zh-Hant"] == "真人荷官"
@@ -58,7 +58,7 @@ async def test_an_administrator_names_a_table_per_language(backend: str, tmp_pat
         )
         assert bad_name.status_code == 400, bad_name.text
         assert (await http.get("/api/tables/macau-1")).json()["names"] == names
-        player = {"Authorization": f"Bearer {await server.token('ann')}"}
+        player = await server.headers("ann")
         refused = await http.patch("/api/admin/tables/macau-1", json={"names": {}}, headers=player)
         assert refused.status_code == 403
 

@@ -41,8 +41,8 @@ async def _roads(server: RunningServer) -> dict[str, Any]:
 async def test_corrections_and_voids_reach_every_derived_view(backend: str, tmp_path: Path) -> None:
     async with server_on(backend, tmp_path) as server:
         node = server.node
-        sam = {"Authorization": f"Bearer {await server.token('sam')}"}
-        ann = {"Authorization": f"Bearer {await server.token('ann')}"}
+        sam = await server.headers("sam")
+        ann = await server.headers("ann")
         game, wallet = await _play_one_hand(server, "ann")
         async with TableClient.connect(server, "nocomm-1") as watcher:
             # a hand on which nobody bets settles after ann's

@@ -33,14 +33,8 @@ async def _a_hand_of(server: RunningServer, player: str) -> str:
     """``player`` bets 1000 on Banker at nocomm-1 until a hand of theirs is settled."""
     token = await server.token(player)
     async with TableClient.connect(server, TABLE, token) as client:
-        await client.ok({"type": "join"})
-        await client.ok({"type": "sit", "seat": 3, "tier": "low"})
-        await client.ok({"type": "choose_chip", "chip": 1000})
-        while True:
-            game = await client.betting_open()
-            await client.request({"type": "add_chip", "bet": "banker"})
-            if (await client.request({"type": "confirm"}))["type"] == "ok":
-                break
+        await client.take_seat(3, chip=1000)
+        game = await client.confirm_in_a_round("banker")
         settled = await client.next_of("hand_settled", timeout=30)
         while settled["event"]["game"] != game:
             settled = await client.next_of("hand_settled", timeout=30)

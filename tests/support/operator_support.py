@@ -106,3 +106,26 @@ async def users_count(url: str) -> int:
 
 def launch_token(launch_url: str) -> str:
     return launch_url.split("launch=")[1].split("#")[0]
+
+
+async def launched_session(http: httpx.AsyncClient, operator: Operator, **fields: object) -> str:
+    """The session token of a player ``operator`` launches (``fields``: the launch's body)."""
+    answer = await operator.launch(operator.body(**fields))
+    assert answer.status_code == 200, answer.text
+    redeemed = await http.post(
+        "/api/auth/launch", json={"launch": launch_token(answer.json()["url"])}
+    )
+    assert redeemed.status_code == 200, redeemed.text
+    return str(redeemed.json()["token"])
+
+
+@dataclass
+class RemoteServer:
+    """A server in another process, as a :class:`TableClient` reaches it."""
+
+    url: str
+
+    @property
+    def ws_url(self) -> str:
+        """The WebSocket root."""
+        return self.url.replace("http://", "ws://")

@@ -198,6 +198,10 @@ class RunningServer:
         """Log ``user`` in (demo password by default)."""
         return await login(self.http, user, password)
 
+    async def headers(self, user: str) -> dict[str, str]:
+        """The HTTP headers of ``user`` logged in (demo password)."""
+        return {"Authorization": f"Bearer {await self.token(user)}"}
+
     async def stop(self) -> None:
         """Stop gracefully (the lifespan's shutdown runs)."""
         self.server.should_exit = True
@@ -391,6 +395,34 @@ class TableClient:
         opened = await self.next_of("betting_opened", timeout=timeout)
         return str(opened["event"]["game"])
 
+    async def deal(self, *cards: str) -> None:
+        """As the dealer, deal ``cards`` in turn (shoe order: P1 B1 P2 B2, then thirds)."""
+        for card in cards:
+            await self.ok({"type": "deal_card", "card": card})
+
+    async def take_seat(self, seat: int, *, chip: int, tier: str = "low") -> None:
+        """Join the table, sit at ``seat`` with ``tier``'s limits and choose ``chip``."""
+        await self.ok({"type": "join"})
+        await self.ok({"type": "sit", "seat": seat, "tier": tier})
+        await self.ok({"type": "choose_chip", "chip": chip})
+
+    async def confirm_in_a_round(self, *bets: str) -> str:
+        """Add the chosen chip to each of ``bets`` and confirm, round after round until a
+        confirm is taken (betting may close between the chips and the confirm); its game."""
+        while True:
+            game = await self.betting_open()
+            for bet in bets:
+                await self.request({"type": "add_chip", "bet": bet})
+            if (await self.request({"type": "confirm"}))["type"] == "ok":
+                return game
+
+    async def settled(self, game: str) -> dict[str, Any]:
+        """Wait until hand ``game`` is settled and the balance after it told; the
+        ``hand_settled`` message."""
+        message = await self.next_of("hand_settled", lambda m: m["event"]["game"] == game)
+        await self.next_of("balance", lambda m: m["reason"] == "settled")
+        return message
+
     def skip_to_end(self) -> None:
         """Forget what was received so far (wait only for what comes next)."""
         self._seen = len(self.received)
@@ -399,7 +431,7 @@ class TableClient:
 async def add_macau_live(server: RunningServer) -> str:
     """Create ``macau-live``, a live table on the Macau rules, where a tie leaves the main
     bets standing [M12] (the demo tables' rules return them); its id."""
-    admin = {"Authorization": f"Bearer {await server.token('admin')}"}
+    admin = await server.headers("admin")
     table = {"id": "macau-live", "name": "Macau live", "rules": "macau", "dealing": "live"}
     created = await server.http.post("/api/admin/tables", json=table, headers=admin)
     assert created.status_code == 201, created.text
@@ -456,8 +488,7 @@ async def a_hand(
     for player, placed in bets:
         await player.ok({"type": "confirm", "bets": dict(placed)})
     await dealer.ok({"type": "close_betting"})
-    for card in cards:
-        await dealer.ok({"type": "deal_card", "card": card})
+    await dealer.deal(*cards)
     await dealer.next_of("hand_settled", lambda m: m["event"]["game"] == game)
     return game
 

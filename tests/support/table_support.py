@@ -57,6 +57,12 @@ def seat(table: Table, player: str, seat_no: int, *, balance: int = 1_000_000) -
     table.sit(player, seat_no)
 
 
+def watcher(table: Table, player: str, *, balance: int = 1_000_000) -> None:
+    """Join ``player`` with ``balance`` to watch (and bet from the watchers' area)."""
+    table.join(player, balance=balance)
+    table.watch(player)
+
+
 def chips_for(table: Table, amount: int) -> list[int]:
     """``amount`` as the table's chips, largest first."""
     out = []

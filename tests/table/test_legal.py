@@ -7,7 +7,7 @@ import itertools
 from collections.abc import Callable
 
 import pytest
-from table_support import close, make_table, open_round, place, play, seat
+from table_support import close, make_table, open_round, place, play, seat, watcher
 
 from punto.bets import Bet
 from punto.cards import Card
@@ -300,8 +300,7 @@ def test_quick_answers_agree_with_the_verifications_in_every_phase(
     table, clock = make_table("online_8deck", kind=kind, reading=reading)
     for n, player in enumerate(("ann", "bob"), start=1):
         seat(table, player, n, balance=5_000_000)
-    table.join("cy", balance=5_000_000)
-    table.watch("cy")
+    watcher(table, "cy", balance=5_000_000)
     table.join("dee", balance=5_000_000)  # in the lobby
     everyone = ("ann", "bob", "cy", "dee", "nobody")
 
@@ -392,8 +391,7 @@ def test_legal_fan_out_after_each_card_keeps_every_player_told_the_truth(
     else:
         for n, player in enumerate(("ann", "bob"), start=1):
             seat(table, player, n, balance=5_000_000)
-    table.join("cy", balance=5_000_000)
-    table.watch("cy")
+    watcher(table, "cy", balance=5_000_000)
     table.join("dee", balance=5_000_000)  # in the lobby, no bet
     cast = LegalCast()
     sent = 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from table_support import close, deal, make_table, open_round, place, seat, state_of
+from table_support import close, deal, make_table, open_round, place, seat, state_of, watcher
 
 from punto.bets import Bet
 from punto.cards import Card
@@ -148,8 +148,7 @@ def test_a_closed_table_refuses_everything_and_changes_nothing() -> None:
 
 
 def _over_the_balance(table: Table) -> Callable[[], object]:
-    table.join("cat", balance=1_000)
-    table.watch("cat")
+    watcher(table, "cat", balance=1_000)
     place(table, "cat", {B: 5_000}, confirm=False)
     return lambda: table.confirm("cat")
 

@@ -4,7 +4,7 @@ bets in play stay and settle first; a player holding the cards stays [M16]."""
 from __future__ import annotations
 
 import pytest
-from table_support import close, deal, make_table, open_round, place, seat, state_of
+from table_support import close, deal, make_table, open_round, place, seat, state_of, watcher
 
 from punto.bets import Bet
 from punto.errors import SeatError, TableError
@@ -111,8 +111,7 @@ def test_o_vip_owner_gone_releases_everyone_between_hands() -> None:
     table, clock = make_table(kind=TableKind.VIP)
     table.join("ann", balance=1_000_000)
     table.take_table("ann", 1)
-    table.join("bob", balance=1_000_000)
-    table.watch("bob")
+    watcher(table, "bob")
     table.disconnect("ann")
     clock.advance(GRACE)
     table.release_due(grace=GRACE)

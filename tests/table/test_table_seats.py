@@ -13,6 +13,7 @@ from table_support import (
     play,
     seat,
     state_of,
+    watcher,
 )
 
 from punto.bets import Bet
@@ -50,8 +51,7 @@ P, B = Bet.PLAYER, Bet.BANKER
 def test_m15_watchers_may_not_bet_on_a_seated_players_spot() -> None:
     table, _ = make_table()
     seat(table, "ann", 3)
-    table.join("wes", balance=1_000_000)
-    table.watch("wes")
+    watcher(table, "wes")
     table.open_betting()
     table.choose_chip("wes", 5_000)
     with pytest.raises(SeatError, match=r"\[M15\]"):
@@ -64,8 +64,7 @@ def test_m15_watchers_may_not_bet_on_a_seated_players_spot() -> None:
 def test_m15_watchers_bet_from_their_area_or_a_free_spot() -> None:
     table, _ = make_table()
     seat(table, "ann", 3)
-    table.join("wes", balance=1_000_000)
-    table.watch("wes")
+    watcher(table, "wes")
     table.open_betting()
     table.choose_chip("wes", 5_000)
     assert table.add_chip("wes", P, spot=4).spot == 4
@@ -185,8 +184,7 @@ def test_o_vip_when_the_owner_leaves_everyone_leaves() -> None:
     table.join("olga", balance=5_000_000)
     table.take_table("olga", 1)
     seat(table, "bob", 2)
-    table.join("wes", balance=3_000)
-    table.watch("wes")
+    watcher(table, "wes", balance=3_000)
     table.leave("olga")
     left = [e for e in table.events if isinstance(e, PlayerLeft)]
     assert [(e.player, e.cashed_out) for e in left] == [
@@ -311,8 +309,7 @@ def test_o_bid_an_empty_table_can_only_be_sat_at() -> None:
 def test_o_bid_watchers_without_bets_leave_at_once_when_no_seated_player_is_left() -> None:
     table, _ = make_table("online_8deck", kind=TableKind.BID_SQUEEZE, vip_min_balance=500_000)
     seat(table, "ann", 1)
-    table.join("wes", balance=100_000)
-    table.watch("wes")
+    watcher(table, "wes", balance=100_000)
     table.leave("ann")
     left = [e.player for e in table.events if isinstance(e, PlayerLeft)]
     assert left == ["ann", "wes"]
@@ -321,8 +318,7 @@ def test_o_bid_watchers_without_bets_leave_at_once_when_no_seated_player_is_left
 def test_o_bid_watchers_with_bets_leave_after_the_settlement() -> None:
     table, clock = make_table("online_8deck", kind=TableKind.BID_SQUEEZE, vip_min_balance=500_000)
     seat(table, "ann", 1)
-    table.join("wes", balance=100_000)
-    table.watch("wes")
+    watcher(table, "wes", balance=100_000)
     open_round(table, {"wes": {P: 5_000}})
     table.stand("ann")  # ann now watches too, without a bet: she goes at once
     assert "ann" not in table.seats.participants
@@ -340,8 +336,7 @@ def test_o_bid_watchers_removed_after_a_tie_take_their_standing_bets_with_them()
     rules = preset("online_8deck").replace(tie_policy=TIE_POLICIES["macau"])
     table, clock = make_table(rules, kind=TableKind.BID_SQUEEZE, vip_min_balance=500_000)
     seat(table, "ann", 1)
-    table.join("wes", balance=100_000)
-    table.watch("wes")
+    watcher(table, "wes", balance=100_000)
     open_round(table, {"wes": {B: 5_000}})
     table.stand("ann")
     close(table, clock)
@@ -359,8 +354,7 @@ def test_o_bid_watchers_removed_after_a_tie_take_their_standing_bets_with_them()
 def test_o_bid_seated_players_may_ask_the_dealer_to_open_the_cards() -> None:
     table, _ = make_table("online_8deck", kind=TableKind.BID_SQUEEZE, vip_min_balance=500_000)
     seat(table, "ann", 1)
-    table.join("wes", balance=100_000)
-    table.watch("wes")
+    watcher(table, "wes", balance=100_000)
     table.open_betting()
     with pytest.raises(AccessError, match="seated"):
         table.request_open_cards("wes")
@@ -389,8 +383,7 @@ def test_o_bid_seated_players_may_ask_to_open_the_cards_during_the_squeeze() -> 
     table, clock = make_table("online_8deck", kind=TableKind.BID_SQUEEZE, vip_min_balance=500_000)
     seat(table, "ann", 1)
     seat(table, "bob", 2)
-    table.join("wes", balance=100_000)
-    table.watch("wes")
+    watcher(table, "wes", balance=100_000)
     open_round(table, {"ann": {B: 200_000}, "bob": {P: 100_000}})
     table.request_open_cards("bob")  # asked while betting: counts for betting only
     close(table, clock)

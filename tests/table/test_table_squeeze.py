@@ -4,7 +4,18 @@ the VIP owner; the dealer reads when no one may."""
 from __future__ import annotations
 
 import pytest
-from table_support import close, deal, make_table, open_round, phase, place, play, seat, sides
+from table_support import (
+    close,
+    deal,
+    make_table,
+    open_round,
+    phase,
+    place,
+    play,
+    seat,
+    sides,
+    watcher,
+)
 
 from punto.bets import Bet
 from punto.cards import Card
@@ -33,8 +44,7 @@ def _m16_table() -> tuple[Table, ManualClock]:
     table, clock = make_table(reading=Reading.LARGEST_BETTOR)
     seat(table, "ann", 1)
     seat(table, "bob", 2)
-    table.join("carl", balance=1_000_000)
-    table.watch("carl")
+    watcher(table, "carl")
     open_round(table, {"ann": {P: 20_000}, "bob": {B: 10_000}, "carl": {P: 50_000}})
     close(table, clock)
     return table, clock
@@ -157,8 +167,7 @@ def test_s_dealer_reads_without_a_player_bet() -> None:
 
 def test_s13_standing_players_may_not_read_the_player_cards() -> None:
     table, clock = _spb_table()
-    table.join("carl", balance=1_000_000)
-    table.watch("carl")
+    watcher(table, "carl")
     open_round(table, {"ann": {P: 10_000}, "carl": {P: 50_000}})
     close(table, clock)
     assert sides(table.holders) == {"player": "ann"}
@@ -321,8 +330,7 @@ def test_o_bid_a_watchers_free_spot_bet_never_designates_a_squeezer() -> None:
 
 def test_o_bid_watchers_never_squeeze() -> None:
     table, _ = _bid_table()
-    table.join("erin", balance=5_000_000)
-    table.watch("erin")
+    watcher(table, "erin", balance=5_000_000)
     place(table, "erin", {P: 100_000})
     assert table.holders == {}
 

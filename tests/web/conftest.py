@@ -11,7 +11,7 @@ import pytest
 from web.web_support import CHROMIUM, CHROMIUM_ARGS, Server, chromium_missing, run_server
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Page
 
 _MISSING = chromium_missing()
 
@@ -59,3 +59,14 @@ def browser() -> Iterator[Browser]:
             yield chromium
         finally:
             chromium.close()
+
+
+@pytest.fixture(scope="module")
+def page(server: Server, browser: Browser) -> Page:
+    """A page of the client, shared by a module's tests, to import its modules in."""
+    from web.pages import new_page
+
+    errors: list[str] = []
+    client = new_page(browser, errors)
+    client.goto(server.url("/app/"))
+    return client

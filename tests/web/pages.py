@@ -15,12 +15,14 @@ __all__ = [
     "betting_open",
     "confirm_bet",
     "in_one_round",
+    "leave_seat",
     "log_in",
     "new_page",
     "new_player",
     "results_seen",
     "save",
     "sit",
+    "stake",
     "table_balance",
     "watch_results",
 ]
@@ -85,6 +87,14 @@ def betting_open(page: Page, *, seconds: int = 3, timeout: float = 30_000) -> No
         arg=seconds,
         timeout=timeout,
     )
+
+
+def stake(page: Page, chip: int, bets: tuple[str, ...]) -> None:
+    """Take the ``chip`` (minor units), put one on each of ``bets`` in turn, and confirm."""
+    page.locator(f'.chip[data-chip="{chip}"]').click()
+    for bet in bets:
+        page.locator(f'[data-bet="{bet}"]').click()
+    page.locator('[data-action="confirm"]').click()
 
 
 def confirm_bet(page: Page, chip: int, bet: str, shown: str, *, tries: int = 4) -> int:
@@ -182,6 +192,12 @@ def table_balance(page: Page) -> int:
     return minor(page.get_by_test_id("table-balance").inner_text())
 
 
+def leave_seat(page: Page) -> None:
+    """Leave the table's seat; wait until the page offers to watch instead."""
+    page.locator('[data-action="leave"]').click()
+    page.locator('[data-action="watch"]').wait_for()
+
+
 def save(page: Page, folder: Path, name: str) -> Path:
     """Save a screenshot of what the page shows as ``folder/name.png``."""
     path = folder / f"{name}.png"
@@ -193,7 +209,7 @@ def register_and_play(
     page: Page, server: Server, user: str, table: str, seat: int, bet: str
 ) -> str:
     """Register ``user`` (password ``<user>-secret``), log in, bet 25.00 on ``bet`` at
-    ``table`` until a hand of theirs is settled, leave the seat; the game number."""
+    ``table`` until a hand of theirs is settled; the game number (they stay seated)."""
     import httpx
     from playwright.sync_api import expect
 

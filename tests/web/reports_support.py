@@ -38,7 +38,7 @@ _ROUNDS = {
 def seed_reports(server: Server) -> None:
     """Register the operators ``north`` (EUR, JPY) and ``south`` (USD, EUR) and settle
     their players' bets of two hands at table ``rep-1`` in the server's ledger."""
-    admin = {"Authorization": f"Bearer {server.token('admin')}"}
+    admin = server.headers("admin")
     for operator, currencies in (("north", ["EUR", "JPY"]), ("south", ["USD", "EUR"])):
         made = httpx.post(
             server.url("/api/admin/operators"),

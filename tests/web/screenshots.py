@@ -30,7 +30,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from web.pages import betting_open, log_in, new_page, save, sit
+from web.pages import betting_open, log_in, new_page, save, sit, stake
 from web.web_support import CHROMIUM, CHROMIUM_ARGS, Server, run_server
 
 if TYPE_CHECKING:
@@ -62,6 +62,42 @@ def _deal(page: object, cards: str) -> None:
 
 
 ADMIN_SIZES = {"phone": (390, 844), "desktop": (1366, 768)}
+
+LOCALES = {"en": "en-GB", "zh": "zh-CN"}
+"""The browser locale each picture's language is taken in."""
+
+_READY = '[data-action="{}"]:not([disabled])'
+
+
+def _start_shoe(dealer: Page) -> None:
+    """Wait until the console can act and start a shoe unless one is dealing already."""
+    start = dealer.locator(_READY.format("start_shoe"))
+    dealer.locator(
+        f"{_READY.format('start_shoe')}, {_READY.format('open_betting')}"
+    ).first.wait_for()
+    if start.count():
+        start.click()
+
+
+def _stake(page: Page, chip: int, bets: tuple[str, ...], shown: str | None = None) -> None:
+    """Stake ``chip`` on each of ``bets`` in turn and confirm; wait until ``shown`` (the last
+    bet unless named) is confirmed."""
+    stake(page, chip, bets)
+    page.get_by_test_id(f"confirmed-{shown or bets[-1]}").wait_for()
+
+
+def _at_least(page: Page, selector: str, count: int, timeout: float | None = None) -> None:
+    """Wait until ``count`` elements match ``selector``."""
+    page.wait_for_function(
+        f"() => document.querySelectorAll({selector!r}).length >= {count}", timeout=timeout
+    )
+
+
+def _leave(page: Page) -> None:
+    """Leave the seat, then close the page."""
+    page.locator('[data-action="leave"]').click()
+    page.locator('[data-action="watch"]').wait_for()
+    page.context.close()
 
 
 def admin_rules(browser: object, server: Server, folder: Path, errors: list[str]) -> list[Path]:
@@ -108,32 +144,23 @@ def win_display(browser: object, server: Server, folder: Path, errors: list[str]
     assert isinstance(browser, Browser)
     shots = []
     dealer = _dealer_console(browser, server, errors, "lin")
-    ready = '[data-action="{}"]:not([disabled])'
-    dealer.locator(f"{ready.format('start_shoe')}, {ready.format('open_betting')}").first.wait_for()
-    if dealer.locator(ready.format("start_shoe")).count():
-        dealer.locator(ready.format("start_shoe")).click()
+    _start_shoe(dealer)
     for size, (width, height) in ADMIN_SIZES.items():
         for language in ("en", "zh"):
-            page = new_page(browser, errors, locale="zh-CN" if language == "zh" else "en-GB")
+            page = new_page(browser, errors, locale=LOCALES[language])
             log_in(page, server, "cleo")
             page.set_viewport_size({"width": width, "height": height})
             sit(page, server, "live-1", 6)
             dealer.locator('[data-action="open_betting"]:not([disabled])').click()
             betting_open(page, seconds=2)
-            page.locator('.chip[data-chip="5000"]').click()
-            page.locator('[data-bet="banker"]').click()
-            page.locator('[data-bet="banker_pair"]').click()
-            page.locator('[data-action="confirm"]').click()
-            page.get_by_test_id("confirmed-banker_pair").wait_for()
+            _stake(page, 5000, ("banker", "banker_pair"))
             dealer.locator('[data-action="close_betting"]:not([disabled])').click()
             _deal(dealer, WIN_COUP)
             page.locator('[data-testid="win-display"][data-kind="win"]').wait_for(timeout=30_000)
             page.evaluate("window.scrollTo(0, 0)")
             page.wait_for_timeout(600)  # the display's entrance
             shots.append(save(page, folder, f"win-{size}-{language}"))
-            page.locator('[data-action="leave"]').click()
-            page.locator('[data-action="watch"]').wait_for()
-            page.context.close()
+            _leave(page)
     dealer.context.close()
     return shots
 
@@ -149,13 +176,10 @@ def refund_display(browser: object, server: Server, folder: Path, errors: list[s
     assert isinstance(browser, Browser)
     shots = []
     dealer = _dealer_console(browser, server, errors, "lin")
-    ready = '[data-action="{}"]:not([disabled])'
-    dealer.locator(f"{ready.format('start_shoe')}, {ready.format('open_betting')}").first.wait_for()
-    if dealer.locator(ready.format("start_shoe")).count():
-        dealer.locator(ready.format("start_shoe")).click()
+    _start_shoe(dealer)
     for size, (width, height) in ADMIN_SIZES.items():
         for language in ("en", "zh"):
-            locale = "zh-CN" if language == "zh" else "en-GB"
+            locale = LOCALES[language]
             page = new_page(browser, errors, locale=locale)
             log_in(page, server, "cleo")
             page.set_viewport_size({"width": width, "height": height})
@@ -164,11 +188,7 @@ def refund_display(browser: object, server: Server, folder: Path, errors: list[s
             spectator.goto(server.url("/app/#/table/live-1"))
             dealer.locator('[data-action="open_betting"]:not([disabled])').click()
             betting_open(page, seconds=2)
-            page.locator('.chip[data-chip="5000"]').click()
-            page.locator('[data-bet="banker"]').click()
-            page.locator('[data-bet="banker_pair"]').click()
-            page.locator('[data-action="confirm"]').click()
-            page.get_by_test_id("confirmed-banker_pair").wait_for()
+            _stake(page, 5000, ("banker", "banker_pair"))
             dealer.locator('[data-action="close_betting"]:not([disabled])').click()
             _deal(dealer, "2H 4C")
             dealer.get_by_test_id("fault-select").select_option("m10_misdeal_void")
@@ -181,9 +201,7 @@ def refund_display(browser: object, server: Server, folder: Path, errors: list[s
             shots.append(save(page, folder, f"refund-{size}-{language}"))
             shots.append(save(spectator, folder, f"refund-spectator-{size}-{language}"))
             spectator.context.close()
-            page.locator('[data-action="leave"]').click()
-            page.locator('[data-action="watch"]').wait_for()
-            page.context.close()
+            _leave(page)
     dealer.context.close()
     return shots
 
@@ -211,11 +229,7 @@ def bet_totals(browser: object, server: Server, folder: Path, errors: list[str])
     dealer.locator('[data-action="open_betting"]:not([disabled])').click()
     for page, (_user, _seat, chip, bets) in zip(pages, plan, strict=True):
         betting_open(page, seconds=2)
-        page.locator(f'.chip[data-chip="{chip}"]').click()
-        for bet in bets:
-            page.locator(f'[data-bet="{bet}"]').click()
-        page.locator('[data-action="confirm"]').click()
-        page.get_by_test_id(f"confirmed-{bets[0]}").wait_for()
+        _stake(page, chip, bets, shown=bets[0])
     shots = []
     for width, height, name in ((1366, 768, "desktop"), (390, 844, "phone")):
         for lang in ("en", "zh"):
@@ -246,10 +260,7 @@ def table_names(browser: object, server: Server, folder: Path, errors: list[str]
             page.set_viewport_size({"width": width, "height": height})
             page.locator(f'[data-lang="{language}"]').first.click()
             page.goto(server.url("/app/#/"))
-            page.wait_for_function(
-                "() => document.querySelectorAll('.lobby-road .big-road-ring').length >= 3",
-                timeout=120_000,
-            )
+            _at_least(page, ".lobby-road .big-road-ring", 3, timeout=120_000)
             page.wait_for_timeout(300)
             shots.append(save(page, folder, f"lobby-names-{size}-{language.lower()}"))
             page.goto(server.url("/app/#/table/macau-1"))
@@ -315,9 +326,7 @@ def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
         sit(player, server, "live-1", 4)
         dealer.locator('[data-action="open_betting"]:not([disabled])').click()
         betting_open(player, seconds=2)
-        player.locator('.chip[data-chip="5000"]').click()
-        player.locator('[data-bet="banker"]').click()
-        player.locator('[data-action="confirm"]').click()
+        stake(player, 5000, ("banker",))
         player.get_by_test_id("confirmed-banker").wait_for()
         dealer.locator('[data-action="close_betting"]:not([disabled])').click()
         _deal(dealer, "3S 6H 2D 9C")
@@ -336,14 +345,14 @@ def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
         ann.locator('[data-bet="tie"]').click()
         ann.locator('[data-action="confirm"]').click()
         ann.get_by_test_id("confirmed-banker").wait_for()
-        ann.wait_for_function("() => document.querySelectorAll('.hand-cards .card').length >= 3")
+        _at_least(ann, ".hand-cards .card", 3)
         ann.wait_for_timeout(400)
         shots.append(save(ann, folder, "table-mid-hand"))
 
         phone = new_page(browser, errors, width=375, height=812)
         phone.goto(server.url("/app/#/table/macau-1"))
         phone.locator('[data-lang="zh"]').click()
-        phone.wait_for_function("() => document.querySelectorAll('.hand-cards .card').length >= 3")
+        _at_least(phone, ".hand-cards .card", 3)
         phone.wait_for_timeout(450)
         shots.append(save(phone, folder, "table-phone-zh"))
 
@@ -351,9 +360,7 @@ def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
         log_in(dev, server, "dev")
         sit(dev, server, "vip-1", 1)
         betting_open(dev, seconds=2)
-        dev.locator('.chip[data-chip="100000"]').click()
-        dev.locator('[data-bet="banker"]').click()
-        dev.locator('[data-action="confirm"]').click()
+        stake(dev, 100000, ("banker",))
         dev.wait_for_function(
             "() => document.querySelectorAll('.squeeze-card').length === 2", timeout=30_000
         )
@@ -369,9 +376,7 @@ def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
 
         lobby = new_page(browser, errors)
         log_in(lobby, server, "ann")
-        lobby.wait_for_function(
-            "() => document.querySelectorAll('.lobby-road .big-road-ring').length >= 20"
-        )
+        _at_least(lobby, ".lobby-road .big-road-ring", 20)
         lobby.wait_for_timeout(300)
         shots.append(save(lobby, folder, "lobby"))
 
@@ -382,16 +387,11 @@ def make(server: Server, folder: Path, warm_up: float) -> list[Path]:
                 hant.goto(server.url("/app/"))
             else:
                 log_in(hant, server, "cleo")
-            hant.wait_for_function(
-                "() => document.querySelectorAll('.lobby-road .big-road-ring').length >= 20"
-            )
+            _at_least(hant, ".lobby-road .big-road-ring", 20)
             hant.wait_for_timeout(300)
             shots.append(save(hant, folder, f"lobby{suffix}-zh-hant"))
             hant.goto(server.url("/app/#/table/macau-1"))
-            hant.wait_for_function(
-                "() => document.querySelectorAll('.hand-cards .card').length >= 3",
-                timeout=30_000,
-            )
+            _at_least(hant, ".hand-cards .card", 3, timeout=30_000)
             hant.wait_for_timeout(450)
             shots.append(save(hant, folder, f"table{suffix}-zh-hant"))
             hant.context.close()
@@ -451,16 +451,13 @@ def standing_bets(folder: Path, fast: dict[str, str]) -> list[Path]:
             ready = '[data-action="{}"]:not([disabled])'
             dealer.locator(ready.format("start_shoe")).click()
             for language, player, seat in (("en", "ann", 1), ("zh", "bob", 2)):
-                locale = "zh-CN" if language == "zh" else "en-GB"
+                locale = LOCALES[language]
                 page = new_page(browser, errors, width=1366, height=768, locale=locale)
                 log_in(page, server, player)
                 sit(page, server, "macau-live", seat)
                 dealer.locator(ready.format("open_betting")).click()
                 betting_open(page, seconds=2)
-                page.locator('.chip[data-chip="5000"]').click()
-                page.locator('[data-bet="banker"]').click()
-                page.locator('[data-action="confirm"]').click()
-                page.get_by_test_id("confirmed-banker").wait_for()
+                _stake(page, 5000, ("banker",))
                 changes = page.locator('.event-log li[data-kind="tie_bets_changed"]')
                 for coup, refuse in (("4S 4H 3S 3H", False), ("4D 4C 3D 3C", True)):
                     dealer.locator(ready.format("close_betting")).click()

@@ -5,19 +5,16 @@ said in the page's language, never as a code."""
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 
-from punto.ledger.signing import signature
 from web.pages import new_page, save
-from web.web_support import Server
+from web.web_support import Server, signed_launch
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -38,25 +35,7 @@ def _admin_tab(page: Page, server: Server, tab: str) -> None:
 
 def _launches(server: Server, operator_id: str, secret: str) -> int:
     """The status of a launch signed with ``secret`` for operator ``operator_id``."""
-    body = json.dumps(
-        {
-            "player_id": f"u{secrets.token_hex(4)}",
-            "display_name": "Mei",
-            "currency": "EUR",
-            "language": "en",
-            "timestamp": int(time.time()),
-        }
-    ).encode()
-    answer = httpx.post(
-        server.url("/api/operator/v1/launch"),
-        content=body,
-        headers={
-            "Content-Type": "application/json",
-            "X-Punto-Operator": operator_id,
-            "X-Punto-Signature": signature(secret, body),
-        },
-    )
-    return answer.status_code
+    return signed_launch(server, operator_id, secret, language="en").status_code
 
 
 def test_the_administrator_adds_an_operator_and_sees_its_secret_once(
@@ -152,7 +131,7 @@ def test_the_administrator_adds_an_operator_and_sees_its_secret_once(
 
 
 def _profiles(server: Server) -> dict[str, dict[str, object]]:
-    headers = {"Authorization": f"Bearer {server.token('admin')}"}
+    headers = server.headers("admin")
     found = httpx.get(server.url("/api/admin/jurisdictions"), headers=headers).json()
     return {p["id"]: p for p in found["jurisdictions"]}
 

@@ -50,7 +50,7 @@ def test_compose_a_table_from_a_preset_and_an_override(server: Server, browser: 
     form.get_by_role("button", name="Create table").click()
     row = page.locator('[data-testid="admin-tables"] tr[data-table="tie9-1"]')
     expect(row).to_contain_text("Macau + 2 changes")
-    headers = {"Authorization": f"Bearer {server.token('admin')}"}
+    headers = server.headers("admin")
     tables = httpx.get(server.url("/api/admin/tables"), headers=headers).json()["tables"]
     created = next(t for t in tables if t["id"] == "tie9-1")
     assert created["overrides"] == {"demo_hands": 3, "paytables": created["document"]["paytables"]}

@@ -25,7 +25,7 @@ BANKER_NATURAL = {"player": ["7H", "8C"], "banker": ["9S", "KH"]}  # Banker 9 be
 
 
 def _post(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    headers = {"Authorization": f"Bearer {server.token('sam')}"}
+    headers = server.headers("sam")
     answer = httpx.post(server.url(path), json=body, headers=headers, timeout=30)
     assert answer.status_code == 200, answer.text
     return cast(dict[str, Any], answer.json())

@@ -248,9 +248,7 @@ def test_lobby_filters_favourites_and_road_alerts(server: Server, browser: Brows
         expect(hit).to_contain_text("庄连开 5 局" if lang == "zh" else "Banker 5 in a row")
         expect(page.get_by_test_id("lobby-alerts")).to_have_attribute("aria-live", "polite")
         expect(hit.locator("a")).to_have_attribute("href", "#/table/macau-1")
-        saved = httpx.get(
-            server.url("/api/me/lobby"), headers={"Authorization": f"Bearer {server.token(player)}"}
-        ).json()
+        saved = httpx.get(server.url("/api/me/lobby"), headers=server.headers(player)).json()
         assert saved["favourites"] == ["spb-1"]
         assert {(a["pattern"], a["length"]) for a in saved["alerts"]} == {
             ("player", 4),

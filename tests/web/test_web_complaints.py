@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from web.pages import log_in, new_page, register_and_play, save
+from web.pages import leave_seat, log_in, new_page, register_and_play, save
 from web.web_support import Server
 
 if TYPE_CHECKING:
@@ -28,8 +28,7 @@ def test_a_complaint_is_filed_resolved_and_seen_by_the_player(
     errors: list[str] = []
     player = new_page(browser, errors)
     game = register_and_play(player, server, "ivy", "macau-1", 6, "player")
-    player.locator('[data-action="leave"]').click()
-    expect(player.locator('[data-action="watch"]')).to_be_visible()
+    leave_seat(player)
 
     player.goto(server.url("/app/#/records"))
     player.locator(f'[data-recall="{game}"]').click()

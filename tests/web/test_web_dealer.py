@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from web.pages import betting_open, log_in, new_page, sit, table_balance
+from web.pages import betting_open, log_in, new_page, sit, stake, table_balance
 from web.web_support import Server, money
 
 if TYPE_CHECKING:
@@ -50,9 +50,7 @@ def test_dealer_deals_a_live_hand_a_player_bets_on(server: Server, browser: Brow
     dealer.locator('[data-action="open_betting"]').click()
     betting_open(player, seconds=2)
     before = table_balance(player)
-    player.locator('.chip[data-chip="1000"]').click()
-    player.locator('[data-bet="player"]').click()
-    player.locator('[data-action="confirm"]').click()
+    stake(player, 1000, ("player",))
     expect(player.get_by_test_id("confirmed-player")).to_have_text("10.00")
     expect(dealer.locator(".dealer-bets")).to_contain_text("bob")
 
@@ -87,10 +85,7 @@ def test_a_fault_voids_the_hand_and_refunds_the_stakes(server: Server, browser: 
     dealer.locator('[data-action="open_betting"]:not([disabled])').click()
     betting_open(player, seconds=2)
     before = table_balance(player)
-    player.locator('.chip[data-chip="1000"]').click()
-    player.locator('[data-bet="banker"]').click()
-    player.locator('[data-bet="banker"]').click()
-    player.locator('[data-action="confirm"]').click()
+    stake(player, 1000, ("banker", "banker"))
     expect(player.get_by_test_id("confirmed-banker")).to_have_text("20.00")
     expect(player.get_by_test_id("table-balance")).to_have_text(money(before - 2000))
 

@@ -70,7 +70,7 @@ class _Dealer:
 def dealer(server: Server) -> Iterator[_Dealer]:
     from websockets.sync.client import connect
 
-    admin = {"Authorization": f"Bearer {server.token('admin')}"}
+    admin = server.headers("admin")
     body = {
         "id": "ez-turns",
         "name": "EZ live",

@@ -10,11 +10,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
-from web.pages import new_page
-from web.web_support import Server
-
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Page
 
 pytestmark = pytest.mark.slow
 
@@ -28,15 +25,6 @@ _STATE = """
              ...extra },
     roads: null, recent: [] });
 """
-
-
-@pytest.fixture(scope="module")
-def page(server: Server, browser: Browser) -> Page:
-    """A page of the client, to import its modules in."""
-    errors: list[str] = []
-    page = new_page(browser, errors)
-    page.goto(server.url("/app/"))
-    return page
 
 
 def test_ez_c_the_state_keeps_the_closed_side_bets_until_the_next_hand(page: Page) -> None:

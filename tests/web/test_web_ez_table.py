@@ -32,7 +32,7 @@ def test_the_ez_side_bets_are_named_in_every_language_and_size(
 ) -> None:
     from playwright.sync_api import expect
 
-    admin = {"Authorization": f"Bearer {server.token('admin')}"}
+    admin = server.headers("admin")
     body = {"id": "ez-web", "name": "EZ Baccarat", "preset": "ez"}
     created = httpx.post(server.url("/api/admin/tables"), json=body, headers=admin)
     assert created.status_code == 201, created.text

@@ -17,6 +17,7 @@ from punto.currencies import is_currency
 from web.pages import (
     betting_open,
     confirm_bet,
+    leave_seat,
     log_in,
     new_page,
     new_player,
@@ -147,8 +148,7 @@ def test_a_taiwanese_browser_gets_traditional_chinese_and_a_refusal_in_it(
     page.reload()
     expect(page.locator('[data-bet="banker"] .bet-name')).to_have_text("Banker")
     page.locator('[data-lang="zh-Hant"]').click()
-    page.locator('[data-action="leave"]').click()
-    expect(page.locator('[data-action="watch"]')).to_be_visible()
+    leave_seat(page)
     assert errors == []
 
 
@@ -215,8 +215,7 @@ def test_no_screen_shows_english_in_a_chinese_client(
     if said:
         leaks["the hand's result"] = said
     look(page, "table, a hand played")
-    page.locator('[data-action="leave"]').click()
-    page.locator('[data-action="watch"]').wait_for()
+    leave_seat(page)
     page.goto(server.url("/app/#/records"))
     page.locator(f'[data-testid="bet-records"] tr[data-game="{game}"] button.link').click()
     page.locator(f'article.hand-record[data-game="{game}"]').wait_for()

@@ -5,19 +5,14 @@ login form (phone and desktop, English and Chinese). A used link says so."""
 
 from __future__ import annotations
 
-import json
 import os
-import secrets
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import httpx
 import pytest
 
-from punto.ledger.signing import signature
 from web.pages import new_page, save
-from web.web_support import Server
+from web.web_support import Server, add_operator, signed_launch
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -32,38 +27,8 @@ LINKS = {
 }
 
 
-def _operator(server: Server) -> tuple[str, str]:
-    """A new operator of the test's, registered by the administrator: its id and secret."""
-    operator_id = f"op{secrets.token_hex(3)}"
-    answer = httpx.post(
-        server.url("/api/admin/operators"),
-        json={"id": operator_id, "name": "Casino Example", "currencies": ["EUR", "USD"]},
-        headers={"Authorization": f"Bearer {server.token('admin')}"},
-    )
-    answer.raise_for_status()
-    return operator_id, str(answer.json()["secret"])
-
-
 def _launch(server: Server, operator: tuple[str, str], **fields: Any) -> str:
-    body = json.dumps(
-        {
-            "player_id": f"u{secrets.token_hex(4)}",
-            "display_name": "Mei",
-            "currency": "EUR",
-            "timestamp": int(time.time()),
-            **LINKS,
-            **fields,
-        }
-    ).encode()
-    answer = httpx.post(
-        server.url("/api/operator/v1/launch"),
-        content=body,
-        headers={
-            "Content-Type": "application/json",
-            "X-Punto-Operator": operator[0],
-            "X-Punto-Signature": signature(operator[1], body),
-        },
-    )
+    answer = signed_launch(server, operator[0], operator[1], **LINKS, **fields)
     answer.raise_for_status()
     return str(answer.json()["url"])
 
@@ -77,7 +42,7 @@ def test_a_launched_player_lands_in_the_lobby_in_their_language_without_a_login_
 ) -> None:
     errors: list[str] = []
     page = new_page(browser, errors, width=width, height=height)
-    operator = _operator(server)
+    operator = add_operator(server, ("EUR", "USD"))
     page.goto(_launch(server, operator, language=language, display_name="Mei"))
     page.get_by_test_id("who").wait_for(state="attached")
     assert "Mei" in page.get_by_test_id("who").inner_text()

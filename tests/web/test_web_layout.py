@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, cast
 
 import pytest
 
-from web.pages import in_one_round, log_in, new_page, new_player, sit
+from web.pages import in_one_round, leave_seat, log_in, new_page, new_player, sit
 from web.web_support import Server
 
 if TYPE_CHECKING:
@@ -117,8 +117,7 @@ def test_the_table_fits_a_phone_and_keeps_the_roads_in_view_on_larger_screens(
                 problems += [f"{table} {lang} side tab: {p}" for p in _outside(page, offered)]
                 page.locator('[data-tab="main"]').click()
                 expect(page.locator("#bet-panel-main")).to_be_visible()
-        page.locator('[data-action="leave"]').click()
-        expect(page.locator('[data-action="watch"]')).to_be_visible()
+        leave_seat(page)
     assert problems == []
 
     # chips on an area sit beside its name, never over it

@@ -49,7 +49,7 @@ def test_lobby_tiles_show_the_still_the_dealer_and_the_road(
         answer = httpx.patch(
             server.url("/api/admin/tables/macau-1"),
             json={"video": {"hls_url": hls, "still_url": still}},
-            headers={"Authorization": f"Bearer {server.token('admin')}"},
+            headers=server.headers("admin"),
         )
         assert answer.status_code == 200, answer.text
         for lang, locale in LANGUAGES:

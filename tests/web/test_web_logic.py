@@ -8,8 +8,6 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-import pytest
-
 from punto.analysis import COUP_EVENTS
 from punto.bets import Bet
 from punto.codec import card_values_json
@@ -22,22 +20,11 @@ from punto.table import FAULTS, Phase
 from punto.table.events import PendingChange
 from punto.table.reasons import Reason
 from punto.tie_options import TIE_POLICIES
-from web.pages import new_page
-from web.web_support import Server
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Page
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "punto" / "web"
-
-
-@pytest.fixture(scope="module")
-def page(server: Server, browser: Browser) -> Page:
-    """A page of the client, to import its modules in."""
-    errors: list[str] = []
-    page = new_page(browser, errors)
-    page.goto(server.url("/app/"))
-    return page
 
 
 def test_every_language_has_exactly_the_keys_and_placeholders_of_english(page: Page) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, cast
 
-from web.pages import confirm_bet, log_in, new_page, results_seen, sit, watch_results
+from web.pages import confirm_bet, leave_seat, log_in, new_page, results_seen, sit, watch_results
 from web.web_support import Server, money
 
 if TYPE_CHECKING:
@@ -92,8 +92,7 @@ def test_player_bets_and_sees_the_coup_the_roads_and_the_new_balance(
     row.get_by_role("button", name=game).click()
     expect(page.locator(f'article.hand-record[data-game="{game}"]')).to_be_visible()
 
-    page.locator('[data-action="leave"]').click()
-    expect(page.locator('[data-action="watch"]')).to_be_visible()
+    leave_seat(page)
     page.goto(server.url("/app/#/"))
     page.wait_for_function(
         "() => document.querySelectorAll('.lobby-road .big-road-ring').length >= 2"

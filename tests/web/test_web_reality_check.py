@@ -8,7 +8,6 @@ The profiles' intervals are a few seconds: every wait is on the modal showing or
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import secrets
@@ -19,9 +18,8 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import pytest
 
-from punto.ledger.signing import signature
 from web.pages import betting_open, in_one_round, new_page, results_seen, save, sit, watch_results
-from web.web_support import Server
+from web.web_support import Server, add_operator, signed_launch
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -33,13 +31,13 @@ LOBBY = "https://casino.example/lobby"
 LOCALES = {"en": "en-GB", "zh": "zh-CN"}
 
 
-def _admin(server: Server) -> dict[str, str]:
-    return {"Authorization": f"Bearer {server.token('admin')}"}
-
-
-def _no_reality_check(server: Server) -> bool:
-    """Whether the server has no reality check to ask about (an unknown route: 404)."""
-    return httpx.get(server.url("/api/session/reality-check")).status_code == 404
+@pytest.fixture
+def server(own_server: Server) -> Server:
+    """The module's own server; the test is skipped where it has no jurisdiction
+    switches (no reality check to ask about: an unknown route, 404)."""
+    if httpx.get(own_server.url("/api/session/reality-check")).status_code == 404:
+        pytest.skip("this server has no jurisdiction switches (GET /api/session/reality-check)")
+    return own_server
 
 
 def _profile(server: Server, **switches: Any) -> str:
@@ -47,39 +45,15 @@ def _profile(server: Server, **switches: Any) -> str:
     answer = httpx.put(
         server.url(f"/api/admin/jurisdictions/{profile_id}"),
         json={"name": "Test jurisdiction", **switches},
-        headers=_admin(server),
+        headers=server.headers("admin"),
     )
     answer.raise_for_status()
     return profile_id
 
 
 def _launch(server: Server, language: str, profile_id: str, **fields: Any) -> str:
-    operator_id = f"op{secrets.token_hex(3)}"
-    added = httpx.post(
-        server.url("/api/admin/operators"),
-        json={"id": operator_id, "name": "Casino Example", "currencies": ["EUR"]},
-        headers=_admin(server),
-    )
-    added.raise_for_status()
-    body = json.dumps(
-        {
-            "player_id": f"u{secrets.token_hex(4)}",
-            "display_name": "Mei",
-            "currency": "EUR",
-            "language": language,
-            "timestamp": int(time.time()),
-            "jurisdiction": profile_id,
-            **fields,
-        }
-    ).encode()
-    answer = httpx.post(
-        server.url("/api/operator/v1/launch"),
-        content=body,
-        headers={
-            "Content-Type": "application/json",
-            "X-Punto-Operator": operator_id,
-            "X-Punto-Signature": signature(str(added.json()["secret"]), body),
-        },
+    answer = signed_launch(
+        server, *add_operator(server), language=language, jurisdiction=profile_id, **fields
     )
     answer.raise_for_status()
     return str(answer.json()["url"])
@@ -100,14 +74,10 @@ def _euros(page: Page, minor: int) -> str:
     [("en", 390, 844), ("en", 1366, 768), ("zh", 390, 844), ("zh", 1366, 768)],
 )
 def test_a_due_reality_check_stops_the_game_until_the_player_continues_or_leaves(
-    browser: Browser, own_server: Server, language: str, width: int, height: int
+    browser: Browser, server: Server, language: str, width: int, height: int
 ) -> None:
     from playwright.sync_api import expect
 
-    server = own_server
-
-    if _no_reality_check(server):
-        pytest.skip("this server has no reality check (GET /api/session/reality-check)")
     errors: list[str] = []
     page = new_page(browser, errors, width=width, height=height, locale=LOCALES[language])
     page.route(f"{LOBBY}**", lambda route: route.fulfill(body="the casino's lobby"))
@@ -142,14 +112,10 @@ def test_a_due_reality_check_stops_the_game_until_the_player_continues_or_leaves
 
 
 def test_a_session_limit_is_noticed_and_refuses_bets_and_a_profile_hides_side_bets_and_chat(
-    browser: Browser, own_server: Server
+    browser: Browser, server: Server
 ) -> None:
     from playwright.sync_api import expect
 
-    server = own_server
-
-    if _no_reality_check(server):
-        pytest.skip("this server has no session limit (GET /api/session/reality-check)")
     offered = httpx.get(server.url("/api/tables/macau-1")).json()["bets"]
     assert "player_pair" in offered  # the table has side bets: the profile takes them away
     errors: list[str] = []
@@ -193,13 +159,10 @@ def test_a_session_limit_is_noticed_and_refuses_bets_and_a_profile_hides_side_be
 
 @pytest.mark.parametrize(("language", "width", "height"), [("zh", 1366, 768)])
 def test_the_reality_check_after_a_hand_says_its_net_result_in_the_players_currency(
-    browser: Browser, own_server: Server, language: str, width: int, height: int
+    browser: Browser, server: Server, language: str, width: int, height: int
 ) -> None:
     from playwright.sync_api import expect
 
-    server = own_server
-    if _no_reality_check(server):
-        pytest.skip("this server has no reality check (GET /api/session/reality-check)")
     errors: list[str] = []
     page = new_page(browser, errors, width=width, height=height, locale=LOCALES[language])
     profile_id = _profile(server, reality_check_interval=40)
@@ -231,16 +194,13 @@ def test_the_reality_check_after_a_hand_says_its_net_result_in_the_players_curre
 
 
 def test_a_bet_refused_because_a_reality_check_is_due_opens_it(
-    browser: Browser, own_server: Server
+    browser: Browser, server: Server
 ) -> None:
     """The page has not seen the check come due (its answers about the session are held
     back, as a late timer would), so the bet goes out; the server refuses it
     (``reality_check_due``) and the page shows the check at once."""
     from playwright.sync_api import Route, expect
 
-    server = own_server
-    if _no_reality_check(server):
-        pytest.skip("this server has no reality check (GET /api/session/reality-check)")
     errors: list[str] = []
     page = new_page(browser, errors, width=1366, height=768)
     held = {"on": True}
@@ -282,15 +242,12 @@ def test_a_bet_refused_because_a_reality_check_is_due_opens_it(
 
 
 def test_a_bet_too_soon_after_the_last_hand_is_refused_in_words(
-    browser: Browser, own_server: Server
+    browser: Browser, server: Server
 ) -> None:
     """A profile's least time between hands: a bet on the next hand sooner than that is
     refused, and the page says how long to wait in the player's language."""
     from playwright.sync_api import expect
 
-    server = own_server
-    if _no_reality_check(server):
-        pytest.skip("this server has no jurisdiction switches (GET /api/session/reality-check)")
     errors: list[str] = []
     page = new_page(browser, errors, width=390, height=844, locale="zh-CN")
     profile_id = _profile(server, min_hand_interval=600)

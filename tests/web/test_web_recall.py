@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
-from web.pages import new_page, register_and_play, save
+from web.pages import leave_seat, new_page, register_and_play, save
 from web.web_support import Server
 
 if TYPE_CHECKING:
@@ -28,8 +28,7 @@ def test_a_player_recalls_a_hand_from_their_records(
     errors: list[str] = []
     player = new_page(browser, errors)
     game = register_and_play(player, server, "hana", "online-1", 4, "banker")
-    player.locator('[data-action="leave"]').click()
-    expect(player.locator('[data-action="watch"]')).to_be_visible()
+    leave_seat(player)
     record = cast(dict[str, Any], server.get(f"/api/hands/{game}", "hana", "hana-secret"))
 
     for locale, width, height in (("en-GB", 1366, 768), ("zh-CN", 390, 844)):

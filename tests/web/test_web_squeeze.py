@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from web.pages import confirm_bet, log_in, new_page, results_seen, sit, watch_results
+from web.pages import confirm_bet, leave_seat, log_in, new_page, results_seen, sit, watch_results
 from web.web_support import Server
 
 if TYPE_CHECKING:
@@ -70,8 +70,7 @@ def test_the_owner_squeezes_the_banker_cards(server: Server, browser: Browser) -
     expect(page.locator(".hand-banker .card:not(.card-back)")).not_to_have_count(0)
     (shown,) = results_seen(page)
     assert shown["mine"], shown  # "You win +950.00", a push …
-    page.locator('[data-action="leave"]').click()
-    expect(page.locator('[data-action="watch"]')).to_be_visible()
+    leave_seat(page)
     assert errors == []
 
 

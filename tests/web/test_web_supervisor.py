@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from web.pages import confirm_bet, log_in, new_page, results_seen, sit, watch_results
+from web.pages import confirm_bet, leave_seat, log_in, new_page, results_seen, sit, watch_results
 from web.web_support import Server, money
 
 if TYPE_CHECKING:
@@ -32,8 +32,7 @@ def test_supervisor_voids_a_settled_hand(server: Server, browser: Browser) -> No
     (shown,) = results_seen(player)
     assert shown["mine"], shown
     game = str(shown["game"])  # the hand of the bet, as the page showed it then
-    player.locator('[data-action="leave"]').click()
-    expect(player.locator('[data-action="watch"]')).to_be_visible()
+    leave_seat(player)
 
     supervisor = new_page(browser, errors)
     log_in(supervisor, server, "sam")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from web.pages import betting_open, log_in, new_page, new_player
+from web.pages import betting_open, leave_seat, log_in, new_page, new_player, stake
 from web.web_support import Server, run_server
 
 if TYPE_CHECKING:
@@ -127,9 +127,7 @@ def test_win_display_sound_switch_and_connection_indicator(
     # 25.00 on Player, and the dealer deals Player 9 against Banker 5: a win of 25.00 [M17]
     dealer.locator('[data-action="open_betting"]:not([disabled])').click()
     betting_open(page)
-    page.locator('.chip[data-chip="2500"]').click()
-    page.locator('[data-bet="player"]').click()
-    page.locator('[data-action="confirm"]').click()
+    stake(page, 2500, ("player",))
     expect(page.get_by_test_id("confirmed-player")).to_have_text("25.00")
     game = page.get_by_test_id("info-game").inner_text()
     dealer.locator('[data-action="close_betting"]:not([disabled])').click()
@@ -147,8 +145,7 @@ def test_win_display_sound_switch_and_connection_indicator(
         0, timeout=15_000
     )
     expect(page.get_by_test_id("my-result")).to_be_visible()
-    page.locator('[data-action="leave"]').click()
-    expect(page.locator('[data-action="watch"]')).to_be_visible()
+    leave_seat(page)
     page.evaluate("localStorage.removeItem('punto.sound')")
     page.context.close()
     assert errors == []
@@ -176,9 +173,7 @@ def test_o_bid_squeeze_open_the_cards_while_betting_and_during_the_squeeze(
     )
 
     betting_open(page)
-    page.locator('.chip[data-chip="100000"]').click()
-    page.locator('[data-bet="banker"]').click()
-    page.locator('[data-action="confirm"]').click()
+    stake(page, 100000, ("banker",))
     expect(page.get_by_test_id("confirmed-banker")).to_have_text("1,000.00")
     game = page.get_by_test_id("info-game").inner_text()
     # while betting: the only seated player asks, and betting closes at once (not in a minute)
@@ -211,6 +206,5 @@ def test_o_bid_squeeze_open_the_cards_while_betting_and_during_the_squeeze(
     settled = {"en": f"Hand {game} settled", "zh": f"第 {game} 局已结算"}[lang]
     for line in (dealer, asked, settled):
         expect(log).to_contain_text(line, timeout=30_000)
-    page.locator('[data-action="leave"]').click()
-    expect(page.locator('[data-action="watch"]')).to_be_visible()
+    leave_seat(page)
     assert errors == []

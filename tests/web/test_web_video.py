@@ -29,7 +29,7 @@ def _set_stream(server: Server, url: str) -> httpx.Response:
     return httpx.patch(
         server.url(f"/api/admin/tables/{TABLE}"),
         json={"stream_url": url},
-        headers={"Authorization": f"Bearer {server.token('admin')}"},
+        headers=server.headers("admin"),
     )
 
 

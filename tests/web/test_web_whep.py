@@ -32,7 +32,7 @@ def _set_video(server: Server, video: dict[str, object]) -> None:
     answer = httpx.patch(
         server.url(f"/api/admin/tables/{TABLE}"),
         json={"video": video},
-        headers={"Authorization": f"Bearer {server.token('admin')}"},
+        headers=server.headers("admin"),
     )
     assert answer.status_code == 200, answer.text
 

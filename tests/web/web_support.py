@@ -8,7 +8,9 @@ package, installed by the Makefile's test setup).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -16,21 +18,26 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import httpx
+
+from punto.ledger.signing import signature
 
 __all__ = [
     "CHROMIUM",
     "CHROMIUM_ARGS",
     "SERVER_ENV",
     "Server",
+    "add_operator",
     "chromium_missing",
     "free_port",
     "minor",
     "money",
     "run_server",
+    "signed_launch",
 ]
 
 CHROMIUM = Path(os.environ.get("PUNTO_CHROMIUM", "/usr/bin/chromium"))
@@ -120,9 +127,13 @@ class Server:
         token: str = answer.json()["token"]
         return token
 
+    def headers(self, user: str, password: str | None = None) -> dict[str, str]:
+        """The HTTP headers of ``user`` logged in (a demo account's password by default)."""
+        return {"Authorization": f"Bearer {self.token(user, password)}"}
+
     def get(self, path: str, user: str | None = None, password: str | None = None) -> object:
         """``GET`` a JSON document (as ``user`` when given)."""
-        headers = {"Authorization": f"Bearer {self.token(user, password)}"} if user else {}
+        headers = self.headers(user, password) if user else {}
         answer = httpx.get(self.url(path), headers=headers)
         answer.raise_for_status()
         return answer.json()
@@ -180,3 +191,38 @@ def minor(text: str) -> int:
     whole, _, cents = clean.partition(".")
     sign = -1 if whole.startswith("-") else 1
     return sign * (abs(int(whole)) * 100 + int((cents or "0").ljust(2, "0")[:2]))
+
+
+def add_operator(server: Server, currencies: Sequence[str] = ("EUR",)) -> tuple[str, str]:
+    """A new operator (Casino Example), registered by the administrator: its id and secret."""
+    operator_id = f"op{secrets.token_hex(3)}"
+    answer = httpx.post(
+        server.url("/api/admin/operators"),
+        json={"id": operator_id, "name": "Casino Example", "currencies": list(currencies)},
+        headers=server.headers("admin"),
+    )
+    answer.raise_for_status()
+    return operator_id, str(answer.json()["secret"])
+
+
+def signed_launch(server: Server, operator_id: str, secret: str, **fields: Any) -> httpx.Response:
+    """An operator's launch of a new player (Mei, in EUR, now) signed with ``secret``;
+    ``fields`` add to the body or replace its values."""
+    body = json.dumps(
+        {
+            "player_id": f"u{secrets.token_hex(4)}",
+            "display_name": "Mei",
+            "currency": "EUR",
+            "timestamp": int(time.time()),
+            **fields,
+        }
+    ).encode()
+    return httpx.post(
+        server.url("/api/operator/v1/launch"),
+        content=body,
+        headers={
+            "Content-Type": "application/json",
+            "X-Punto-Operator": operator_id,
+            "X-Punto-Signature": signature(secret, body),
+        },
+    )

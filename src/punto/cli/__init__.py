@@ -33,7 +33,7 @@ from punto.cli import (
 )
 from punto.errors import PuntoError
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "run"]
 
 _COMMANDS = (
     coup,
@@ -74,9 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``punto`` with ``argv`` (default: the process arguments); return the exit status."""
-    parser = build_parser()
+def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` with ``parser`` and run the chosen subcommand's ``handler``; a
+    :class:`PuntoError` is printed as ``punto: error: …`` with exit status 2."""
     args = parser.parse_args(argv)
     try:
         status: int = args.handler(args)
@@ -88,5 +88,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``punto`` with ``argv`` (default: the process arguments); return the exit status."""
+    return run(build_parser(), argv)

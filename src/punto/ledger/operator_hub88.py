@@ -25,7 +25,6 @@ serves it with uvicorn.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +36,7 @@ from starlette.routing import Route
 
 from punto.errors import AuthError
 from punto.ledger.dialects.hub88 import from_units, to_units
+from punto.ledger.operator_ref import opening_balances, operator_parser
 from punto.ledger.signing import HUB88_SIGNATURE_HEADER, rsa_verify
 
 __all__ = ["Hub88Operator", "create_app", "main"]
@@ -300,25 +300,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Serve the reference hub88 operator with uvicorn (local testing only)."""
     import uvicorn
 
-    parser = argparse.ArgumentParser(prog="python -m punto.ledger.operator_hub88")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8100)
+    parser = operator_parser("python -m punto.ledger.operator_hub88")
     parser.add_argument(
         "--public-key", metavar="FILE", help="Punto's PEM public key: require signed calls"
     )
-    parser.add_argument("--currency", default="EUR", help="the players' wallets' currency")
-    parser.add_argument(
-        "--balance",
-        action="append",
-        default=[],
-        metavar="PLAYER=MINOR_UNITS",
-        help="a player's opening balance in minor units (repeatable)",
-    )
     args = parser.parse_args(argv)
-    balances = {}
-    for item in args.balance:
-        player, _, amount = item.partition("=")
-        balances[player] = int(amount)
+    balances = opening_balances(args.balance)
     public = None
     if args.public_key:
         with open(args.public_key, encoding="utf-8") as file:

@@ -36,7 +36,7 @@ from starlette.routing import Route
 from punto.errors import AuthError
 from punto.ledger.signing import SIGNATURE_HEADER, verify
 
-__all__ = ["ReferenceOperator", "create_app", "main"]
+__all__ = ["ReferenceOperator", "create_app", "main", "opening_balances", "operator_parser"]
 
 Answer = tuple[int, dict[str, Any]]
 
@@ -285,15 +285,12 @@ def create_app(
     return app
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Serve the reference operator with uvicorn (local testing only)."""
-    import uvicorn
-
-    parser = argparse.ArgumentParser(prog="python -m punto.ledger.operator_ref")
+def operator_parser(prog: str) -> argparse.ArgumentParser:
+    """The command line of a reference operator served for local testing: where it
+    listens, and its players' wallets (``--currency``, ``--balance``)."""
+    parser = argparse.ArgumentParser(prog=prog)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8100)
-    parser.add_argument("--api-key", help="require Authorization: Bearer KEY")
-    parser.add_argument("--secret", help="require every call signed with SECRET")
     parser.add_argument("--currency", default="EUR", help="the players' wallets' currency")
     parser.add_argument(
         "--balance",
@@ -302,11 +299,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="PLAYER=MINOR_UNITS",
         help="a player's opening balance in minor units (repeatable)",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def opening_balances(items: Sequence[str]) -> dict[str, int]:
+    """The ``--balance PLAYER=MINOR_UNITS`` items, by player."""
     balances = {}
-    for item in args.balance:
+    for item in items:
         player, _, amount = item.partition("=")
         balances[player] = int(amount)
+    return balances
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Serve the reference operator with uvicorn (local testing only)."""
+    import uvicorn
+
+    parser = operator_parser("python -m punto.ledger.operator_ref")
+    parser.add_argument("--api-key", help="require Authorization: Bearer KEY")
+    parser.add_argument("--secret", help="require every call signed with SECRET")
+    args = parser.parse_args(argv)
+    balances = opening_balances(args.balance)
     uvicorn.run(
         create_app(
             ReferenceOperator(balances, currency=args.currency),

@@ -29,13 +29,19 @@ __all__ = ["operator_csv", "operator_rows", "router"]
 
 router = APIRouter()
 
+_Day = Annotated[str | None, Query(alias="date")]
+_Table = Annotated[str | None, Query(alias="table")]
+_From = Annotated[str | None, Query(alias="from", max_length=10)]
+_To = Annotated[str | None, Query(alias="to", max_length=10)]
+_OperatorId = Annotated[str | None, Query(min_length=1, max_length=16)]
+
 
 @router.get("/api/reports/daily", tags=["reports"])
 async def report_daily(
     actor: ActorDep,
     node: NodeDep,
-    date_: Annotated[str | None, Query(alias="date")] = None,
-    table_id: Annotated[str | None, Query(alias="table")] = None,
+    date_: _Day = None,
+    table_id: _Table = None,
 ) -> dict[str, Any]:
     """Turnover, payouts and observed RTP per table and currency for one UTC day (a row
     per table and currency: no figure sums two currencies)."""
@@ -52,8 +58,8 @@ async def report_daily(
 async def report_daily_csv(
     actor: ActorDep,
     node: NodeDep,
-    date_: Annotated[str | None, Query(alias="date")] = None,
-    table_id: Annotated[str | None, Query(alias="table")] = None,
+    date_: _Day = None,
+    table_id: _Table = None,
 ) -> Response:
     """The daily report as CSV."""
     days = (await report_daily(actor, node, date_, table_id))["days"]
@@ -99,9 +105,9 @@ _OPERATOR_REPORT_ERRORS: dict[int | str, dict[str, Any]] = {
 async def report_operators(
     actor: ActorDep,
     node: NodeDep,
-    first: Annotated[str | None, Query(alias="from", max_length=10)] = None,
-    last: Annotated[str | None, Query(alias="to", max_length=10)] = None,
-    operator: Annotated[str | None, Query(min_length=1, max_length=16)] = None,
+    first: _From = None,
+    last: _To = None,
+    operator: _OperatorId = None,
     format: Literal["json", "csv"] = "json",
 ) -> dict[str, Any] | Response:
     """Bets, players, turnover, payouts, GGR and observed RTP per UTC day, operator and
@@ -122,9 +128,9 @@ async def report_operators(
 async def report_operators_csv(
     actor: ActorDep,
     node: NodeDep,
-    first: Annotated[str | None, Query(alias="from", max_length=10)] = None,
-    last: Annotated[str | None, Query(alias="to", max_length=10)] = None,
-    operator: Annotated[str | None, Query(min_length=1, max_length=16)] = None,
+    first: _From = None,
+    last: _To = None,
+    operator: _OperatorId = None,
 ) -> Response:
     """The operator report as CSV (a header row, then a row per day, operator, currency)."""
     require_role(actor, Role.SUPERVISOR, Role.ADMIN, action="read reports")
@@ -151,7 +157,7 @@ async def report_drift(
     node: NodeDep,
     table_id: Annotated[str, Query(alias="table", min_length=1, max_length=40)],
     shoe: Annotated[int | None, Query(ge=1)] = None,
-    date_: Annotated[str | None, Query(alias="date")] = None,
+    date_: _Day = None,
     format: Literal["json", "csv"] = "json",
 ) -> dict[str, Any] | Response:
     """Observed against exact for a table's shoe or UTC day (default: today): each bet's
