@@ -2,7 +2,7 @@
 change of the DOM, caught as it happens) is scanned for what a player must never see —
 a rule's code ("[M14]"), a card's code ("5H"), the table's id beside its name, an amount
 in minor units — on a phone in Traditional Chinese and a desktop in English; and the bet
-areas stay where they are through every phase."""
+areas stay where they are on the felt through every phase."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.slow
 
 TABLE = "nocomm-1"
-HANDS = 4
+HANDS = 3
 
 _COLLECT = """() => {
   window.seenTexts = new Set();
@@ -34,7 +34,11 @@ _COLLECT = """() => {
       if (text && visible(n.parentElement)) window.seenTexts.add(text);
     }
     const spot = document.querySelector('[data-bet="player"]');
-    if (spot) window.spotTops.add(Math.round(spot.getBoundingClientRect().top + window.scrollY));
+    const felt = document.querySelector('.felt');
+    if (spot && felt) {  // where the spot stands on the felt
+      const on = spot.getBoundingClientRect().top - felt.getBoundingClientRect().top;
+      window.spotTops.add(Math.round(on));
+    }
   };
   take();
   new MutationObserver(take).observe(document.body,
@@ -74,7 +78,7 @@ def test_no_code_id_or_minor_unit_reaches_a_players_screen(
         page.wait_for_function(
             "() => document.querySelector('[data-testid=win-display]')", timeout=60_000
         )
-    # the layout holds still: the Player spot stood in one place through every phase
+    # the felt holds still: the Player spot stood in one place on it through every phase
     tops = page.evaluate("() => [...window.spotTops]")
     assert max(tops) - min(tops) <= 2, f"the bet areas moved between phases: {tops}"
     texts: list[str] = page.evaluate("() => [...window.seenTexts]")

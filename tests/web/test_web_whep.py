@@ -6,8 +6,10 @@ held until the picture reaches them, never longer than 3 s, and not at all witho
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -96,77 +98,87 @@ def _win_beside_the_cards(page: Page) -> None:
         assert apart, f"the win display {seen['win']} covers a card {(x0, y0, x1, y1)}"
 
 
+@contextlib.contextmanager
+def _video_of(server: Server, hls: str) -> Iterator[None]:
+    """The table's video set to the studio's for one test, and taken off after."""
+    _set_video(server, _whep(hls))
+    try:
+        yield
+    finally:
+        _set_video(server, {"whep_url": None, "hls_url": None, "qualities": []})
+
+
+@pytest.fixture(scope="module")
+def whep_studio() -> Iterator[str]:
+    """The development studio with its WebRTC media server, for the module: its playlist."""
+    with studio(webrtc=True) as (hls, _):
+        yield hls
+
+
 def _hold(page: Page) -> int:
     return int(page.locator(".table-screen").get_attribute("data-hold-ms") or "-1")
 
 
 def test_webrtc_plays_over_whep_recovers_from_a_drop_and_holds_cards_for_the_picture(
-    own_server: Server, browser: Browser, tmp_path: Path
+    own_server: Server, browser: Browser, tmp_path: Path, whep_studio: str
 ) -> None:
     from playwright.sync_api import expect
 
     shots = Path(os.environ.get("PUNTO_SCREENSHOTS", tmp_path))
     errors: list[str] = []
-    with studio(webrtc=True) as (hls, _):
-        _set_video(own_server, _whep(hls))
-        try:
-            page = _page(browser, errors, width=1366, height=768)
-            log_in(page, own_server, "ann")
-            page.goto(own_server.url(f"/app/#/table/{TABLE}"))
-            _playing(page, "webrtc")
-            # the studio's burnt-in clock gives the delay: well under a second on loopback
-            delay = page.evaluate(
-                "() => parseFloat(document.querySelector('[data-testid=net-video]')"
-                ".textContent.replace(/[^0-9.]/g, ''))"
-            )
-            assert 0 <= delay < 1.0, delay
-            page.wait_for_function(
-                "() => +document.querySelector('.table-screen').dataset.holdMs > 0"
-            )
-            assert 0 < _hold(page) <= 3000
-            # a media server restart: every viewer's connection closed; the page reconnects
-            assert httpx.post(f"{_media_server(hls)}/drop").status_code == 200
-            panel = page.locator(".video-panel")
-            expect(panel).not_to_have_attribute("data-state", "playing", timeout=30_000)
-            _playing(page, "webrtc")
-            # the quality the studio offers: chosen, played over WebRTC at its size
-            page.get_by_test_id("video-quality").select_option("360p")
-            _playing(page, "webrtc")
-            page.context.close()
-            for lang, locale in LANGUAGES:
-                for width, height in SIZES:
-                    shot = _page(browser, errors, width=width, height=height, locale=locale)
-                    log_in(shot, own_server, "bob")
-                    shot.goto(own_server.url(f"/app/#/table/{TABLE}"))
-                    _playing(shot, "webrtc")
-                    _win_beside_the_cards(shot)
-                    save(shot, shots, f"webrtc-{lang}-{width}")
-                    scroll = shot.evaluate("() => document.documentElement.scrollWidth")
-                    assert scroll <= width, f"{lang} {width}: the page scrolls sideways"
-                    shot.context.close()
-        finally:
-            _set_video(own_server, {"whep_url": None, "hls_url": None, "qualities": []})
+    hls = whep_studio
+    with _video_of(own_server, hls):
+        page = _page(browser, errors, width=1366, height=768)
+        log_in(page, own_server, "ann")
+        page.goto(own_server.url(f"/app/#/table/{TABLE}"))
+        _playing(page, "webrtc")
+        # the studio's burnt-in clock gives the delay: well under a second on loopback
+        delay = page.evaluate(
+            "() => parseFloat(document.querySelector('[data-testid=net-video]')"
+            ".textContent.replace(/[^0-9.]/g, ''))"
+        )
+        assert 0 <= delay < 1.0, delay
+        page.wait_for_function("() => +document.querySelector('.table-screen').dataset.holdMs > 0")
+        assert 0 < _hold(page) <= 3000
+        # a media server restart: every viewer's connection closed; the page reconnects
+        assert httpx.post(f"{_media_server(hls)}/drop").status_code == 200
+        panel = page.locator(".video-panel")
+        expect(panel).not_to_have_attribute("data-state", "playing", timeout=30_000)
+        _playing(page, "webrtc")
+        # the quality the studio offers: chosen, played over WebRTC at its size
+        page.get_by_test_id("video-quality").select_option("360p")
+        _playing(page, "webrtc")
+        page.context.close()
+        for lang, locale in LANGUAGES:
+            shot = _page(browser, errors, width=1366, height=768, locale=locale)
+            log_in(shot, own_server, "bob")
+            shot.goto(own_server.url(f"/app/#/table/{TABLE}"))
+            _playing(shot, "webrtc")
+            for width, height in SIZES:  # one connection, the page resized
+                shot.set_viewport_size({"width": width, "height": height})
+                _win_beside_the_cards(shot)
+                save(shot, shots, f"webrtc-{lang}-{width}")
+                scroll = shot.evaluate("() => document.documentElement.scrollWidth")
+                assert scroll <= width, f"{lang} {width}: the page scrolls sideways"
+            shot.context.close()
     assert errors == []
 
 
-def test_a_browser_without_webrtc_gets_hls(own_server: Server, browser: Browser) -> None:
+def test_a_browser_without_webrtc_gets_hls(
+    own_server: Server, browser: Browser, whep_studio: str
+) -> None:
     errors: list[str] = []
-    with studio(webrtc=True) as (hls, _):
-        _set_video(own_server, _whep(hls))
-        try:
-            page = _page(browser, errors, width=1366, height=768)
-            page.add_init_script("delete window.RTCPeerConnection")
-            log_in(page, own_server, "ann")
-            page.goto(own_server.url(f"/app/#/table/{TABLE}"))
-            _playing(page, "hls")
-            # the picture is held for at most 3 s, however far behind HLS is
-            page.wait_for_function(
-                "() => +document.querySelector('.table-screen').dataset.holdMs > 0"
-            )
-            assert 0 < _hold(page) <= 3000
-            page.context.close()
-        finally:
-            _set_video(own_server, {"whep_url": None, "hls_url": None, "qualities": []})
+    hls = whep_studio
+    with _video_of(own_server, hls):
+        page = _page(browser, errors, width=1366, height=768)
+        page.add_init_script("delete window.RTCPeerConnection")
+        log_in(page, own_server, "ann")
+        page.goto(own_server.url(f"/app/#/table/{TABLE}"))
+        _playing(page, "hls")
+        # the picture is held for at most 3 s, however far behind HLS is
+        page.wait_for_function("() => +document.querySelector('.table-screen').dataset.holdMs > 0")
+        assert 0 < _hold(page) <= 3000
+        page.context.close()
     assert errors == []
 
 
