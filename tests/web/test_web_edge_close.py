@@ -124,7 +124,10 @@ def test_ez_c_a_closed_dragon7_shows_its_reason_in_the_players_language(
                 expect(dragon).to_have_attribute("data-closed", "edge_closed")
                 expect(dragon).to_be_disabled()
                 expect(page.get_by_test_id("closed-dragon7")).to_have_text(reason)
-                expect(side.locator('[data-bet="panda8"]')).to_be_enabled()
+                # Panda 8 is not closed for the edge (whether betting is still open when the
+                # page gets here depends on the machine's speed, not on the closing)
+                panda = side.locator('[data-bet="panda8"]')
+                expect(panda).not_to_have_attribute("data-closed", "edge_closed")
                 assert side.locator('[data-testid="closed-panda8"]').count() == 0
                 save(page, shots, f"ez-closed-{code}-{width}")
                 text = page.locator("body").inner_text()
