@@ -154,8 +154,13 @@ export function mount(root) {
 
   // The table's own tiers ("Low 10.00–1,000.00"), one a line; the overall range when
   // an older server sends no tiers.
+  // the table's overall range of bets, in one line
+  function rangeText(tb, digits) {
+    return `${money(tb.min_bet, digits)} – ${money(tb.max_bet, digits)}`;
+  }
+
   function limitsList(tb, digits) {
-    if (!tb.tiers || !tb.tiers.length) return `${money(tb.min_bet, digits)} – ${money(tb.max_bet, digits)}`;
+    if (!tb.tiers || !tb.tiers.length) return rangeText(tb, digits);
     return h("ul", { class: "lobby-tiers" }, tb.tiers.map((tier) =>
       h("li", { "data-tier": tier.name }, `${has(`tier.${tier.name}`) ? t(`tier.${tier.name}`) : tier.name} ${money(tier.min_bet, digits)}–${money(tier.max_bet, digits)}`)));
   }
@@ -229,7 +234,7 @@ export function mount(root) {
       h("dl", { class: "kv kv-compact" },
         h("dt", { class: "kv-more" }, t("lobby.rules")), h("dd", { class: "kv-more" }, presetName(tb.rules)),
         h("dt", { class: "kv-more" }, t("lobby.limits")), h("dd", { class: "kv-more", "data-testid": "lobby-limits" }, limitsList(tb, digits)),
-        h("dd", { class: "kv-phone" }, `${money(tb.min_bet, digits)} – ${money(tb.max_bet, digits)}`),
+        h("dd", { class: "kv-phone" }, rangeText(tb, digits)),
         h("dt", { class: "kv-more" }, t("lobby.game")), h("dd", { class: "kv-more", "data-testid": "lobby-game" }, tb.game || "—"),
         h("dt", { class: "kv-more" }, t("lobby.status")), h("dd", { class: "kv-more" }, phaseName(tb.phase), left !== null ? ` · ${t("lobby.closes_in", { n: left })}` : ""),
         h("dt", { class: "kv-more" }, t("lobby.dealer")), h("dd", { class: "kv-more" }, tb.dealer || "—"),

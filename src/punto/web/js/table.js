@@ -260,8 +260,11 @@ export function mount(root, { id, compact = false }) {
 
   function showHold() {
     if (!skeleton) return;
-    skeleton.dataset.holdMs = String(holdMs());
-    skeleton.dataset.held = String(held.length);
+    // written only when changed: the clock's tick calls this four times a second
+    const ms = String(holdMs());
+    const waiting = String(held.length);
+    if (skeleton.dataset.holdMs !== ms) skeleton.dataset.holdMs = ms;
+    if (skeleton.dataset.held !== waiting) skeleton.dataset.held = waiting;
   }
 
   function handle(msg) {
